@@ -1,0 +1,189 @@
+# stackshift - top-level Makefile.
+#
+#   make [ARCH=x86_64|arm64|riscv64]   build the kernel (default x86_64)
+#   make image                          the bootable disk image for ARCH
+#   make run [BOOT=...]                 boot it in QEMU through the firmware
+#   make test                           host unit tests + boot tests, all arches
+#   make deps                           install the Debian packages (as root)
+#   make qemu-gdb / make gdb            debug with gdb-multiarch
+#
+# CROSS_COMPILE overrides the toolchain prefix; objects go to build/<arch>/.
+
+ARCHES := x86_64 arm64 riscv64
+ARCH ?= x86_64
+ifeq ($(ARCH),aarch64)
+override ARCH := arm64
+endif
+ifeq ($(filter $(ARCH),$(ARCHES)),)
+$(error Unknown ARCH '$(ARCH)': valid ones are $(ARCHES) (aarch64 is accepted for arm64))
+endif
+
+BUILD := build/$(ARCH)
+SMP ?= 4
+MEM ?= 512M
+CMDLINE ?= ktest=all
+IMAGE ?= $(BUILD)/disk.img
+VARS ?= $(BUILD)/vars.fd
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+include arch/$(ARCH)/arch.mk
+
+CC := $(CROSS_COMPILE)gcc
+LD := $(CROSS_COMPILE)ld
+OBJCOPY := $(CROSS_COMPILE)objcopy
+NM := $(CROSS_COMPILE)nm
+PYTHON := python3
+
+# Freestanding kernel flags. -nostdinc plus gcc's own include dir keeps the
+# Debian cross compilers from finding glibc headers; -U__linux__ because the
+# Linux-triplet compilers predefine it; frame pointers for backtraces;
+# -fno-tree-loop-distribute-patterns so memset's loop is not turned into a
+# call to memset.
+KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
+    -isystem $(shell $(CC) -print-file-name=include) \
+    -fno-pie -fno-pic -fno-stack-protector -fno-omit-frame-pointer -fno-optimize-sibling-calls \
+    -fno-strict-aliasing -fno-common -fno-tree-loop-distribute-patterns \
+    -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-toplevel-reorder \
+    -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
+    -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+    -Wmissing-declarations -Wwrite-strings -Wno-unused-parameter \
+    -I. -Iarch/$(ARCH)/include -MMD -MP $(ARCH_CFLAGS)
+KASFLAGS := $(filter-out -std=gnu11,$(KCFLAGS)) -D__ASSEMBLER__
+KLDFLAGS := -nostdlib -static -z noexecstack -z max-page-size=4096 --build-id=none \
+    --no-warn-rwx-segments $(ARCH_LDFLAGS) --defsym=KERNEL_VBASE=$(KERNEL_VBASE) \
+    -T linker/kernel.ld
+
+KERNEL_SRCS := $(wildcard kernel/*.c kernel/dev/*.c lib/*.c tests/kernel/*.c) $(ARCH_SRCS)
+KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
+KERNEL_ELF := $(BUILD)/kernel.elf
+
+.PHONY: all kernel image run test deps check-deps host-tests print-qemu qemu-gdb gdb clean \
+        distclean format check-format help
+.DEFAULT_GOAL := all
+
+all: kernel
+
+kernel: $(KERNEL_ELF)
+
+$(BUILD)/obj/%.c.o: %.c Makefile arch/$(ARCH)/arch.mk
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.S.o: %.S Makefile arch/$(ARCH)/arch.mk
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
+
+$(KERNEL_ELF): $(KERNEL_OBJS) linker/kernel.ld
+	@echo "  LD      $@"
+	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) -o $@
+	$(Q)$(PYTHON) scripts/check_kernel.py $(ARCH) $@ $(NM)
+
+# The Linux-style Image that U-Boot's booti loads (arm64, riscv64).
+$(BUILD)/Image: $(KERNEL_ELF)
+	@echo "  IMAGE   $@"
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+-include $(KERNEL_OBJS:.o=.d)
+
+# ---- UEFI loader (x86_64, arm64) ----------------------------------------
+ifneq ($(EFI_ARCH),)
+include boot/efi/efi.mk
+endif
+
+# ---- Disk image ---------------------------------------------------------
+IMAGE_DEPS := $(KERNEL_ELF) $(if $(EFI_ARCH),$(EFI_APP)) $(if $(filter Image,$(IMAGE_FILES)),$(BUILD)/Image)
+
+image: $(BUILD)/disk.img
+
+$(BUILD)/disk.img: $(IMAGE_DEPS) boot/mkimage.py boot/uboot/extlinux.conf.in FORCE
+	$(Q)$(PYTHON) boot/mkimage.py --arch $(ARCH) --out $@ --kernel $(KERNEL_ELF) \
+	    $(if $(EFI_ARCH),--efi $(EFI_APP)) \
+	    $(if $(filter Image,$(IMAGE_FILES)),--image $(BUILD)/Image) \
+	    --cmdline "$(CMDLINE)"
+
+FORCE:
+
+# ---- Running ------------------------------------------------------------
+QEMU_COMMON := -nographic -no-reboot -serial mon:stdio -monitor none
+QEMU_CMD = $(QEMU) $(QEMU_ARGS_$(BOOT)) $(QEMU_COMMON) $(QEMU_EXTRA)
+ifeq ($(filter $(BOOT),$(BOOTS)),)
+$(error Unknown BOOT '$(BOOT)' for $(ARCH): valid ones are $(BOOTS))
+endif
+
+run: check-deps image
+	$(Q)$(if $(VARS_TEMPLATE_$(BOOT)),cp -f $(VARS_TEMPLATE_$(BOOT)) $(VARS);) true
+	@echo "  QEMU    $(ARCH) $(BOOT) (exit: Ctrl-A x)"
+	$(Q)$(QEMU_CMD); rc=$$?; echo "qemu exit status $$rc"
+
+# tests/run.py asks for the exact command line through this target.
+print-qemu:
+	@echo "VARS_TEMPLATE=$(VARS_TEMPLATE_$(BOOT))"
+	@echo "QEMU=$(QEMU_CMD)"
+
+qemu-gdb: check-deps image
+	$(Q)$(if $(VARS_TEMPLATE_$(BOOT)),cp -f $(VARS_TEMPLATE_$(BOOT)) $(VARS);) true
+	@echo "  QEMU waits for gdb on tcp::$(GDB_PORT); in another shell: make gdb ARCH=$(ARCH)"
+	$(Q)$(QEMU_CMD) -S -gdb tcp::$(GDB_PORT)
+
+gdb:
+	$(Q)command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch missing: apt-get install gdb-multiarch"; exit 1; }
+	gdb-multiarch -q $(KERNEL_ELF) -ex "set architecture $(GDB_ARCH)" \
+	    -ex "target remote localhost:$(GDB_PORT)"
+
+GDB_PORT ?= $(shell echo $$((26000 + $$(id -u) % 1000)))
+
+# ---- Dependencies -------------------------------------------------------
+deps:
+	$(Q)scripts/deps.sh install
+
+check-deps:
+	$(Q)scripts/deps.sh check
+
+# ---- Tests --------------------------------------------------------------
+HOST_CC := gcc
+HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
+    -fno-sanitize-recover=all -I. -Itests/host
+HOST_TESTS := $(patsubst tests/host/%.c,build/host/%,$(wildcard tests/host/test_*.c))
+
+host-tests: $(HOST_TESTS)
+
+# Each tests/host/test_<name>.c tests lib/<name>.c. string and printf are
+# compiled with their names prefixed lib_ so the tests can compare them with
+# the host libc's functions in the same program.
+build/host/test_string: tests/host/test_string.c lib/string.c tests/host/lib_rename.h tests/host/check.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fno-builtin -include tests/host/lib_rename.h -c lib/string.c -o $@.lib.o
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< $@.lib.o -o $@
+
+build/host/test_printf: tests/host/test_printf.c lib/printf.c tests/host/check.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -Dvsnprintf=lib_vsnprintf -Dsnprintf=lib_snprintf -c lib/printf.c -o $@.lib.o
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -Wno-format-nonliteral $< $@.lib.o -o $@
+
+build/host/test_%: tests/host/test_%.c lib/%.c lib/%.h tests/host/check.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/$*.c -o $@
+
+test: check-deps
+	$(Q)$(MAKE) --no-print-directory host-tests
+	$(Q)for a in $(ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
+	$(Q)$(PYTHON) tests/run.py $(TEST_ARGS)
+
+# ---- Housekeeping -------------------------------------------------------
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+check-format:
+	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build/$(ARCH) build/host
+
+distclean:
+	rm -rf build
+
+help:
+	@sed -n '2,12p' Makefile

@@ -1,0 +1,49 @@
+# arch/arm64/arch.mk - arm64 build flags, boot paths and QEMU command lines.
+
+CROSS_COMPILE ?= aarch64-linux-gnu-
+# Same as x86_64: the top 2 GiB, reached through TTBR1_EL1 (T1SZ = 16, 48-bit VAs).
+KERNEL_VBASE := 0xffffffff80000000
+
+# -march=armv8-a: the baseline every arm64 CPU runs (LDXR/STXR atomics, no LSE).
+# -mgeneral-regs-only: no FP/SIMD registers in the kernel (not saved on entry).
+# -mno-outline-atomics: atomics inline, not calls into libgcc's helpers.
+# -mstrict-align: no unaligned accesses; with the MMU off, and later in
+#   Device-mapped memory, an unaligned access is an alignment fault.
+# -mbranch-protection=none: no PAC/BTI instructions, whatever the distro default.
+# The default small code model (ADRP, +-4 GiB PC-relative) suits an image in
+# the top 2 GiB, and keeps the pre-MMU C-free start.S position independent.
+ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mno-outline-atomics -mstrict-align \
+               -mbranch-protection=none -mlittle-endian
+ARCH_LDFLAGS := -m aarch64elf
+
+ARCH_SRCS := $(wildcard arch/arm64/*.c arch/arm64/*.S)
+
+# Boot paths: AAVMF (UEFI) runs BOOTAA64.EFI, which loads kernel.elf; U-Boot's
+# distro boot reads /extlinux/extlinux.conf and `booti`s the Image. U-Boot is
+# the default: it boots in about a second (AAVMF takes several), needs no
+# flash variable store, and is what boards ship.
+BOOTS := uefi uboot
+BOOT ?= uboot
+EFI_ARCH := aarch64
+IMAGE_FILES := efi kernel.elf Image
+
+# Debian already pads both AAVMF files to the 64 MiB that QEMU 7.2's virt
+# pflash banks require, so they are used as they are (the 2 MiB QEMU_EFI.fd
+# in /usr/share/qemu-efi-aarch64 is the -bios variant, without a vars store).
+AAVMF_CODE := /usr/share/AAVMF/AAVMF_CODE.fd
+AAVMF_VARS := /usr/share/AAVMF/AAVMF_VARS.fd
+UBOOT_BIN := /usr/lib/u-boot/qemu_arm64/u-boot.bin
+
+QEMU := qemu-system-aarch64
+# pauth-impdef: the same pointer authentication, with a cheap hash (boot-notes).
+QEMU_CPU ?= max,pauth-impdef=on
+# acpi=off: AAVMF then publishes the devicetree instead of ACPI tables.
+# -semihosting: the kernel's exit status becomes QEMU's (arch/arm64/power.c).
+QEMU_ARM64_COMMON = -M virt,acpi=off -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) -semihosting \
+    -drive if=none,id=disk,format=raw,file=$(IMAGE) -device virtio-blk-device,drive=disk
+QEMU_ARGS_uefi = $(QEMU_ARM64_COMMON) \
+    -drive if=pflash,format=raw,readonly=on,file=$(AAVMF_CODE) \
+    -drive if=pflash,format=raw,file=$(VARS)
+VARS_TEMPLATE_uefi := $(AAVMF_VARS)
+QEMU_ARGS_uboot = $(QEMU_ARM64_COMMON) -bios $(UBOOT_BIN)
+GDB_ARCH := aarch64

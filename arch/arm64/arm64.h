@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* arch/arm64/arm64.h - arm64-private helpers (system registers, PSCI, trap entry). */
+#ifndef ARCH_ARM64_ARM64_H
+#define ARCH_ARM64_ARM64_H
+
+#include "arch/arch.h"
+
+/* Read a system register by name: READ_SYSREG(esr_el1). */
+#define READ_SYSREG(reg)                                                                           \
+    ({                                                                                             \
+        uint64_t v_;                                                                               \
+        __asm__ volatile("mrs %0, " #reg : "=r"(v_));                                              \
+        v_;                                                                                        \
+    })
+#define WRITE_SYSREG(reg, v) __asm__ volatile("msr " #reg ", %0" : : "r"((uint64_t)(v)) : "memory")
+
+/* PSCI function IDs (Arm DEN0022, "Function prototypes"): SMC32 calling convention. */
+#define PSCI_VERSION    0x84000000u
+#define PSCI_SYSTEM_OFF 0x84000008u
+
+enum psci_conduit { PSCI_NONE, PSCI_HVC, PSCI_SMC };
+
+/* cpu.c: the conduit /psci names (PSCI_NONE if there is no usable PSCI 0.2+). */
+extern enum psci_conduit arm64_psci_conduit;
+/* cpu.c: a PSCI call through the conduit; x0 of the result. */
+uint64_t arm64_psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
+
+/* trap.c: called from vectors.S with IRQs masked (DAIF all set by the exception). */
+void arm64_trap(struct trapframe *tf);
+
+#endif

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/arm64/cpu.c - exception vectors, the per-CPU pointer, and PSCI.
+ *
+ * TPIDR_EL1 holds this CPU's struct cpu (arch_this_cpu()); user TLS will
+ * live in TPIDR_EL0. PSCI (Arm DEN0022, "Power State Coordination
+ * Interface") is the firmware interface for CPU and system power; the
+ * devicetree's /psci node says whether it is reached with HVC (a
+ * hypervisor or QEMU emulating EL2) or SMC (EL3 firmware). Devicetree
+ * binding: compatible "arm,psci-0.2" or "arm,psci-1.0" means the standard
+ * function IDs; plain "arm,psci" (0.1) has per-board IDs and no SYSTEM_OFF.
+ */
+#include "arm64.h"
+#include "kernel/arch_callbacks.h"
+#include "lib/fdt.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define FDT_MAX_SIZE       (4u << 20)
+#define MPIDR_AFFINITY     0xff00ffffffull /* Aff3 [39:32], Aff2..Aff0 [23:0] */
+#define PSCI_NOT_SUPPORTED ((uint64_t)-1)
+
+extern const char arm64_vectors[];
+extern uint64_t kernel_phys_base;
+extern uint64_t arm64_entry_el; /* start.S: CurrentEL.EL at the first instruction */
+
+enum psci_conduit arm64_psci_conduit;
+static uint32_t psci_version;
+
+void arch_early_init(struct cpu *boot_cpu)
+{
+    WRITE_SYSREG(vbar_el1, (uintptr_t)arm64_vectors);
+    WRITE_SYSREG(tpidr_el1, (uintptr_t)boot_cpu);
+    __asm__ volatile("isb" : : : "memory"); /* the new VBAR applies to the next exception */
+    boot_cpu->arch.mpidr = READ_SYSREG(mpidr_el1);
+    boot_cpu->hwid = boot_cpu->arch.mpidr & MPIDR_AFFINITY;
+}
+
+/*
+ * SMC Calling Convention (Arm DEN0028), SMC64/HVC64: function ID in w0,
+ * arguments in x1-x3, result in x0; x4-x17 may be changed by the call.
+ * Immediate 0 for PSCI. If the firmware does not implement the conduit
+ * after all (no EL2 behind HVC, no EL3 behind SMC) the instruction is
+ * undefined; the exception table then makes the call return NOT_SUPPORTED.
+ */
+#define PSCI_CALL(insn)                                                                            \
+    register uint64_t x0 __asm__("x0") = fn;                                                       \
+    register uint64_t x1 __asm__("x1") = a1, x2 __asm__("x2") = a2, x3 __asm__("x3") = a3;         \
+    __asm__ volatile("1: " insn " #0\n"                                                            \
+                     "2:\n"                                                                        \
+                     ".pushsection .text.fixup, \"ax\"\n"                                          \
+                     "3: mov x0, #-1\n"                                                            \
+                     "   b 2b\n"                                                                   \
+                     ".popsection\n" EXTABLE_ENTRY(1b, 3b)                                         \
+                     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)                                      \
+                     :                                                                             \
+                     : "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14",      \
+                       "x15", "x16", "x17", "memory");                                             \
+    return x0
+
+static uint64_t psci_hvc(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+    PSCI_CALL("hvc");
+}
+static uint64_t psci_smc(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+    PSCI_CALL("smc");
+}
+
+uint64_t arm64_psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+    switch (arm64_psci_conduit) {
+    case PSCI_HVC: return psci_hvc(fn, a1, a2, a3);
+    case PSCI_SMC: return psci_smc(fn, a1, a2, a3);
+    default: return PSCI_NOT_SUPPORTED;
+    }
+}
+
+static void psci_init(const struct fdt *f)
+{
+    uint32_t len;
+    int node = fdt_path(f, "/psci");
+    if (node < 0 || !fdt_node_enabled(f, node))
+        return;
+    if (!fdt_is_compatible(f, node, "arm,psci-1.0") &&
+        !fdt_is_compatible(f, node, "arm,psci-0.2")) {
+        kprintf("psci: only PSCI 0.1 described; not used\n");
+        return;
+    }
+    const char *method = fdt_prop(f, node, "method", &len);
+    if (method && strcmp(method, "hvc") == 0)
+        arm64_psci_conduit = PSCI_HVC;
+    else if (method && strcmp(method, "smc") == 0)
+        arm64_psci_conduit = PSCI_SMC;
+    else
+        return;
+    uint64_t v = arm64_psci_call(PSCI_VERSION, 0, 0, 0);
+    if (v == PSCI_NOT_SUPPORTED) {
+        kprintf("psci: no answer via %s; not used\n", method);
+        arm64_psci_conduit = PSCI_NONE;
+        return;
+    }
+    psci_version = (uint32_t)v;
+}
+
+void arch_init(const struct boot_info *bi)
+{
+    static const unsigned pa_bits[8] = {32, 36, 40, 42, 44, 48, 52, 56};
+    struct fdt f;
+    kprintf("arm64: entered at EL%lu, running at EL%lu; MPIDR %#lx; PARange %u bits\n",
+            (unsigned long)arm64_entry_el, (unsigned long)((READ_SYSREG(CurrentEL) >> 2) & 3),
+            (unsigned long)this_cpu()->arch.mpidr, pa_bits[READ_SYSREG(id_aa64mmfr0_el1) & 7]);
+    if (!bi->fdt_phys)
+        return;
+    const void *blob = phys_to_virt(bi->fdt_phys);
+    uint32_t size = fdt_header_size(blob);
+    if (size && size <= FDT_MAX_SIZE && fdt_init(&f, blob, size) == FDT_OK)
+        psci_init(&f);
+}
+
+void arch_describe_firmware(char *buf, size_t size)
+{
+    if (arm64_psci_conduit == PSCI_NONE) {
+        snprintf(buf, size, "%s", "");
+        return;
+    }
+    snprintf(buf, size, "PSCI %u.%u via %s", psci_version >> 16, psci_version & 0xffff,
+             arm64_psci_conduit == PSCI_HVC ? "hvc" : "smc");
+}
+
+uint64_t arch_kernel_phys_base(void)
+{
+    return kernel_phys_base;
+}

@@ -1,0 +1,40 @@
+# arch/riscv64/arch.mk - riscv64 build flags, boot path and QEMU command line.
+
+CROSS_COMPILE ?= riscv64-linux-gnu-
+# Sv39 (priv spec 4.4) gives a 39-bit address space, sign-extended: the
+# kernel lives in its top 2 GiB, like the other two arches.
+KERNEL_VBASE := 0xffffffff80000000
+
+# RV64IMAC plus the CSR and FENCE.I extensions, soft-float ABI: the kernel
+# never touches FP/vector state (start.S even turns sstatus.FS/VS off so a
+# stray FP instruction traps). medany: code and data within +-2 GiB of each
+# other at any address, which lets start.S run at its physical address
+# before the MMU is on. -mno-relax / --no-relax: no linker relaxation, so
+# the code objdump shows is the code that runs, and the PC-relative `lla`
+# sequences start.S relies on before the MMU is on are never rewritten into
+# another addressing form. The kernel needs no libgcc (check_kernel.py
+# fails the link on any undefined symbol): Debian's riscv64 libgcc is
+# lp64d-only and would not link with these lp64 objects.
+ARCH_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -mno-relax
+ARCH_LDFLAGS := -m elf64lriscv --no-relax
+
+ARCH_SRCS := $(wildcard arch/riscv64/*.c arch/riscv64/*.S)
+
+# Boot path: QEMU's -bios is OpenSBI (M mode); its -kernel is U-Boot in S
+# mode, the next firmware stage as an SPL would load it on a board. U-Boot's
+# distro boot reads extlinux/extlinux.conf from the disk's FAT partition and
+# `booti`s stackshift/Image with its devicetree.
+BOOTS := uboot
+BOOT ?= uboot
+EFI_ARCH :=
+IMAGE_FILES := kernel.elf Image
+
+OPENSBI := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
+UBOOT_RISCV := /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
+
+QEMU := qemu-system-riscv64
+QEMU_ARGS_uboot = -M virt -cpu rv64 -smp $(SMP) -m $(MEM) \
+    -bios $(OPENSBI) -kernel $(UBOOT_RISCV) \
+    -drive if=none,format=raw,id=disk0,file=$(IMAGE) \
+    -device virtio-blk-device,drive=disk0
+GDB_ARCH := riscv:rv64

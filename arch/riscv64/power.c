@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/riscv64/power.c - stopping and powering off.
+ *
+ * In order of preference:
+ *  1. the SiFive test device ("sifive,test0"; QEMU virt has one at
+ *     0x100000): writing 0x5555 ends QEMU with status 0, and
+ *     (status << 16) | 0x3333 ends it with `status` (boot-notes 6);
+ *  2. SBI SRST system_reset(shutdown), reason "system failure" when
+ *     status != 0 (SBI spec 10.1); the firmware picks the mechanism, and
+ *     OpenSBI on QEMU exits 0 whatever the reason, hence 1 first;
+ *  3. the legacy SBI shutdown call, for SBI v0.1 firmware;
+ *  4. halt.
+ */
+#include "kernel/arch_callbacks.h"
+#include "riscv.h"
+#include "sbi.h"
+
+#define SIFIVE_TEST_PASS 0x5555
+#define SIFIVE_TEST_FAIL 0x3333 /* the exit status goes in bits 31:16 */
+
+static uintptr_t sifive_test; /* virtual address of the register, 0 if none */
+
+void riscv_power_init(const struct fdt *f)
+{
+    uint64_t base, size;
+    int node = f ? fdt_find_compatible(f, -1, "sifive,test0") : -1;
+    if (node < 0 || fdt_reg(f, node, 0, &base, &size) != 0)
+        return;
+    sifive_test = (uintptr_t)phys_to_virt(base); /* unit address = physical, as in console.c */
+    kprintf("poweroff: sifive,test0 @ %#llx\n", (unsigned long long)base);
+}
+
+void arch_halt(void)
+{
+    arch_irq_save();
+    csr_write(sie, 0); /* nothing enabled: WFI can only wait */
+    for (;;)
+        __asm__ volatile("wfi");
+}
+
+void arch_poweroff(int status)
+{
+    arch_irq_save();
+    if (sifive_test)
+        arch_mmio_write32(sifive_test,
+                          status ? (uint32_t)status << 16 | SIFIVE_TEST_FAIL : SIFIVE_TEST_PASS);
+    sbi_system_reset(SBI_RESET_SHUTDOWN, status ? SBI_REASON_SYSTEM_FAILURE : SBI_REASON_NONE);
+    sbi_legacy_shutdown();
+    kprintf("poweroff: no way to turn the machine off; halting\n");
+    arch_halt();
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/riscv64/sbi.h - calls into the Supervisor Binary Interface firmware
+ * (OpenSBI here), RISC-V SBI specification v1.0.0.
+ */
+#ifndef ARCH_RISCV64_SBI_H
+#define ARCH_RISCV64_SBI_H
+
+#include "arch/arch.h"
+
+/* Extension IDs (SBI spec chapters 4-10). */
+#define SBI_EXT_LEGACY_SHUTDOWN 0x08 /* legacy, chapter 5 */
+#define SBI_EXT_BASE            0x10
+#define SBI_EXT_SRST            0x53525354 /* "SRST" */
+
+/* Error codes returned in a0 (SBI spec 3, table 1). */
+#define SBI_SUCCESS           0
+#define SBI_ERR_NOT_SUPPORTED (-2)
+
+/* System reset types and reasons (SBI spec 10.1). */
+#define SBI_RESET_SHUTDOWN        0
+#define SBI_REASON_NONE           0
+#define SBI_REASON_SYSTEM_FAILURE 1
+
+/* Implementation IDs (SBI spec 4.9). */
+#define SBI_IMPL_OPENSBI 1
+
+struct sbiret {
+    long error; /* a0: SBI_SUCCESS or a negative SBI_ERR_* */
+    long value; /* a1 */
+};
+
+struct sbiret sbi_ecall(unsigned long eid, unsigned long fid, unsigned long arg0,
+                        unsigned long arg1);
+
+/* BASE extension: always present since SBI v0.2. */
+long sbi_spec_version(void); /* bits 30:24 major, 23:0 minor; < 0 on v0.1 */
+long sbi_impl_id(void);
+long sbi_impl_version(void);
+bool sbi_probe_extension(unsigned long eid);
+const char *sbi_impl_name(long id);
+
+/* SRST: returns only if the call failed. */
+struct sbiret sbi_system_reset(unsigned long type, unsigned long reason);
+/* Legacy shutdown (EID 0x08), for SBI v0.1 firmware: returns only on failure. */
+void sbi_legacy_shutdown(void);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/riscv64/time.c - the frequency of the time CSR.
+ *
+ * RISC-V defines no way to ask the hart; the devicetree's /cpus node (or
+ * each cpu node) carries "timebase-frequency" (Devicetree Specification
+ * v0.4, 3.7 and 3.8; the RISC-V cpu binding puts it in /cpus). QEMU virt
+ * says 10 MHz.
+ */
+#include "kernel/arch_callbacks.h"
+#include "riscv.h"
+
+static uint64_t timebase_hz;
+
+uint64_t arch_counter_hz(void)
+{
+    return timebase_hz;
+}
+
+/* The property is one or two cells (u32 or u64) wide. */
+static uint64_t timebase_of(const struct fdt *f, int node)
+{
+    uint32_t len;
+    const void *p = node >= 0 ? fdt_prop(f, node, "timebase-frequency", &len) : NULL;
+    if (p && (len == 4 || len == 8))
+        return fdt_read_cells(p, (int)(len / 4));
+    return 0;
+}
+
+/* /cpus first, then the boot hart's own cpu node. */
+static uint64_t timebase_from_fdt(const struct fdt *f, uint32_t boot_hart)
+{
+    int parent = fdt_path(f, "/cpus");
+    uint64_t hz = timebase_of(f, parent);
+    for (int n = parent >= 0 ? fdt_first_child(f, parent) : -1; !hz && n >= 0;
+         n = fdt_next_sibling(f, n)) {
+        uint64_t id, size;
+        if (fdt_reg(f, n, 0, &id, &size) == 0 && id == boot_hart)
+            hz = timebase_of(f, n);
+    }
+    return hz;
+}
+
+void riscv_time_init(const struct fdt *f, uint32_t boot_hart)
+{
+    const char *source = "devicetree";
+    timebase_hz = f ? timebase_from_fdt(f, boot_hart) : 0;
+    if (!timebase_hz) {
+        timebase_hz = 10000000; /* QEMU virt's value */
+        source = "a guess: no timebase-frequency in the devicetree";
+    }
+    kprintf("timebase: %llu Hz (%s)\n", (unsigned long long)timebase_hz, source);
+}

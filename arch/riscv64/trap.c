@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/riscv64/trap.c - decide what a trap means.
+ * Cause codes: priv spec 4.1.8, table 4.2 ("Supervisor cause register
+ * (scause) values after trap"); stval contents: priv spec 4.1.9.
+ */
+#include "kernel/arch_callbacks.h"
+#include "kernel/errno.h"
+#include "riscv.h"
+
+/* vectors.S uses the TF_* offsets; the C layout must agree. */
+_Static_assert(offsetof(struct trapframe, x[31]) == TF_X(31), "TF_X");
+_Static_assert(offsetof(struct trapframe, s0) == TF_X(8), "s0 is x8");
+_Static_assert(offsetof(struct trapframe, sepc) == TF_SEPC, "TF_SEPC");
+_Static_assert(offsetof(struct trapframe, sstatus) == TF_SSTATUS, "TF_SSTATUS");
+_Static_assert(offsetof(struct trapframe, scause) == TF_SCAUSE, "TF_SCAUSE");
+_Static_assert(offsetof(struct trapframe, stval) == TF_STVAL, "TF_STVAL");
+_Static_assert(sizeof(struct trapframe) <= TF_SIZE && TF_SIZE % 16 == 0, "TF_SIZE");
+
+/* Exception codes (scause with the interrupt bit clear). */
+enum {
+    CAUSE_FETCH_MISALIGNED = 0,
+    CAUSE_FETCH_ACCESS = 1,
+    CAUSE_ILLEGAL_INSTRUCTION = 2,
+    CAUSE_BREAKPOINT = 3,
+    CAUSE_LOAD_MISALIGNED = 4,
+    CAUSE_LOAD_ACCESS = 5,
+    CAUSE_STORE_MISALIGNED = 6,
+    CAUSE_STORE_ACCESS = 7,
+    CAUSE_ECALL_U = 8,
+    CAUSE_ECALL_S = 9,
+    CAUSE_FETCH_PAGE_FAULT = 12,
+    CAUSE_LOAD_PAGE_FAULT = 13,
+    CAUSE_STORE_PAGE_FAULT = 15,
+};
+#define CAUSES(a, b, c) (1ul << CAUSE_##a | 1ul << CAUSE_##b | 1ul << CAUSE_##c)
+
+/* Faults a probe may take on purpose and recover from through the
+ * exception table: access and page faults (arch_safe_read64) and illegal
+ * instructions (probing an optional CSR such as Zkr's seed). */
+#define FIXABLE                                                                                    \
+    (CAUSES(FETCH_ACCESS, LOAD_ACCESS, STORE_ACCESS) |                                             \
+     CAUSES(FETCH_PAGE_FAULT, LOAD_PAGE_FAULT, STORE_PAGE_FAULT) |                                 \
+     1ul << CAUSE_ILLEGAL_INSTRUCTION)
+/* Where stval holds the faulting address (priv spec 4.1.9). */
+#define STVAL_IS_ADDRESS                                                                           \
+    (CAUSES(FETCH_MISALIGNED, LOAD_MISALIGNED, STORE_MISALIGNED) |                                 \
+     CAUSES(FETCH_ACCESS, LOAD_ACCESS, STORE_ACCESS) |                                             \
+     CAUSES(FETCH_PAGE_FAULT, LOAD_PAGE_FAULT, STORE_PAGE_FAULT))
+
+static const char *const exception_names[16] = {
+    [CAUSE_FETCH_MISALIGNED] = "instruction address misaligned",
+    [CAUSE_FETCH_ACCESS] = "instruction access fault",
+    [CAUSE_ILLEGAL_INSTRUCTION] = "illegal instruction",
+    [CAUSE_BREAKPOINT] = "breakpoint",
+    [CAUSE_LOAD_MISALIGNED] = "load address misaligned",
+    [CAUSE_LOAD_ACCESS] = "load access fault",
+    [CAUSE_STORE_MISALIGNED] = "store/AMO address misaligned",
+    [CAUSE_STORE_ACCESS] = "store/AMO access fault",
+    [CAUSE_ECALL_U] = "environment call from U-mode",
+    [CAUSE_ECALL_S] = "environment call from S-mode",
+    [CAUSE_FETCH_PAGE_FAULT] = "instruction page fault",
+    [CAUSE_LOAD_PAGE_FAULT] = "load page fault",
+    [CAUSE_STORE_PAGE_FAULT] = "store/AMO page fault",
+};
+
+/* Supervisor interrupt codes (scause with the interrupt bit set). */
+static const char *interrupt_name(unsigned long code)
+{
+    switch (code) {
+    case 1: return "supervisor software interrupt";
+    case 5: return "supervisor timer interrupt";
+    case 9: return "supervisor external interrupt";
+    default: return "reserved interrupt";
+    }
+}
+
+static bool cause_in(unsigned long code, unsigned long set)
+{
+    return code < 64 && (set >> code & 1);
+}
+
+uintptr_t riscv_trap_ra;
+
+/* Called from vectors.S with interrupts off. */
+void riscv_trap(struct trapframe *tf)
+{
+    bool interrupt = tf->scause & SCAUSE_INTERRUPT;
+    unsigned long code = tf->scause & ~SCAUSE_INTERRUPT;
+    const char *mode = (tf->sstatus & SSTATUS_SPP) ? "kernel" : "user";
+    if (!interrupt && cause_in(code, FIXABLE) && extable_fixup(tf))
+        return;
+    riscv_trap_ra = tf->ra; /* the return address if a leaf function trapped (regs.c) */
+    if (interrupt)
+        panic_trap(tf, "unexpected %s (scause %#lx)", interrupt_name(code), tf->scause);
+    const char *what = code < ARRAY_SIZE(exception_names) && exception_names[code]
+                           ? exception_names[code]
+                           : "reserved exception";
+    if (cause_in(code, STVAL_IS_ADDRESS))
+        panic_trap(tf, "%s at address %#lx (%s mode)", what, tf->stval, mode);
+    panic_trap(tf, "%s (scause %#lx, stval %#lx, %s mode)", what, tf->scause, tf->stval, mode);
+}
+
+int arch_safe_read64(uintptr_t addr, uint64_t *val)
+{
+    int err = 0;
+    uint64_t v = 0;
+    __asm__ volatile("1: ld %1, 0(%2)\n"
+                     "2:\n"
+                     ".pushsection .text.fixup, \"ax\"\n"
+                     "3: li %0, %3\n"
+                     "   j 2b\n"
+                     ".popsection\n"
+                     ".pushsection __ex_table, \"a\"\n"
+                     ".balign 8\n"
+                     ".quad 1b, 3b\n"
+                     ".popsection\n"
+                     : "+r"(err), "+r"(v)
+                     : "r"(addr), "i"(-EFAULT)
+                     : "memory");
+    *val = v;
+    return err;
+}

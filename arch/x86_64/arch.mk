@@ -1,0 +1,32 @@
+# arch/x86_64/arch.mk - x86_64 build flags, boot paths and QEMU command lines.
+
+CROSS_COMPILE ?= x86_64-linux-gnu-
+KERNEL_VBASE := 0xffffffff80000000
+
+# No red zone (interrupts push onto the kernel stack below rsp), no SSE/x87
+# in the kernel (their state is not saved on entry), and the "kernel" code
+# model because the image lives in the top 2 GiB of the address space.
+ARCH_CFLAGS := -m64 -march=x86-64 -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-80387 \
+               -mcmodel=kernel -mno-3dnow
+ARCH_LDFLAGS := -m elf_x86_64
+
+ARCH_SRCS := $(wildcard arch/x86_64/*.c arch/x86_64/*.S)
+
+# Boot paths: OVMF (UEFI) runs BOOTX64.EFI from the disk image.
+BOOTS := uefi
+BOOT ?= uefi
+EFI_ARCH := x86_64
+IMAGE_FILES := efi kernel.elf
+
+OVMF_CODE := /usr/share/OVMF/OVMF_CODE_4M.fd
+OVMF_VARS := /usr/share/OVMF/OVMF_VARS_4M.fd
+
+QEMU := qemu-system-x86_64
+QEMU_CPU ?= max
+QEMU_ARGS_uefi = -machine q35 -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) \
+    -drive if=pflash,format=raw,readonly=on,file=$(OVMF_CODE) \
+    -drive if=pflash,format=raw,file=$(VARS) \
+    -drive format=raw,file=$(IMAGE) \
+    -device isa-debug-exit,iobase=0xf4,iosize=0x04
+VARS_TEMPLATE_uefi := $(OVMF_VARS)
+GDB_ARCH := i386:x86-64

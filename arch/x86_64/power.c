@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/x86_64/power.c - stopping and powering off.
+ *
+ * Under QEMU the isa-debug-exit device (port 0xf4, added by the Makefile)
+ * ends QEMU with exit code (value << 1) | 1. On a real PC that port write
+ * does nothing, and the UEFI runtime service ResetSystem(EfiResetShutdown)
+ * (UEFI 2.10, 8.5.1) turns the machine off; the runtime code is still
+ * identity mapped, because the kernel never called SetVirtualAddressMap.
+ */
+#include "kernel/arch_callbacks.h"
+#include "x86.h"
+
+#define QEMU_DEBUG_EXIT_PORT 0xf4
+#define EFI_RESET_SHUTDOWN 2
+#define EFI_RT_RESET_SYSTEM_OFFSET (24 + 10 * 8) /* header, then the 11th pointer */
+
+typedef void __attribute__((ms_abi)) (*efi_reset_system_fn)(int type, uint64_t status,
+                                                            uint64_t size, void *data);
+
+static uint64_t efi_runtime_phys;
+
+void x86_power_init(const struct boot_info *bi)
+{
+    efi_runtime_phys = bi->efi_runtime_phys;
+}
+
+void arch_halt(void)
+{
+    for (;;)
+        __asm__ volatile("cli; hlt");
+}
+
+void arch_poweroff(int status)
+{
+    arch_irq_save();
+    arch_pio_write32(QEMU_DEBUG_EXIT_PORT, (uint32_t)status);
+    if (efi_runtime_phys) {
+        const uint8_t *rt = phys_to_virt(efi_runtime_phys);
+        efi_reset_system_fn reset = *(efi_reset_system_fn const *)(rt + EFI_RT_RESET_SYSTEM_OFFSET);
+        if (reset)
+            reset(EFI_RESET_SHUTDOWN, status ? 1 : 0, 0, NULL);
+    }
+    kprintf("poweroff: no way to turn the machine off; halting\n");
+    arch_halt();
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/x86_64/time.c - the TSC frequency.
+ *
+ * CPUID leaf 0x15 gives it exactly when the CPU reports its crystal (SDM
+ * vol. 3B 18.7.3); otherwise the TSC is measured against the ACPI power
+ * management timer, which runs at 3.579545 MHz (ACPI 6.5, 4.8.3.3).
+ */
+#include "kernel/arch_callbacks.h"
+#include "lib/acpi.h"
+#include "x86.h"
+
+#define PM_TIMER_HZ 3579545ull
+#define CALIBRATE_PM_TICKS (PM_TIMER_HZ / 50) /* 20 ms */
+
+static uint64_t tsc_hz;
+static const char *tsc_source = "unknown";
+
+uint64_t arch_counter_hz(void)
+{
+    return tsc_hz;
+}
+
+static uint64_t tsc_hz_from_cpuid(void)
+{
+    uint32_t r[4];
+    x86_cpuid(0, 0, r);
+    if (r[0] < 0x15)
+        return 0;
+    x86_cpuid(0x15, 0, r); /* eax/ebx = TSC/crystal ratio, ecx = crystal Hz */
+    if (!r[0] || !r[1] || !r[2])
+        return 0;
+    return (uint64_t)r[2] * r[1] / r[0];
+}
+
+static const void *map_phys(uint64_t pa)
+{
+    return phys_to_virt(pa);
+}
+
+static uint64_t tsc_hz_from_pm_timer(const struct boot_info *bi)
+{
+    struct acpi a;
+    uint32_t len;
+    uint16_t port;
+    unsigned bits;
+    const void *fadt;
+    if (acpi_init(&a, bi->acpi_rsdp_phys, map_phys) != ACPI_OK ||
+        !(fadt = acpi_find(&a, "FACP", &len)) ||
+        acpi_fadt_pm_timer(fadt, len, &port, &bits) != ACPI_OK)
+        return 0;
+    uint32_t mask = bits == 32 ? 0xffffffffu : 0xffffffu;
+    uint32_t start = arch_pio_read32(port) & mask;
+    uint64_t tsc0 = arch_counter();
+    uint32_t elapsed;
+    do {
+        elapsed = ((arch_pio_read32(port) & mask) - start) & mask;
+    } while (elapsed < CALIBRATE_PM_TICKS);
+    uint64_t tsc1 = arch_counter();
+    return (tsc1 - tsc0) * PM_TIMER_HZ / elapsed;
+}
+
+void x86_time_init(const struct boot_info *bi)
+{
+    if ((tsc_hz = tsc_hz_from_cpuid()))
+        tsc_source = "CPUID 0x15";
+    else if ((tsc_hz = tsc_hz_from_pm_timer(bi)))
+        tsc_source = "ACPI PM timer";
+    else {
+        tsc_hz = 1000000000ull;
+        tsc_source = "a guess: no CPUID 0x15 and no PM timer";
+    }
+    kprintf("tsc: %llu Hz (%s)\n", (unsigned long long)tsc_hz, tsc_source);
+}

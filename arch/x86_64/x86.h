@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* arch/x86_64/x86.h - x86-private helpers (MSRs, control registers, CPUID). */
+#ifndef ARCH_X86_64_X86_H
+#define ARCH_X86_64_X86_H
+
+#include "arch/arch.h"
+
+#define MSR_EFER 0xc0000080
+#define MSR_GS_BASE 0xc0000101
+#define MSR_KERNEL_GS_BASE 0xc0000102
+
+static inline uint64_t x86_rdmsr(uint32_t msr)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+    return (uint64_t)hi << 32 | lo;
+}
+
+static inline void x86_wrmsr(uint32_t msr, uint64_t v)
+{
+    __asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
+}
+
+static inline void x86_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+    __asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+                     : "a"(leaf), "c"(sub));
+}
+
+#define X86_READ_CR(n)                                                                 \
+    static inline uint64_t x86_read_cr##n(void)                                        \
+    {                                                                                  \
+        uint64_t v;                                                                    \
+        __asm__ volatile("mov %%cr" #n ", %0" : "=r"(v));                              \
+        return v;                                                                      \
+    }
+X86_READ_CR(0)
+X86_READ_CR(2)
+X86_READ_CR(3)
+X86_READ_CR(4)
+
+/* trap.c: called from vectors.S with IRQs off. */
+void x86_trap(struct trapframe *tf);
+/* time.c: find the TSC frequency (needs ACPI for calibration). */
+void x86_time_init(const struct boot_info *bi);
+/* power.c: remember how to power off (UEFI runtime services). */
+void x86_power_init(const struct boot_info *bi);
+
+#endif

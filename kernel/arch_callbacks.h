@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/arch_callbacks.h - the kernel functions architecture code may call.
+ * This is the other half of the arch contract (arch/arch.h): arch code
+ * calls these and nothing else in kernel/. Each says who calls it and how.
+ */
+#ifndef KERNEL_ARCH_CALLBACKS_H
+#define KERNEL_ARCH_CALLBACKS_H
+
+#include "arch/arch.h"
+#include "kernel/cpu.h"    /* struct cpu: the kernel's half, arch_cpu is the arch's */
+#include "kernel/mm.h"     /* phys_to_virt, kernel image bounds */
+#include "kernel/printk.h" /* kprintf, for arch_print_regs and boot messages */
+#include "kernel/mm/vm.h"  /* kernel_aspace, ioremap, USER_TOP, VM_* */
+#include "kernel/uapi/syscall.h" /* EXIT_KILLED_* */
+
+/* start.S on the boot CPU, MMU on, running at the kernel's virtual address,
+ * on the boot stack, IRQs off. See kernel/bootinfo.h for the arguments. */
+__noreturn void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid);
+
+/* Trap handlers, IRQs off: if the faulting PC has an exception-table entry,
+ * move the PC to its fix-up code and return true (the trap then returns). */
+bool extable_fixup(struct trapframe *tf);
+
+/* Trap handlers, for a fault nothing can handle: print the CPU, what
+ * happened, the registers and a backtrace, then power off with failure. */
+__noreturn void panic_trap(const struct trapframe *tf, const char *fmt, ...) __printf(2, 3);
+
+/* Syscall entry code, IRQs off, with the user's registers saved in *tf at
+ * the top of the kernel stack. Returns with IRQs off, ready to go back. */
+void syscall_dispatch(struct trapframe *tf);
+
+/* Trap handlers, last thing before returning to user mode, IRQs off. */
+void user_return(void);
+
+/* Trap handlers, for a fault in user mode: report it in one line and end
+ * the task with `status` (EXIT_KILLED_* in kernel/uapi/syscall.h). */
+__noreturn void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int status);
+
+/* Timer interrupt, every CPU, IRQs off. */
+void sched_tick(void);
+
+/* End of an interrupt taken in kernel mode, IRQs off: maybe switch threads. */
+void sched_preempt_point(void);
+
+#endif

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/console.c - find the boot console and write to it.
+ *
+ * The UART comes from, in order: the loader's hint in boot_info (x86 has no
+ * devicetree; the loader names COM1), or the devicetree's
+ * /chosen/stdout-path (Devicetree Specification v0.4, 3.6). Unit addresses
+ * are taken as physical addresses: the buses on the supported machines map
+ * 1:1 ("ranges;"), which is checked nowhere else, so keep it in mind on a
+ * new board.
+ */
+#include "kernel/console.h"
+
+#include "arch/arch.h"
+
+#include "kernel/bootinfo.h"
+#include "kernel/dev/uart.h"
+#include "kernel/mm.h"
+#include "lib/fdt.h"
+#include "lib/printf.h"
+
+static struct uart uart;
+static char name[48];
+
+static bool uart_from_fdt(const struct fdt *f)
+{
+    uint32_t len;
+    const char *path = fdt_prop(f, fdt_path(f, "/chosen"), "stdout-path", &len);
+    int node = path ? fdt_path(f, path) : FDT_ERR_NOTFOUND;
+    uint64_t base, size;
+    if (node < 0 || fdt_reg(f, node, 0, &base, &size) < 0)
+        return false;
+    if (fdt_is_compatible(f, node, "arm,pl011")) {
+        uart.kind = UART_PL011;
+    } else if (fdt_is_compatible(f, node, "ns16550a") || fdt_is_compatible(f, node, "ns16550") ||
+               fdt_is_compatible(f, node, "snps,dw-apb-uart")) {
+        uint32_t shift = 0, width = 1;
+        fdt_prop_u32(f, node, "reg-shift", &shift);
+        fdt_prop_u32(f, node, "reg-io-width", &width);
+        uart.kind = UART_NS16550_MMIO;
+        uart.reg_shift = shift;
+        uart.io_width = width;
+    } else {
+        return false;
+    }
+    uart.phys = base;
+    uart.base = (uintptr_t)phys_to_virt(base);
+    snprintf(name, sizeof(name), "%s @ %#llx", uart.kind == UART_PL011 ? "pl011" : "ns16550",
+             (unsigned long long)base);
+    return true;
+}
+
+static bool uart_from_hint(const struct boot_console *c)
+{
+    switch (c->kind) {
+    case BOOT_CONSOLE_NS16550_PIO:
+        uart = (struct uart){.kind = UART_NS16550_PIO, .base = (uintptr_t)c->base, .io_width = 1};
+        snprintf(name, sizeof(name), "ns16550 @ port %#llx", (unsigned long long)c->base);
+        return ARCH_HAS_PIO;
+    case BOOT_CONSOLE_NS16550_MMIO:
+    case BOOT_CONSOLE_PL011:
+        uart.kind = c->kind == BOOT_CONSOLE_PL011 ? UART_PL011 : UART_NS16550_MMIO;
+        uart.phys = c->base;
+        uart.base = (uintptr_t)phys_to_virt(c->base);
+        uart.reg_shift = c->reg_shift;
+        uart.io_width = 1;
+        snprintf(name, sizeof(name), "%s @ %#llx", uart.kind == UART_PL011 ? "pl011" : "ns16550",
+                 (unsigned long long)c->base);
+        return true;
+    default:
+        return false;
+    }
+}
+
+void console_init(const struct boot_info *bi)
+{
+    const struct fdt *f = boot_fdt();
+    if (!uart_from_hint(&bi->console) && !(f && uart_from_fdt(f))) {
+        uart.kind = UART_NONE;
+        return;
+    }
+    if (uart.kind == UART_PL011)
+        pl011_init(&uart);
+    else
+        ns16550_init(&uart);
+    printk_replay();
+}
+
+bool console_ready(void)
+{
+    return uart.kind != UART_NONE;
+}
+
+const char *console_name(void)
+{
+    return console_ready() ? name : "none";
+}
+
+int console_getc(void)
+{
+    if (uart.kind == UART_PL011)
+        return pl011_getc(&uart);
+    if (uart.kind != UART_NONE)
+        return ns16550_getc(&uart);
+    return -1;
+}
+
+bool console_mmio(uint64_t *pa, uint64_t *size)
+{
+    if (uart.kind != UART_NS16550_MMIO && uart.kind != UART_PL011)
+        return false;
+    *pa = uart.phys;
+    *size = 0x1000;
+    return true;
+}
+
+void console_relocate(void)
+{
+    if (uart.kind == UART_NS16550_MMIO || uart.kind == UART_PL011)
+        uart.base = (uintptr_t)phys_to_virt(uart.phys);
+}
+
+static void putc_raw(char c)
+{
+    if (uart.kind == UART_PL011)
+        pl011_putc(&uart, c);
+    else if (uart.kind != UART_NONE)
+        ns16550_putc(&uart, c);
+}
+
+void console_write(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n')
+            putc_raw('\r');
+        putc_raw(s[i]);
+    }
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel/console.h - the serial console the kernel prints to. */
+#ifndef KERNEL_CONSOLE_H
+#define KERNEL_CONSOLE_H
+
+#include "boot/bootinfo.h"
+#include "kernel/types.h"
+
+/* Pick the UART named by the loader or the devicetree's stdout-path. */
+void console_init(const struct boot_info *bi);
+bool console_ready(void);
+/* Write n bytes, turning "\n" into "\r\n". Caller serialises. */
+void console_write(const char *s, size_t n);
+/* A received byte, or -1 if none is waiting (never blocks). */
+int console_getc(void);
+/* The console's register page if it is memory-mapped (mm_init maps it). */
+bool console_mmio(uint64_t *pa, uint64_t *size);
+/* mm_init switched page tables: recompute the registers' virtual address. */
+void console_relocate(void);
+/* Short description, e.g. "pl011 @ 0x9000000". */
+const char *console_name(void);
+
+/* printk.c: replay output buffered before the console existed. */
+void printk_replay(void);
+
+#endif

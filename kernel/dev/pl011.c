@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/dev/pl011.c - Arm PrimeCell UART (PL011), the console of QEMU's
+ * arm64 virt machine and the Raspberry Pi. Register offsets from the PL011
+ * Technical Reference Manual (DDI 0183), section 3.2: UARTDR 0x000,
+ * UARTFR 0x018, UARTCR 0x030. The firmware has set the baud rate.
+ */
+#include "arch/arch.h"
+#include "kernel/dev/uart.h"
+
+#define UARTDR 0x000
+#define UARTFR 0x018
+#define UARTCR 0x030
+#define FR_RXFE (1u << 4) /* receive FIFO empty */
+#define FR_TXFF (1u << 5) /* transmit FIFO full */
+#define CR_UARTEN (1u << 0)
+#define CR_TXE (1u << 8)
+#define CR_RXE (1u << 9)
+
+void pl011_init(const struct uart *u)
+{
+    uint32_t cr = arch_mmio_read32(u->base + UARTCR);
+    arch_mmio_write32(u->base + UARTCR, cr | CR_UARTEN | CR_TXE | CR_RXE);
+}
+
+int pl011_getc(const struct uart *u)
+{
+    if (arch_mmio_read32(u->base + UARTFR) & FR_RXFE)
+        return -1;
+    return (int)(arch_mmio_read32(u->base + UARTDR) & 0xff);
+}
+
+void pl011_putc(const struct uart *u, char c)
+{
+    for (int spins = 0; (arch_mmio_read32(u->base + UARTFR) & FR_TXFF) && spins < 1000000;
+         spins++)
+        arch_cpu_relax();
+    arch_mmio_write32(u->base + UARTDR, (uint8_t)c);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/main.c - where the kernel starts and what it says first.
+ *
+ * kmain() is entered from arch/<arch>/start.S on the boot CPU with the MMU
+ * on and the kernel running at its linked (high) address. It normalises the
+ * boot hand-off, brings up the console, reports what the firmware described
+ * (boot path, memory, CPUs, command line), runs the self-tests the command
+ * line asks for, and powers the machine off with their result.
+ */
+#include "kernel/arch_callbacks.h"
+#include "kernel/bootinfo.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/ktest.h"
+#include "kernel/panic.h"
+#include "kernel/platform.h"
+#include "lib/cmdline.h"
+#include "lib/memmap.h"
+#include "lib/string.h"
+
+#define STACKSHIFT_VERSION "0.1"
+
+struct cpu cpus[MAX_CPUS];
+uintptr_t phys_map_offset; /* 0 while the early identity map is in use */
+
+static void report_memory(const struct boot_info *bi)
+{
+    uint64_t usable = memmap_total(bi->mmap, bi->mmap_count, BOOT_MEM_USABLE);
+    kprintf("memory: %u regions, %llu MiB usable\n", bi->mmap_count,
+            (unsigned long long)(usable >> 20));
+    for (uint32_t i = 0; i < bi->mmap_count; i++) {
+        const struct boot_mem_region *r = &bi->mmap[i];
+        kprintf("  [0x%016llx-0x%016llx] %-8s %8llu KiB\n", (unsigned long long)r->base,
+                (unsigned long long)(r->base + r->size - 1), memmap_type_name(r->type),
+                (unsigned long long)(r->size >> 10));
+    }
+}
+
+static void report_boot(const struct boot_info *bi)
+{
+    char fw[96];
+    struct platform_cpu cpu_ids[MAX_CPUS];
+    const char *source;
+    kprintf("\nstackshift %s (%s): a teaching kernel for stack offset randomisation\n",
+            STACKSHIFT_VERSION, ARCH_NAME);
+    kprintf("boot: %s via %s\n", boot_path_name(bi->path),
+            bi->firmware[0] ? bi->firmware : "unknown firmware");
+    arch_describe_firmware(fw, sizeof(fw));
+    if (fw[0])
+        kprintf("firmware: %s\n", fw);
+    kprintf("console: %s\n", console_name());
+    kprintf("kernel: %llu KiB at physical %#llx, virtual %p\n",
+            (unsigned long long)(bi->kernel_size >> 10), (unsigned long long)bi->kernel_phys,
+            (void *)_kernel_start);
+    if (bi->fdt_phys)
+        kprintf("devicetree: %#llx%s\n", (unsigned long long)bi->fdt_phys,
+                boot_fdt() ? "" : " (rejected)");
+    if (bi->acpi_rsdp_phys)
+        kprintf("acpi: RSDP at %#llx\n", (unsigned long long)bi->acpi_rsdp_phys);
+    report_memory(bi);
+    int ncpus = platform_cpus(bi, cpu_ids, MAX_CPUS, &source);
+    kprintf("cpus: %d described by %s\n", ncpus, source);
+    kprintf("counter: %llu Hz\n", (unsigned long long)arch_counter_hz());
+    kprintf("cmdline: \"%s\"\n", bi->cmdline);
+}
+
+/* crash=panic|fault: deliberately die, so the test suite can check that a
+ * broken kernel is caught and reported with registers and a backtrace. */
+static void maybe_crash(const char *cmdline)
+{
+    char what[16];
+    if (!cmdline_get(cmdline, "crash", what, sizeof(what)))
+        return;
+    if (strcmp(what, "panic") == 0)
+        panic("deliberate panic requested by crash=panic");
+    if (strcmp(what, "fault") == 0) {
+        kprintf("crash=fault: reading from an unmapped address\n");
+        (void)*(volatile uint64_t *)ARCH_UNMAPPED_TEST_ADDR;
+    }
+}
+
+void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
+{
+    cpus[0].self = &cpus[0];
+    arch_early_init(&cpus[0]);
+    struct boot_info *bi = bootinfo_setup(boot_arg, boot_magic, hartid);
+    console_init(bi);
+    arch_init(bi);
+    report_boot(bi);
+    maybe_crash(bi->cmdline);
+    int failed = ktest_run(bi->cmdline, boot_path_name(bi->path));
+    kprintf("stackshift: %s, powering off\n", failed ? "self-tests FAILED" : "done");
+    arch_poweroff(failed ? EXIT_TESTS_FAILED : EXIT_OK);
+}

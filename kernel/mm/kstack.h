@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/mm/kstack.h - kernel stacks.
+ *
+ * Every thread has its own kernel stack of KSTACK_SIZE bytes, mapped page by
+ * page in the kernel-stack area with one unmapped guard page below it, so
+ * running off the bottom faults instead of silently corrupting a neighbour.
+ */
+#ifndef KERNEL_MM_KSTACK_H
+#define KERNEL_MM_KSTACK_H
+
+#include "kernel/types.h"
+
+#define KSTACK_SIZE (16 * 1024)
+#define KSTACK_SLOTS 1024
+
+/* The top (highest address) of a new stack, or 0 when out of memory/slots. */
+uintptr_t kstack_alloc(void);
+void kstack_free(uintptr_t top);
+/* True if addr lies in a kernel stack's guard page. */
+bool kstack_is_guard(uintptr_t addr);
+
+#endif

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/mm/vm.c - the page-table walk, shared by every arch (see vm.h).
+ */
+#include "kernel/mm/vm.h"
+
+#include "kernel/errno.h"
+#include "kernel/mm.h"
+#include "kernel/panic.h"
+
+#define PT_ENTRIES 512
+
+struct aspace kernel_aspace;
+static bool user_spaces_exist; /* after this, the kernel's root entries are frozen */
+
+static unsigned level_shift(int level)
+{
+    return PAGE_SHIFT + 9 * (unsigned)level;
+}
+
+static unsigned pt_index(uintptr_t va, int level)
+{
+    return (va >> level_shift(level)) & (PT_ENTRIES - 1);
+}
+
+static pte_t *table(uint64_t pa)
+{
+    return page_va(pa);
+}
+
+/*
+ * The entry for va at `level`, creating tables above it if create is set.
+ * NULL if a table is missing (and not created) or a block is in the way.
+ */
+static pte_t *walk(struct aspace *as, uintptr_t va, int level, bool create)
+{
+    pte_t *t = table(as->root);
+    for (int l = ARCH_PT_LEVELS - 1; l > level; l--) {
+        pte_t *e = &t[pt_index(va, l)];
+        if (!arch_pte_valid(*e)) {
+            if (!create)
+                return NULL;
+            if (!as->user && l == ARCH_PT_LEVELS - 1 && user_spaces_exist)
+                panic("vm: new kernel root entry for %#lx after user spaces were made",
+                      (unsigned long)va);
+            uint64_t pa = page_alloc();
+            if (!pa)
+                return NULL;
+            *e = arch_pte_table(pa, as->user);
+        } else if (arch_pte_is_leaf(*e, l)) {
+            return NULL;
+        }
+        t = table(arch_pte_addr(*e));
+    }
+    return &t[pt_index(va, level)];
+}
+
+/* The biggest level whose block fits at va/pa with `left` bytes to go. */
+static int leaf_level(const struct aspace *as, uintptr_t va, uint64_t pa, size_t left)
+{
+    for (int l = ARCH_PT_LEVELS - 1; l > 0 && !as->user; l--) {
+        uint64_t block = 1ull << level_shift(l);
+        if (arch_pt_block_ok(l) && left >= block && (va | pa) % block == 0)
+            return l;
+    }
+    return 0;
+}
+
+int vm_map(struct aspace *as, uintptr_t va, uint64_t pa, size_t size, unsigned prot)
+{
+    BUG_ON((va | pa | size) % PAGE_SIZE);
+    unsigned long flags = spin_lock_irqsave(&as->lock);
+    int err = 0;
+    while (size) {
+        int level = leaf_level(as, va, pa, size);
+        pte_t *e = walk(as, va, level, true);
+        if (!e) {
+            err = -ENOMEM;
+            break;
+        }
+        if (arch_pte_valid(*e)) {
+            err = -EEXIST;
+            break;
+        }
+        *e = arch_pte_leaf(pa, prot, level);
+        uint64_t step = 1ull << level_shift(level);
+        va += step;
+        pa += step;
+        size -= step;
+    }
+    spin_unlock_irqrestore(&as->lock, flags);
+    return err;
+}
+
+void vm_unmap(struct aspace *as, uintptr_t va, size_t size, bool free_pages)
+{
+    unsigned long flags = spin_lock_irqsave(&as->lock);
+    for (uintptr_t end = va + size; va < end; va += PAGE_SIZE) {
+        pte_t *e = walk(as, va, 0, false);
+        if (!e || !arch_pte_valid(*e))
+            continue;
+        uint64_t pa = arch_pte_addr(*e);
+        *e = 0;
+        arch_tlb_flush_page(va);
+        if (free_pages)
+            page_free(pa);
+    }
+    spin_unlock_irqrestore(&as->lock, flags);
+}
+
+bool vm_query(struct aspace *as, uintptr_t va, uint64_t *pa, unsigned *prot)
+{
+    pte_t *t = table(as->root);
+    for (int l = ARCH_PT_LEVELS - 1; l >= 0; l--) {
+        pte_t e = t[pt_index(va, l)];
+        if (!arch_pte_valid(e))
+            return false;
+        if (l == 0 || arch_pte_is_leaf(e, l)) {
+            uint64_t mask = (1ull << level_shift(l)) - 1;
+            *pa = arch_pte_addr(e) + (va & mask);
+            *prot = arch_pte_prot(e);
+            return true;
+        }
+        t = table(arch_pte_addr(e));
+    }
+    return false;
+}
+
+int aspace_create(struct aspace *as)
+{
+    as->root = page_alloc();
+    if (!as->root)
+        return -ENOMEM;
+    as->user = true;
+    as->lock = (struct spinlock)SPINLOCK_INIT;
+    user_spaces_exist = true;
+    arch_aspace_init(table(as->root), table(kernel_aspace.root));
+    return 0;
+}
+
+/* Free the user half below `level`: leaf pages and the tables holding them. */
+static void free_tree(uint64_t table_pa, int level, unsigned first, unsigned last)
+{
+    pte_t *t = table(table_pa);
+    for (unsigned i = first; i <= last; i++) {
+        if (!arch_pte_valid(t[i]))
+            continue;
+        if (level > 0 && !arch_pte_is_leaf(t[i], level))
+            free_tree(arch_pte_addr(t[i]), level - 1, 0, PT_ENTRIES - 1);
+        else
+            page_free(arch_pte_addr(t[i]));
+        t[i] = 0;
+    }
+    page_free(table_pa);
+}
+
+void aspace_destroy(struct aspace *as)
+{
+    int top = ARCH_PT_LEVELS - 1;
+    free_tree(as->root, top, 0, pt_index(USER_TOP - 1, top));
+    as->root = 0;
+}
+
+void aspace_activate(struct aspace *as)
+{
+    arch_aspace_activate(as ? as->root : 0);
+}
+
+void *ioremap(uint64_t pa, size_t size)
+{
+    uint64_t base = ALIGN_DOWN(pa, PAGE_SIZE);
+    size_t len = ALIGN_UP(pa + size, PAGE_SIZE) - base;
+    for (size_t off = 0; off < len; off += PAGE_SIZE) {
+        uint64_t mapped;
+        unsigned prot;
+        if (vm_query(&kernel_aspace, ARCH_DIRECT_MAP_BASE + base + off, &mapped, &prot))
+            continue; /* already mapped (another device in the same page) */
+        if (vm_map(&kernel_aspace, ARCH_DIRECT_MAP_BASE + base + off, base + off, PAGE_SIZE,
+                   VM_READ | VM_WRITE | VM_DEVICE) != 0)
+            panic("ioremap: cannot map %#llx", (unsigned long long)(base + off));
+    }
+    return (void *)(ARCH_DIRECT_MAP_BASE + pa);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/mm/vm.h - address spaces and page tables.
+ *
+ * All three arches use 512-entry tables of 8-byte entries over 4 KiB pages
+ * (x86_64 4 levels, arm64 4 levels with a 48-bit VA, riscv64 Sv39 3
+ * levels), so the walk is written once, here; the arch supplies the entry
+ * format (arch_pte_* in its impl.h) and how to switch tables.
+ *
+ * Level numbering: level 0 holds 4 KiB pages, level 1 2 MiB blocks, level 2
+ * 1 GiB blocks, level ARCH_PT_LEVELS - 1 is the root.
+ *
+ * Layout, the same on every arch (addresses are the arch's constants):
+ *   [0, USER_TOP)                  user space, one per task
+ *   ARCH_DIRECT_MAP_BASE + pa      all RAM and, via ioremap, device registers
+ *   ARCH_KSTACK_BASE               kernel stacks, each above an unmapped guard page
+ *   ARCH_KERNEL_VBASE              the kernel image
+ */
+#ifndef KERNEL_MM_VM_H
+#define KERNEL_MM_VM_H
+
+#include "arch/arch.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/spinlock.h"
+#include "kernel/uapi/syscall.h" /* USER_TOP */
+
+struct aspace {
+    uint64_t root; /* physical address of the top-level table */
+    bool user;     /* user address space (lower half) or the kernel's */
+    struct spinlock lock;
+};
+
+extern struct aspace kernel_aspace;
+
+/* Map [va, va + size) to [pa, ...) with VM_* protection; all page aligned.
+ * Kernel mappings use 2 MiB / 1 GiB blocks where alignment allows.
+ * Returns 0, -ENOMEM, or -EEXIST if something is already mapped there. */
+int vm_map(struct aspace *as, uintptr_t va, uint64_t pa, size_t size, unsigned prot);
+/* Remove mappings of 4 KiB pages in [va, va + size); free the pages too if
+ * free_pages. Flushes the TLB entries of this CPU. */
+void vm_unmap(struct aspace *as, uintptr_t va, size_t size, bool free_pages);
+/* Translate va; false if unmapped. */
+bool vm_query(struct aspace *as, uintptr_t va, uint64_t *pa, unsigned *prot);
+
+/* A new, empty user address space (shares the kernel's upper half). */
+int aspace_create(struct aspace *as);
+/* Free every user page and page table of an address space. */
+void aspace_destroy(struct aspace *as);
+/* Make it this CPU's current user address space. */
+void aspace_activate(struct aspace *as);
+
+/* Map device registers into the direct map with device attributes. */
+void *ioremap(uint64_t pa, size_t size);
+
+#endif

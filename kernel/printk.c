@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/printk.c - formatted kernel output into a log buffer and the console.
+ * One lock keeps lines from different CPUs whole.
+ */
+#include "kernel/printk.h"
+
+#include "kernel/console.h"
+#include "kernel/spinlock.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define LOG_SIZE (64 * 1024)
+
+static char log_buf[LOG_SIZE]; /* the first LOG_SIZE bytes of output, for replay */
+static size_t log_len;
+static struct spinlock printk_lock = SPINLOCK_INIT;
+static bool emergency;
+
+static void log_append(const char *s, size_t n)
+{
+    size_t room = LOG_SIZE - log_len;
+    if (n > room)
+        n = room;
+    memcpy(log_buf + log_len, s, n);
+    log_len += n;
+}
+
+void kvprintf(const char *fmt, va_list ap)
+{
+    char line[512];
+    int n = vsnprintf(line, sizeof(line), fmt, ap);
+    size_t len = n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1;
+    unsigned long flags = 0;
+    if (!emergency)
+        flags = spin_lock_irqsave(&printk_lock);
+    if (!console_ready())
+        log_append(line, len);
+    console_write(line, len);
+    if (!emergency)
+        spin_unlock_irqrestore(&printk_lock, flags);
+}
+
+void kwrite(const char *buf, size_t n)
+{
+    unsigned long flags = spin_lock_irqsave(&printk_lock);
+    console_write(buf, n);
+    spin_unlock_irqrestore(&printk_lock, flags);
+}
+
+void kprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kvprintf(fmt, ap);
+    va_end(ap);
+}
+
+void printk_emergency(void)
+{
+    emergency = true;
+}
+
+/* Called by console_init() once a console works: replay what came before. */
+void printk_replay(void)
+{
+    console_write(log_buf, log_len);
+}

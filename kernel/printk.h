@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/printk.h - kernel messages.
+ * Everything printed is kept in a log buffer and written to the console
+ * once there is one, so messages from before console_init() are not lost.
+ */
+#ifndef KERNEL_PRINTK_H
+#define KERNEL_PRINTK_H
+
+#include <stdarg.h>
+
+#include "kernel/types.h"
+
+void kprintf(const char *fmt, ...) __printf(1, 2);
+void kvprintf(const char *fmt, va_list ap) __printf(1, 0);
+/* Write raw bytes (a user program's output) under the same lock. */
+void kwrite(const char *buf, size_t n);
+/* Panic path: print without taking the log lock (it may be held by this CPU). */
+void printk_emergency(void);
+
+#endif

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/sched/sched.c - run queues, switching, sleeping and preemption
+ * (see sched.h for the model).
+ *
+ * Every switch happens inside switch_locked(), with sched_lock held and
+ * IRQs off, and the thread switched to continues inside its own earlier
+ * switch_locked() (or, the first time, in thread_trampoline), where it
+ * releases the lock. So the lock is always handed from one thread to the
+ * next across arch_context_switch, and the preempt count is 1 at every
+ * switch.
+ */
+#include "kernel/sched/sched.h"
+
+#include "kernel/arch_callbacks.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/mm/vm.h"
+#include "kernel/panic.h"
+#include "kernel/sched/stats.h"
+#include "kernel/task.h"
+#include "kernel/time.h"
+#include "lib/string.h"
+
+struct spinlock sched_lock = SPINLOCK_INIT;
+static struct thread threads[MAX_THREADS];
+static int next_tid = 1;
+static uint64_t next_wake; /* earliest wake_at of any sleeper, 0 = none */
+struct sched_stats sched_stats;
+
+struct thread *current_thread(void)
+{
+    unsigned long flags = arch_irq_save();
+    struct thread *t = this_cpu()->sched.current;
+    arch_irq_restore(flags);
+    return t;
+}
+
+void preempt_disable(void)
+{
+    unsigned long flags = arch_irq_save();
+    this_cpu()->preempt_count++;
+    arch_irq_restore(flags);
+}
+
+void preempt_enable(void)
+{
+    unsigned long flags = arch_irq_save();
+    BUG_ON(this_cpu()->preempt_count == 0);
+    this_cpu()->preempt_count--;
+    arch_irq_restore(flags);
+}
+
+/* ---- Run queues (sched_lock held) ---------------------------------------- */
+
+static bool allowed(const struct thread *t, unsigned cpu)
+{
+    return t->affinity & (1ull << cpu);
+}
+
+/* The CPU a runnable thread should queue on: where it last ran, if allowed. */
+static unsigned home_cpu(const struct thread *t)
+{
+    if (allowed(t, t->cpu) && cpus[t->cpu].online)
+        return t->cpu;
+    for (unsigned i = 0; i < MAX_CPUS; i++) {
+        if (allowed(t, i) && cpus[i].online)
+            return i;
+    }
+    return 0; /* no allowed CPU is online: fall back to the boot CPU */
+}
+
+static void enqueue(struct thread *t)
+{
+    struct cpu *c = &cpus[home_cpu(t)];
+    t->state = THREAD_RUNNABLE;
+    t->next = NULL;
+    if (c->sched.queue_tail)
+        c->sched.queue_tail->next = t;
+    else
+        c->sched.queue_head = t;
+    c->sched.queue_tail = t;
+    c->sched.queued++;
+    if (c != this_cpu() && c->sched.current == c->sched.idle) {
+        c->sched.need_resched = true;
+        arch_send_ipi(c->id, IPI_RESCHEDULE); /* wake it from its idle wait */
+    }
+}
+
+/* Remove and return the first thread on c's queue that may run on `cpu`. */
+static struct thread *dequeue_for(struct cpu *c, unsigned cpu)
+{
+    struct thread *prev = NULL;
+    for (struct thread *t = c->sched.queue_head; t; prev = t, t = t->next) {
+        if (!allowed(t, cpu))
+            continue;
+        if (prev)
+            prev->next = t->next;
+        else
+            c->sched.queue_head = t->next;
+        if (c->sched.queue_tail == t)
+            c->sched.queue_tail = prev;
+        c->sched.queued--;
+        t->next = NULL;
+        return t;
+    }
+    return NULL;
+}
+
+/* Local work first; otherwise steal from another CPU; otherwise idle. */
+static struct thread *pick_next(struct cpu *c)
+{
+    struct thread *t = dequeue_for(c, c->id);
+    for (unsigned i = 1; !t && i < MAX_CPUS; i++)
+        t = dequeue_for(&cpus[(c->id + i) % MAX_CPUS], c->id);
+    return t ? t : c->sched.idle;
+}
+
+/* ---- Switching ------------------------------------------------------------ */
+
+/* The first thing a thread does after being switched to: clean up after the
+ * thread that ran before it, if that one had died. */
+static void finish_switch(struct cpu *c)
+{
+    struct thread *dead = c->sched.dead;
+    if (dead) {
+        c->sched.dead = NULL;
+        if (dead->kstack_top)
+            kstack_free(dead->kstack_top);
+        dead->state = THREAD_UNUSED;
+    }
+}
+
+static void switch_locked(void)
+{
+    struct cpu *c = this_cpu();
+    struct thread *prev = c->sched.current;
+    BUG_ON(c->preempt_count != 1); /* only sched_lock may be held across a switch */
+    struct thread *next = pick_next(c);
+    if (next == prev) {
+        prev->state = THREAD_RUNNING;
+        return;
+    }
+    if (next->cpu != c->id && next != c->sched.idle)
+        sched_stats.migrations++;
+    if (prev->state == THREAD_RUNNABLE && prev->in_syscall && prev != c->sched.idle)
+        sched_stats.preempted_in_syscall++;
+    if (prev->state == THREAD_DEAD)
+        c->sched.dead = prev;
+    next->state = THREAD_RUNNING;
+    next->cpu = c->id;
+    next->slice = SCHED_SLICE_TICKS;
+    c->sched.current = next;
+    c->sched.need_resched = false;
+    if (next->task != prev->task)
+        aspace_activate(next->task ? &next->task->as : NULL);
+    arch_set_kernel_stack(next->kstack_top);
+    arch_context_switch(&prev->saved_sp, next->saved_sp);
+    finish_switch(this_cpu()); /* prev again, possibly on another CPU */
+}
+
+/* Where every new thread starts (arch_thread_init arranges it), holding sched_lock. */
+static void thread_trampoline(void)
+{
+    finish_switch(this_cpu());
+    struct thread *t = this_cpu()->sched.current;
+    __atomic_store_n(&sched_lock.locked, 0, __ATOMIC_RELEASE);
+    this_cpu()->preempt_count--;
+    arch_irq_enable();
+    t->entry(t->arg);
+    thread_exit();
+}
+
+/* ---- Threads ------------------------------------------------------------- */
+
+static struct thread *alloc_thread_locked(void)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        if (threads[i].state == THREAD_UNUSED) {
+            memset(&threads[i], 0, sizeof(threads[i]));
+            threads[i].state = THREAD_DEAD; /* reserved, not yet runnable */
+            threads[i].tid = next_tid++;
+            return &threads[i];
+        }
+    }
+    return NULL;
+}
+
+static struct thread *new_thread(const char *name, void (*fn)(void *), void *arg,
+                                 uint64_t affinity, struct task *task)
+{
+    uintptr_t stack = kstack_alloc();
+    if (!stack)
+        return NULL;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct thread *t = alloc_thread_locked();
+    spin_unlock_irqrestore(&sched_lock, flags);
+    if (!t) {
+        kstack_free(stack);
+        return NULL;
+    }
+    t->kstack_top = stack;
+    t->entry = fn;
+    t->arg = arg;
+    t->task = task;
+    t->affinity = affinity;
+    t->cpu = 0;
+    strlcpy(t->name, name, sizeof(t->name));
+    t->saved_sp = arch_thread_init(t->kstack_top, thread_trampoline);
+    return t;
+}
+
+struct thread *thread_create(const char *name, void (*fn)(void *), void *arg, uint64_t affinity,
+                             struct task *task)
+{
+    return new_thread(name, fn, arg, affinity, task);
+}
+
+void thread_start(struct thread *t)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    t->cpu = home_cpu(t);
+    enqueue(t);
+    spin_unlock_irqrestore(&sched_lock, flags);
+}
+
+struct thread *thread_spawn(const char *name, void (*fn)(void *), void *arg, uint64_t affinity,
+                            struct task *task)
+{
+    struct thread *t = new_thread(name, fn, arg, affinity, task);
+    if (t)
+        thread_start(t);
+    return t;
+}
+
+bool thread_killed(void)
+{
+    return READ_ONCE(current_thread()->killed);
+}
+
+void sched_for_each_thread_locked(void (*fn)(struct thread *t, void *ctx), void *ctx)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        if (threads[i].state != THREAD_UNUSED && threads[i].state != THREAD_DEAD)
+            fn(&threads[i], ctx);
+    }
+}
+
+void thread_exit(void)
+{
+    arch_irq_save();
+    spin_lock_irqsave(&sched_lock);
+    this_cpu()->sched.current->state = THREAD_DEAD;
+    switch_locked();
+    panic("thread_exit: a dead thread was scheduled");
+}
+
+/* What a CPU runs when nothing else is runnable: look for work, else wait
+ * for an interrupt (the tick, or a reschedule IPI from enqueue()). */
+static void idle_loop(void *unused)
+{
+    for (;;) {
+        unsigned long flags = arch_irq_save();
+        struct cpu *c = this_cpu();
+        if (c->sched.queued || c->sched.need_resched) {
+            spin_lock_irqsave(&sched_lock);
+            switch_locked();
+            spin_unlock_irqrestore(&sched_lock, flags);
+            arch_irq_restore(flags);
+        } else {
+            arch_idle(); /* waits for an interrupt, returns with IRQs enabled */
+        }
+    }
+}
+
+static struct thread *new_idle_thread(unsigned cpu)
+{
+    char name[16] = "idle0";
+    name[4] = (char)('0' + cpu);
+    struct thread *idle = new_thread(name, idle_loop, NULL, 1ull << cpu, NULL);
+    if (!idle)
+        panic("sched: no idle thread for CPU %u", cpu);
+    idle->cpu = cpu;
+    cpus[cpu].sched.idle = idle;
+    return idle;
+}
+
+void sched_init(void)
+{
+    struct cpu *c = this_cpu();
+    struct thread *boot = alloc_thread_locked();
+    strlcpy(boot->name, "kmain", sizeof(boot->name));
+    boot->state = THREAD_RUNNING;
+    boot->affinity = 1ull << c->id; /* stays on the boot CPU: it owns the boot stack */
+    boot->cpu = c->id;
+    c->sched.current = boot;
+    new_idle_thread(c->id);
+    c->online = true;
+}
+
+uintptr_t sched_prepare_cpu(unsigned cpu)
+{
+    return new_idle_thread(cpu)->kstack_top;
+}
+
+void sched_enter_idle(void)
+{
+    struct cpu *c = this_cpu();
+    struct thread *idle = c->sched.idle;
+    idle->state = THREAD_RUNNING;
+    c->sched.current = idle;
+    c->online = true;
+    idle_loop(NULL);
+    panic("sched_enter_idle: returned");
+}
+
+void sched_yield(void)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct thread *t = this_cpu()->sched.current;
+    enqueue(t);
+    switch_locked();
+    spin_unlock_irqrestore(&sched_lock, flags);
+}
+
+void sched_sleep_locked(const void *chan, uint64_t deadline)
+{
+    struct thread *t = this_cpu()->sched.current;
+    t->wait_chan = chan;
+    t->wake_at = deadline;
+    if (deadline && (!next_wake || deadline < next_wake))
+        next_wake = deadline;
+    t->state = THREAD_SLEEPING;
+    switch_locked();
+    t->wait_chan = NULL;
+    t->wake_at = 0;
+}
+
+/* Make a sleeping thread runnable now (its task is being killed, say). */
+void sched_wake_thread_locked(struct thread *t)
+{
+    if (t->state == THREAD_SLEEPING)
+        enqueue(t);
+}
+
+void sched_wakeup_locked(const void *chan)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t->state == THREAD_SLEEPING && chan && t->wait_chan == chan)
+            enqueue(t);
+    }
+}
+
+void sched_sleep_ns(uint64_t ns)
+{
+    uint64_t deadline = arch_counter() + ns_to_ticks(ns) + 1;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    while (arch_counter() < deadline && !this_cpu()->sched.current->killed)
+        sched_sleep_locked(NULL, deadline);
+    spin_unlock_irqrestore(&sched_lock, flags);
+}
+
+int sched_set_affinity(struct thread *t, uint64_t mask)
+{
+    uint64_t online = 0;
+    for (unsigned i = 0; i < MAX_CPUS; i++)
+        online |= (uint64_t)cpus[i].online << i;
+    if (!(mask & online))
+        return -1;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    t->affinity = mask;
+    if (t->state == THREAD_RUNNING && !allowed(t, t->cpu))
+        cpus[t->cpu].sched.need_resched = true; /* moves at its next preemption point */
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return 0;
+}
+
+/* Wake timed sleepers whose deadline passed (sched_lock held). */
+static void wake_sleepers_locked(uint64_t now)
+{
+    if (!next_wake || now < next_wake)
+        return;
+    next_wake = 0;
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t->state != THREAD_SLEEPING || !t->wake_at)
+            continue;
+        if (t->wake_at <= now)
+            enqueue(t);
+        else if (!next_wake || t->wake_at < next_wake)
+            next_wake = t->wake_at;
+    }
+}
+
+void sched_tick(void)
+{
+    struct cpu *c = this_cpu();
+    c->sched.ticks++;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    wake_sleepers_locked(arch_counter());
+    struct thread *t = c->sched.current;
+    if (t == c->sched.idle) {
+        c->sched.need_resched = c->sched.queued != 0;
+    } else if (t->slice == 0 || --t->slice == 0 || !allowed(t, c->id)) {
+        c->sched.need_resched = true;
+    }
+    spin_unlock_irqrestore(&sched_lock, flags);
+}
+
+void sched_preempt_point(void)
+{
+    struct cpu *c = this_cpu();
+    if (!c->sched.need_resched || c->preempt_count != 0 || c->sched.current == c->sched.idle)
+        return;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct thread *t = c->sched.current;
+    if (t->state == THREAD_RUNNING)
+        enqueue(t);
+    switch_locked();
+    spin_unlock_irqrestore(&sched_lock, flags);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/syscall.h - system call handlers.
+ * A handler gets the six raw argument registers and converts each one
+ * explicitly: they are untrusted numbers, pointers included (kernel/uaccess.h).
+ */
+#ifndef KERNEL_SYSCALL_H
+#define KERNEL_SYSCALL_H
+
+#include "kernel/types.h"
+#include "kernel/uapi/syscall.h"
+
+struct sysargs {
+    uintptr_t a[6];
+};
+
+typedef long (*syscall_fn)(const struct sysargs *args);
+
+long sys_exit(const struct sysargs *args);
+long sys_write(const struct sysargs *args);
+long sys_read(const struct sysargs *args);
+long sys_getpid(const struct sysargs *args);
+long sys_getppid(const struct sysargs *args);
+long sys_yield(const struct sysargs *args);
+long sys_nanosleep(const struct sysargs *args);
+long sys_clock_gettime(const struct sysargs *args);
+long sys_brk(const struct sysargs *args);
+long sys_spawn(const struct sysargs *args);
+long sys_wait(const struct sysargs *args);
+long sys_getcpu(const struct sysargs *args);
+long sys_thread_create(const struct sysargs *args);
+long sys_thread_exit(const struct sysargs *args);
+long sys_gettid(const struct sysargs *args);
+long sys_sched_setaffinity(const struct sysargs *args);
+long sys_sched_getaffinity(const struct sysargs *args);
+long sys_debug_sleep(const struct sysargs *args);
+long sys_debug_free_pages(const struct sysargs *args);
+
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/task.h - user tasks: an address space, its threads, a parent.
+ *
+ * A task ends when exit() is called (all its threads go) or its last thread
+ * ends; it then stays a zombie, holding only its exit status, until its
+ * parent collects it with wait(). A task whose parent is gone is collected
+ * as soon as it ends.
+ */
+#ifndef KERNEL_TASK_H
+#define KERNEL_TASK_H
+
+#include "kernel/mm/vm.h"
+#include "kernel/sched/sched.h"
+
+#define MAX_TASKS 64
+#define TASK_NAME_MAX 32
+#define MAX_ARGS 16
+#define MAX_ARG_BYTES 2048
+
+enum task_state { TASK_UNUSED, TASK_ALIVE, TASK_ZOMBIE };
+
+struct task {
+    enum task_state state;
+    int pid;
+    struct task *parent;
+    struct aspace as;
+    uintptr_t brk_base, brk; /* heap: [brk_base, brk) is mapped */
+    int threads;             /* live threads */
+    bool exiting;            /* exit() called: remaining threads leave */
+    bool orphan;             /* its parent ended first: nobody will wait for it */
+    int exit_status;
+    char name[TASK_NAME_MAX];
+};
+
+/* Start program `name` from the embedded archive with argv (kernel memory).
+ * Returns the new pid or -errno. parent may be NULL (started by the kernel). */
+int task_spawn(const char *name, int argc, char *const argv[], struct task *parent);
+/* Wait for a child (pid, or -1 for any) of `parent` (NULL: a task the kernel
+ * started, pid required) to end; returns its pid and sets *status, or -errno. */
+int task_wait(struct task *parent, int pid, int *status);
+/* The calling thread ends; with whole_task, every thread of its task too. */
+__noreturn void task_exit(int status, bool whole_task);
+/* A user program did something fatal: one-line report, then task_exit. */
+__noreturn void task_kill(const char *why, uintptr_t addr, uintptr_t pc, int status);
+/* A second thread in the caller's task, starting at pc with sp and arg. */
+int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp);
+struct task *current_task(void);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/uapi/syscall.h - the system call ABI, shared by the kernel and
+ * user programs.
+ *
+ * The number goes in rax / x8 / a7, arguments in rdi rsi rdx r10 r8 r9 /
+ * x0-x5 / a0-a5, the result comes back in rax / x0 / a0; a negative result
+ * is -errno. Every other register is preserved, except rcx and r11 on
+ * x86_64, which the SYSCALL instruction itself overwrites.
+ */
+#ifndef KERNEL_UAPI_SYSCALL_H
+#define KERNEL_UAPI_SYSCALL_H
+
+#define SYS_exit 1              /* (int status) -> does not return */
+#define SYS_write 2             /* (int fd, const void *buf, size_t len) -> bytes */
+#define SYS_read 3              /* (int fd, void *buf, size_t len) -> bytes, 0 if none */
+#define SYS_getpid 4            /* () -> pid */
+#define SYS_getppid 5           /* () -> parent pid, 0 if none */
+#define SYS_yield 6             /* () -> 0 */
+#define SYS_nanosleep 7         /* (const struct timespec *req, struct timespec *rem) -> 0 */
+#define SYS_clock_gettime 8     /* (int clock, struct timespec *tp) -> 0 */
+#define SYS_brk 9               /* (void *addr) -> new break, or the old one on failure */
+#define SYS_spawn 10            /* (const char *name, const char *const argv[]) -> pid */
+#define SYS_wait 11             /* (int pid or -1, int *status) -> pid */
+#define SYS_getcpu 12           /* () -> CPU number */
+#define SYS_thread_create 13    /* (void (*fn)(void *), void *arg, void *stack_top) -> tid */
+#define SYS_thread_exit 14      /* () -> does not return */
+#define SYS_gettid 15           /* () -> thread id */
+#define SYS_sched_setaffinity 16 /* (int tid or 0, unsigned long mask) -> 0 */
+#define SYS_sched_getaffinity 17 /* (int tid or 0) -> mask */
+#define SYS_debug_sleep 18      /* (unsigned long ns) -> 0: sleeps inside the kernel */
+#define SYS_debug_free_pages 19 /* () -> free physical pages (tests check for leaks) */
+#define NR_SYSCALLS 20
+
+/* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
+ * one layout fits all three); the kernel lives at the top of the address space. */
+#define USER_TOP 0x0000004000000000ul
+
+#define CLOCK_MONOTONIC 1
+
+struct timespec {
+    long tv_sec;
+    long tv_nsec;
+};
+
+/* Exit status of a program the kernel killed: 128 + the POSIX signal number. */
+#define EXIT_KILLED_SEGV (128 + 11) /* bad memory access */
+#define EXIT_KILLED_ILL (128 + 4)   /* illegal instruction */
+#define EXIT_KILLED_BUS (128 + 7)   /* misaligned access */
+
+#endif

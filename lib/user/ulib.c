@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/user/ulib.c - system call wrappers, printf and KTAP helpers (see ulib.h). */
+#include "lib/user/ulib.h"
+
+void exit(int status)
+{
+    syscall1(SYS_exit, status);
+    for (;;)
+        ;
+}
+
+long write(int fd, const void *buf, size_t len) { return syscall3(SYS_write, fd, buf, len); }
+long read(int fd, void *buf, size_t len) { return syscall3(SYS_read, fd, buf, len); }
+int getpid(void) { return (int)syscall0(SYS_getpid); }
+int getppid(void) { return (int)syscall0(SYS_getppid); }
+int gettid(void) { return (int)syscall0(SYS_gettid); }
+int yield(void) { return (int)syscall0(SYS_yield); }
+int getcpu(void) { return (int)syscall0(SYS_getcpu); }
+void *brk(void *addr) { return (void *)syscall1(SYS_brk, addr); }
+int wait(int pid, int *status) { return (int)syscall2(SYS_wait, pid, status); }
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    return (int)syscall2(SYS_nanosleep, req, rem);
+}
+
+int clock_gettime(int clock, struct timespec *tp)
+{
+    return (int)syscall2(SYS_clock_gettime, clock, tp);
+}
+
+int spawn(const char *name, const char *const argv[])
+{
+    return (int)syscall2(SYS_spawn, name, argv);
+}
+
+uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void sleep_ns(uint64_t ns)
+{
+    struct timespec ts = {(long)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
+    nanosleep(&ts, NULL);
+}
+
+static int vprint(const char *fmt, va_list ap)
+{
+    char buf[512];
+    int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    write(1, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+    return n;
+}
+
+int printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vprint(fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int puts(const char *s)
+{
+    write(1, s, strlen(s));
+    write(1, "\n", 1);
+    return 0;
+}
+
+static int ktap_count, ktap_failed;
+
+void ktap_check(bool ok, const char *fmt, ...)
+{
+    char name[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof(name), fmt, ap);
+    va_end(ap);
+    ktap_failed += !ok;
+    printf("    %sok %d - %s\n", ok ? "" : "not ", ++ktap_count, name);
+}
+
+void ktap_note(const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    printf("    # %s\n", msg);
+}
+
+int ktap_done(void)
+{
+    return ktap_failed;
+}

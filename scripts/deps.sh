@@ -1,0 +1,63 @@
+#!/bin/sh
+# scripts/deps.sh - make sure every Debian package the project uses is here.
+#
+#   scripts/deps.sh check     install what is missing when root, otherwise
+#                             print the exact apt-get line and fail
+#   scripts/deps.sh install   the same (kept for `make deps`)
+#
+# gnu-efi for arm64 cannot be installed beside the amd64 one; boot/efi/efi.mk
+# downloads and unpacks it under build/ (it needs the arm64 foreign
+# architecture, which this script adds when root).
+set -eu
+
+PACKAGES="make gcc libc6-dev python3 git
+gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
+qemu-system-x86 qemu-system-arm qemu-system-misc
+gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
+mtools gdb-multiarch"
+
+# Firmware files the boot paths load, and the package each comes from.
+FIRMWARE="/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf
+/usr/share/OVMF/OVMF_VARS_4M.fd:ovmf
+/usr/share/AAVMF/AAVMF_CODE.fd:qemu-efi-aarch64
+/usr/share/AAVMF/AAVMF_VARS.fd:qemu-efi-aarch64
+/usr/lib/u-boot/qemu_arm64/u-boot.bin:u-boot-qemu
+/usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin:u-boot-qemu
+/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin:opensbi"
+
+missing=""
+for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+need_arm64=0
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    need_arm64=1
+fi
+
+if [ -n "$missing" ] || [ "$need_arm64" = 1 ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "deps: installing:$missing"
+        [ "$need_arm64" = 1 ] && dpkg --add-architecture arm64
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    else
+        echo "deps: missing Debian packages. Run as root:" >&2
+        [ "$need_arm64" = 1 ] && echo "  dpkg --add-architecture arm64" >&2
+        echo "  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+        exit 1
+    fi
+fi
+
+status=0
+for entry in $FIRMWARE; do
+    file=${entry%%:*}
+    pkg=${entry##*:}
+    if [ ! -e "$file" ]; then
+        echo "deps: firmware $file is missing: install the Debian package '$pkg'" >&2
+        status=1
+    fi
+done
+exit $status

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tests/kernel/test_boot.c - self-tests of the boot platform, run in the
+ * kernel on every arch (ktest=boot or ktest=all). Each checks something the
+ * rest of the kernel relies on and that a broken port would get wrong.
+ */
+#include "arch/arch.h"
+#include "kernel/bootinfo.h"
+#include "kernel/cpu.h"
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "kernel/mm.h"
+#include "kernel/platform.h"
+#include "lib/memmap.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+static uint8_t zero_filled[4096]; /* in .bss: booti does not zero it, start.S must */
+
+KTEST(boot, bss_is_zeroed)
+{
+    unsigned nonzero = 0;
+    for (unsigned i = 0; i < sizeof(zero_filled); i++)
+        nonzero += zero_filled[i] != 0;
+    KEXPECT_EQ(nonzero, 0);
+}
+
+KTEST(boot, runs_in_high_half)
+{
+    int local;
+    KEXPECT((uintptr_t)&local >= ARCH_KERNEL_VBASE);
+    KEXPECT((uintptr_t)_kernel_start == ARCH_KERNEL_VBASE);
+    KEXPECT((uintptr_t)__builtin_return_address(0) >= ARCH_KERNEL_VBASE);
+}
+
+KTEST(boot, stack_is_aligned)
+{
+    char probe[1] __aligned(ARCH_STACK_ALIGN);
+    KEXPECT((uintptr_t)probe % ARCH_STACK_ALIGN == 0);
+    KEXPECT((uintptr_t)__builtin_frame_address(0) % 8 == 0);
+}
+
+KTEST(boot, per_cpu_pointer)
+{
+    KEXPECT(this_cpu() == &cpus[0]);
+    KEXPECT_EQ(this_cpu()->id, 0);
+}
+
+KTEST(boot, memory_map_is_sane)
+{
+    const struct boot_info *bi = &boot_info;
+    KEXPECT(bi->mmap_count > 0);
+    for (uint32_t i = 0; i + 1 < bi->mmap_count; i++)
+        KEXPECT(bi->mmap[i].base + bi->mmap[i].size <= bi->mmap[i + 1].base);
+    KEXPECT(memmap_total(bi->mmap, bi->mmap_count, BOOT_MEM_USABLE) >= MiB(64));
+    /* The kernel image is never usable memory. */
+    for (uint32_t i = 0; i < bi->mmap_count; i++) {
+        const struct boot_mem_region *r = &bi->mmap[i];
+        bool overlaps = r->base < bi->kernel_phys + bi->kernel_size &&
+                        bi->kernel_phys < r->base + r->size;
+        if (overlaps)
+            KEXPECT_EQ(r->type, BOOT_MEM_KERNEL);
+    }
+    KEXPECT(bi->kernel_phys % MiB(2) == 0);
+}
+
+KTEST(boot, kernel_image_mapped_at_its_physical_copy)
+{
+    /* The same byte seen through the high mapping and the identity map. */
+    const volatile uint8_t *high = (const uint8_t *)_kernel_start;
+    const volatile uint8_t *low = phys_to_virt(boot_info.kernel_phys);
+    KEXPECT(high[0] == low[0] && high[64] == low[64]);
+}
+
+KTEST(boot, firmware_describes_cpus)
+{
+    struct platform_cpu ids[MAX_CPUS];
+    const char *source;
+    int n = platform_cpus(&boot_info, ids, MAX_CPUS, &source);
+    ktest_note("%d CPUs from %s", n, source);
+    KEXPECT(n >= 1);
+}
+
+KTEST(boot, counter_advances)
+{
+    uint64_t hz = arch_counter_hz();
+    KEXPECT(hz >= 1000000 && hz <= 10000000000ull);
+    uint64_t t0 = arch_counter(), t1 = t0;
+    for (int i = 0; i < 1000000 && t1 == t0; i++)
+        t1 = arch_counter();
+    KEXPECT(t1 > t0);
+}
+
+KTEST(boot, kernel_printf)
+{
+    char buf[64];
+    int n = snprintf(buf, sizeof(buf), "%s %d %#x %05u %-3c|", "ok", -42, 0xbeef, 7u, 'z');
+    KEXPECT(strcmp(buf, "ok -42 0xbeef 00007 z  |") == 0);
+    KEXPECT_EQ(n, 24);
+}
+
+KTEST(boot, devicetree_valid_when_present)
+{
+    if (!boot_info.fdt_phys) {
+        ktest_note("no devicetree on this boot path");
+        return;
+    }
+    KEXPECT(boot_fdt() != NULL);
+    if (boot_fdt())
+        KEXPECT(fdt_path(boot_fdt(), "/cpus") >= 0);
+}
+
+KTEST(boot, faults_are_fixed_up_by_extable)
+{
+    uint64_t v = 0x1234;
+    int err = arch_safe_read64(ARCH_UNMAPPED_TEST_ADDR, &v);
+    KEXPECT_EQ(err, -EFAULT);
+    uint64_t known = 0x0123456789abcdefull;
+    err = arch_safe_read64((uintptr_t)&known, &v);
+    KEXPECT_EQ(err, 0);
+    KEXPECT_EQ(v, known);
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * user/test_syscalls.c - every system call, used the right way, with its
+ * result checked. Started by the kernel test user.syscalls; prints KTAP
+ * subtests and exits with the number of failures.
+ */
+#include "lib/user/ulib.h"
+
+static void test_identity(void)
+{
+    int pid = getpid();
+    ktap_check(pid > 0, "syscalls.getpid_positive");
+    KTAP_EXPECT_EQ(getppid(), 0, "syscalls.getppid_of_kernel_started_task");
+    ktap_check(gettid() > 0, "syscalls.gettid_positive");
+    int cpu = getcpu();
+    ktap_check(cpu >= 0 && cpu < 8, "syscalls.getcpu_in_range");
+}
+
+static void test_spawn_and_wait(void)
+{
+    char me[16];
+    snprintf(me, sizeof(me), "%d", getpid());
+    const char *argv[] = {"child", "7", me, NULL};
+    int pid = spawn("child", argv);
+    ktap_check(pid > 0 && pid != getpid(), "syscalls.spawn_returns_child_pid");
+    int status = -1;
+    KTAP_EXPECT_EQ(wait(pid, &status), pid, "syscalls.wait_returns_pid");
+    KTAP_EXPECT_EQ(status, 7, "syscalls.exit_status_and_ppid_through_wait");
+    const char *late[] = {"child", "3", me, "30", NULL}; /* exits after 30 ms */
+    pid = spawn("child", late);
+    KTAP_EXPECT_EQ(wait(-1, &status), pid, "syscalls.wait_any_blocks_for_child");
+    KTAP_EXPECT_EQ(status, 3, "syscalls.wait_any_status");
+    KTAP_EXPECT_EQ(wait(-1, &status), -ECHILD, "syscalls.wait_without_children");
+    KTAP_EXPECT_EQ(spawn("no-such-program", NULL), -ENOENT, "syscalls.spawn_unknown_program");
+}
+
+static void test_console(void)
+{
+    KTAP_EXPECT_EQ(write(1, "    # stdout works\n", 19), 19, "syscalls.write_stdout");
+    KTAP_EXPECT_EQ(write(2, "    # stderr works\n", 19), 19, "syscalls.write_stderr");
+    KTAP_EXPECT_EQ(write(7, "x", 1), -EBADF, "syscalls.write_bad_fd");
+    char buf[16];
+    long n = read(0, buf, sizeof(buf));
+    ktap_check(n >= 0 && n <= 16, "syscalls.read_stdin_nonblocking");
+    KTAP_EXPECT_EQ(read(1, buf, 1), -EBADF, "syscalls.read_bad_fd");
+}
+
+static void test_time(void)
+{
+    struct timespec ts;
+    KTAP_EXPECT_EQ(clock_gettime(CLOCK_MONOTONIC, &ts), 0, "syscalls.clock_gettime");
+    KTAP_EXPECT_EQ(clock_gettime(42, &ts), -EINVAL, "syscalls.clock_gettime_bad_clock");
+    uint64_t prev = now_ns();
+    bool monotonic = true;
+    for (int i = 0; i < 2000; i++) {
+        uint64_t t = now_ns();
+        monotonic &= t >= prev;
+        prev = t;
+    }
+    ktap_check(monotonic, "syscalls.clock_monotonic");
+    uint64_t t0 = now_ns();
+    struct timespec req = {0, 25 * 1000 * 1000}, rem = {9, 9};
+    KTAP_EXPECT_EQ(nanosleep(&req, &rem), 0, "syscalls.nanosleep");
+    uint64_t slept = now_ns() - t0;
+    if (slept < 25000000)
+        ktap_note("slept %llu ns", (unsigned long long)slept);
+    ktap_check(slept >= 25000000, "syscalls.nanosleep_lasts_at_least_the_request");
+    struct timespec bad = {0, 1000000000};
+    KTAP_EXPECT_EQ(nanosleep(&bad, NULL), -EINVAL, "syscalls.nanosleep_bad_nsec");
+    bad.tv_sec = -1, bad.tv_nsec = 0;
+    KTAP_EXPECT_EQ(nanosleep(&bad, NULL), -EINVAL, "syscalls.nanosleep_negative");
+    KTAP_EXPECT_EQ(yield(), 0, "syscalls.yield");
+}
+
+static void test_brk(void)
+{
+    char *base = brk(0);
+    ktap_check((uintptr_t)base >= 0x400000, "syscalls.brk_query");
+    char *top = brk(base + 100000);
+    KTAP_EXPECT_EQ(top, base + 100000, "syscalls.brk_grow");
+    bool ok = true;
+    for (int i = 0; i < 100000; i++)
+        base[i] = (char)i;
+    for (int i = 0; i < 100000; i++)
+        ok &= base[i] == (char)i;
+    ktap_check(ok, "syscalls.brk_memory_usable");
+    KTAP_EXPECT_EQ(brk(base + 4096), base + 4096, "syscalls.brk_shrink");
+    KTAP_EXPECT_EQ(brk(base + (1l << 40)), base + 4096, "syscalls.brk_too_big_keeps_break");
+    KTAP_EXPECT_EQ(brk(base - 4096), base + 4096, "syscalls.brk_below_base_keeps_break");
+}
+
+int main(void)
+{
+    test_identity();
+    test_spawn_and_wait();
+    test_console();
+    test_time();
+    test_brk();
+    return ktap_done();
+}
