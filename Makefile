@@ -146,6 +146,7 @@ check-deps:
 HOST_CC := gcc
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
     -fno-sanitize-recover=all -I. -Itests/host
+HOST_LDLIBS := -lm
 HOST_TESTS := $(patsubst tests/host/%.c,build/host/%,$(wildcard tests/host/test_*.c))
 
 host-tests: $(HOST_TESTS)
@@ -165,7 +166,14 @@ build/host/test_printf: tests/host/test_printf.c lib/printf.c tests/host/check.h
 
 build/host/test_%: tests/host/test_%.c lib/%.c lib/%.h tests/host/check.h
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/$*.c -o $@
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/$*.c -o $@ $(HOST_LDLIBS)
+
+# The LFSR113 known answers come from an independent bit-level model in Python.
+build/host/lfsr113_kat.h: tests/host/lfsr113_ref.py
+	@mkdir -p $(dir $@)
+	$(Q)$(PYTHON) $< > $@.tmp && mv $@.tmp $@
+
+build/host/test_lfsr113: build/host/lfsr113_kat.h
 
 test: check-deps
 	$(Q)$(MAKE) --no-print-directory host-tests
