@@ -54,8 +54,8 @@ KLDFLAGS := -nostdlib -static -z noexecstack -z max-page-size=4096 --build-id=no
     --no-warn-rwx-segments $(ARCH_LDFLAGS) --defsym=KERNEL_VBASE=$(KERNEL_VBASE) \
     -T linker/kernel.ld
 
-KERNEL_SRCS := $(wildcard kernel/*.c kernel/dev/*.c lib/*.c tests/kernel/*.c) $(ARCH_SRCS)
-KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
+KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(ARCH_SRCS)
+KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
 .PHONY: all kernel image run test deps check-deps host-tests print-qemu qemu-gdb gdb clean \
@@ -80,6 +80,52 @@ $(KERNEL_ELF): $(KERNEL_OBJS) linker/kernel.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) -o $@
 	$(Q)$(PYTHON) scripts/check_kernel.py $(ARCH) $@ $(NM)
+
+# ---- User programs ------------------------------------------------------
+# user/NAME.c (plus user/NAME_$(ARCH).S if there is one) links with the small
+# C library in lib/user/ into build/<arch>/user/NAME.elf; all of them are
+# embedded in the kernel (scripts/mkinitrd.py). No FP/SIMD in user code yet:
+# the kernel does not save those registers on a context switch.
+UCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
+    -isystem $(shell $(CC) -print-file-name=include) \
+    -fno-pie -fno-pic -fno-stack-protector -fno-omit-frame-pointer \
+    -fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables \
+    -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
+    -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
+    -I. -MMD -MP $(ARCH_USER_CFLAGS)
+ULIB_SRCS := lib/user/ulib.c lib/string.c lib/printf.c lib/user/crt0_$(ARCH).S
+ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
+USER_PROGS := $(basename $(notdir $(wildcard user/*.c)))
+USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
+
+$(BUILD)/uobj/%.c.o: %.c Makefile arch/$(ARCH)/arch.mk
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (user)"
+	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
+
+$(BUILD)/uobj/%.S.o: %.S Makefile arch/$(ARCH)/arch.mk
+	@mkdir -p $(dir $@)
+	@echo "  AS      $< (user)"
+	$(Q)$(CC) $(filter-out -std=gnu11,$(UCFLAGS)) -D__ASSEMBLER__ -c $< -o $@
+
+.SECONDARY: # keep intermediate objects: no rebuilds, and they help debugging
+.SECONDEXPANSION:
+$(BUILD)/user/%.elf: $(BUILD)/uobj/user/%.c.o \
+        $$(addprefix $(BUILD)/uobj/,$$(addsuffix .o,$$(wildcard user/$$*_$(ARCH).S))) \
+        $(ULIB_OBJS) linker/user.ld
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(LD) -nostdlib -static --build-id=none -z noexecstack -z max-page-size=4096 \
+	    $(ARCH_LDFLAGS) -T linker/user.ld $(filter %.o,$^) -o $@
+
+$(BUILD)/initrd.S: $(USER_ELFS) scripts/mkinitrd.py
+	$(Q)$(PYTHON) scripts/mkinitrd.py $@ $(USER_ELFS)
+
+$(BUILD)/obj/initrd.S.o: $(BUILD)/initrd.S
+	@echo "  AS      $< (user programs)"
+	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
+
+-include $(ULIB_OBJS:.o=.d) $(patsubst %,$(BUILD)/uobj/user/%.c.d,$(USER_PROGS))
 
 # The Linux-style Image that U-Boot's booti loads (arm64, riscv64).
 $(BUILD)/Image: $(KERNEL_ELF)

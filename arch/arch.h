@@ -13,9 +13,18 @@
  * Per-arch constants impl.h must define:
  *   ARCH_NAME            "x86_64", "arm64", "riscv64"
  *   ARCH_HAS_PIO         1 if the CPU has a separate I/O port space (x86)
- *   ARCH_KERNEL_VBASE    virtual address the kernel image is linked at
+ *   ARCH_ELF_MACHINE     e_machine of user programs
  *   ARCH_STACK_ALIGN     stack alignment the ABI requires at calls (16)
- * and the register layout `struct trapframe` (what entry code saves).
+ *   ARCH_PT_LEVELS       page-table levels (4, or 3 for Sv39)
+ *   ARCH_KERNEL_VBASE    virtual address the kernel image is linked at
+ *   ARCH_KSTACK_BASE     start of the kernel-stack area
+ *   ARCH_DIRECT_MAP_BASE virtual address of physical address 0
+ *   ARCH_DIRECT_MAP_SIZE how much physical memory the direct map reaches
+ *   ARCH_EARLY_MAP_SIZE  bytes start.S maps from the image's physical base
+ *   ARCH_UNMAPPED_TEST_ADDR  an address never mapped (tests fault on it)
+ *   EXTABLE_ENTRY(insn, fixup)  inline-asm text of an exception-table entry
+ * the register layout `struct trapframe` (what entry code saves) and the
+ * per-CPU `struct arch_cpu`.
  */
 #ifndef ARCH_ARCH_H
 #define ARCH_ARCH_H
@@ -25,6 +34,19 @@
 
 struct trapframe;
 struct cpu;
+
+/* Page protections for arch_pte_leaf (kernel/mm/vm.h uses them). */
+#define VM_READ 0x01
+#define VM_WRITE 0x02
+#define VM_EXEC 0x04
+#define VM_USER 0x08   /* reachable from user mode */
+#define VM_DEVICE 0x10 /* device registers: uncached, strongly ordered */
+
+/* A page-table entry: 64 bits on all three arches. */
+typedef uint64_t pte_t;
+
+/* Inter-processor interrupts. */
+enum ipi_kind { IPI_RESCHEDULE, IPI_STOP };
 
 /* ---- Boot ------------------------------------------------------------ */
 
@@ -61,6 +83,20 @@ static inline struct cpu *arch_this_cpu(void);
 static inline unsigned long arch_irq_save(void);
 /* (inline) Restore the state returned by arch_irq_save. */
 static inline void arch_irq_restore(unsigned long flags);
+/* (inline) Unmask / mask IRQs on this CPU. */
+static inline void arch_irq_enable(void);
+static inline void arch_irq_disable(void);
+/* Idle wait: called with IRQs off; enables them and sleeps until an
+ * interrupt has been taken; returns with IRQs on. */
+void arch_idle(void);
+
+/* ---- Timer and inter-processor interrupts ---------------------------- */
+
+/* This CPU, IRQs off: interrupt hz times a second, calling sched_tick(). */
+void arch_timer_start(unsigned hz);
+/* Any context: interrupt CPU `cpu` (its trap handler then looks at its
+ * need_resched, or stops for IPI_STOP). */
+void arch_send_ipi(unsigned cpu, int kind);
 
 /* ---- Time ------------------------------------------------------------ */
 
@@ -79,6 +115,57 @@ __noreturn void arch_halt(void);
  * (isa-debug-exit, semihosting, sifive_test) where the machine allows it.
  * Any context, IRQs off. Falls back to halting if nothing works. */
 __noreturn void arch_poweroff(int status);
+
+/* ---- Page tables (kernel/mm/vm.c does the walking) ------------------- */
+
+/* (inline) An entry pointing at a next-level table; `user` for user-half tables. */
+static inline pte_t arch_pte_table(uint64_t pa, bool user);
+/* (inline) A leaf mapping pa with VM_* prot; level 0 = 4 KiB, 1 = 2 MiB, 2 = 1 GiB. */
+static inline pte_t arch_pte_leaf(uint64_t pa, unsigned prot, int level);
+/* (inline) Decoding entries. */
+static inline bool arch_pte_valid(pte_t e);
+static inline bool arch_pte_is_leaf(pte_t e, int level);
+static inline uint64_t arch_pte_addr(pte_t e);
+static inline unsigned arch_pte_prot(pte_t e);
+/* (inline) Forget this CPU's translation of va. */
+static inline void arch_tlb_flush_page(uintptr_t va);
+/* Can a leaf (block) sit at this level (1 = 2 MiB, 2 = 1 GiB)? */
+bool arch_pt_block_ok(int level);
+/* Boot CPU, IRQs off: switch from the boot tables to the kernel's (kernel
+ * root table at physical `root`), enabling the protections the arch has
+ * (NX/XN, SMEP/SMAP, PAN). Also called by every other CPU as it starts. */
+void arch_mmu_switch(uint64_t root);
+/* A new user root table: copy whatever kernel entries every root needs. */
+void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root);
+/* Make user_root (0: none) this CPU's user address space. IRQs off. */
+void arch_aspace_activate(uint64_t user_root);
+
+/* ---- Threads and user mode --------------------------------------------- */
+
+/* Prepare a new thread's kernel stack so that the first arch_context_switch
+ * to it runs start(); returns the stack pointer to switch to. The top
+ * sizeof(struct trapframe) bytes stay free for its user registers. */
+uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void));
+/* Save the callee-saved registers and stack pointer into *save_sp, load the
+ * ones saved at load_sp. IRQs off, sched_lock held. */
+void arch_context_switch(uintptr_t *save_sp, uintptr_t load_sp);
+/* The thread about to run on this CPU has its kernel stack top here (user
+ * traps and system calls arrive on it). IRQs off. */
+void arch_set_kernel_stack(uintptr_t top);
+/* Leave the kernel for good: user mode at pc with stack sp, first two
+ * argument registers arg0 and arg1, IRQs on. Current thread's stack. */
+__noreturn void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1);
+
+/* (inline) System call ABI: the number, argument i (0-5), the result. */
+static inline unsigned long arch_sc_nr(const struct trapframe *tf);
+static inline uintptr_t arch_sc_arg(const struct trapframe *tf, int i);
+static inline void arch_sc_set_ret(struct trapframe *tf, long v);
+
+/* Copy n bytes to/from user memory whose range the caller has checked
+ * lies in user space: 0, or -EFAULT if a page is missing or protected.
+ * Any thread context, IRQs on or off. */
+int arch_copy_from_user(void *dst, uintptr_t user_src, size_t n);
+int arch_copy_to_user(uintptr_t user_dst, const void *src, size_t n);
 
 /* ---- Device access --------------------------------------------------- */
 

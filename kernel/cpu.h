@@ -29,12 +29,12 @@ struct sched_cpu {
 
 struct cpu {
     struct cpu *self;       /* must stay first: x86 reads it as %gs:0 */
+    struct arch_cpu arch;   /* second: entry code finds it at a fixed offset */
     unsigned id;            /* logical index, 0 = boot CPU */
     uint64_t hwid;          /* APIC id, MPIDR affinity or hart id */
     bool online;
     unsigned preempt_count; /* > 0: no preemption (spinlocks held, preempt_disable) */
     struct sched_cpu sched;
-    struct arch_cpu arch;
 };
 
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");

@@ -22,7 +22,7 @@ struct exec_result {
 
 /* Load ELF `image` (size bytes) into `as` and build the stack with argc/argv.
  * 0 or -errno (-ENOEXEC for a bad file, -ENOMEM, -E2BIG for arguments). */
-int exec_load(struct aspace *as, const void *image, size_t size, int argc, char *const argv[],
+int exec_load(struct aspace *as, const void *image, size_t size, int argc, const char *const argv[],
               struct exec_result *out);
 
 #endif

@@ -4,9 +4,11 @@
  *
  * kmain() is entered from arch/<arch>/start.S on the boot CPU with the MMU
  * on and the kernel running at its linked (high) address. It normalises the
- * boot hand-off, brings up the console, reports what the firmware described
- * (boot path, memory, CPUs, command line), runs the self-tests the command
- * line asks for, and powers the machine off with their result.
+ * boot hand-off, brings up the console and the kernel's own page tables,
+ * reports what the firmware described (boot path, memory, CPUs, command
+ * line), starts the scheduler and the timer, runs the self-tests the
+ * command line asks for (they start user programs too), and powers the
+ * machine off with their result.
  */
 #include "kernel/arch_callbacks.h"
 #include "kernel/bootinfo.h"
@@ -15,6 +17,8 @@
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/platform.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
 #include "lib/cmdline.h"
 #include "lib/memmap.h"
 #include "lib/string.h"
@@ -86,9 +90,14 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     arch_early_init(&cpus[0]);
     struct boot_info *bi = bootinfo_setup(boot_arg, boot_magic, hartid);
     console_init(bi);
+    mm_init(bi);
     arch_init(bi);
+    time_init();
     report_boot(bi);
     maybe_crash(bi->cmdline);
+    sched_init();
+    arch_timer_start(SCHED_TICK_HZ);
+    arch_irq_enable();
     int failed = ktest_run(bi->cmdline, boot_path_name(bi->path));
     kprintf("stackshift: %s, powering off\n", failed ? "self-tests FAILED" : "done");
     arch_poweroff(failed ? EXIT_TESTS_FAILED : EXIT_OK);

@@ -35,7 +35,7 @@ struct task {
 
 /* Start program `name` from the embedded archive with argv (kernel memory).
  * Returns the new pid or -errno. parent may be NULL (started by the kernel). */
-int task_spawn(const char *name, int argc, char *const argv[], struct task *parent);
+int task_spawn(const char *name, int argc, const char *const argv[], struct task *parent);
 /* Wait for a child (pid, or -1 for any) of `parent` (NULL: a task the kernel
  * started, pid required) to end; returns its pid and sets *status, or -errno. */
 int task_wait(struct task *parent, int pid, int *status);

@@ -18,6 +18,11 @@ static inline bool user_range_ok(uintptr_t p, size_t n)
     return p < USER_TOP && n <= USER_TOP - p;
 }
 
+/* True if every page of [p, p + n) is mapped for user access (and writable
+ * if `write`) in the current address space: for calls that may end up
+ * copying nothing, so that a bad buffer still gives -EFAULT. */
+bool user_access_ok(uintptr_t p, size_t n, bool write);
+
 /* 0, or -EFAULT if any byte is outside user space or not accessible. */
 int copy_from_user(void *dst, uintptr_t src, size_t n);
 int copy_to_user(uintptr_t dst, const void *src, size_t n);

@@ -13,11 +13,14 @@
 #include "lib/user/ulib.h"
 
 static volatile uint32_t data_word = 0;
+static volatile int recursion_limit = 1 << 30; /* never reached: the guard page is */
 
 static int recurse(int depth)
 {
     volatile char frame[1024];
     frame[0] = (char)depth;
+    if (depth > recursion_limit)
+        return 0;
     return recurse(depth + 1) + frame[0];
 }
 

@@ -37,18 +37,31 @@ static void test_numbers(void)
     KTAP_EXPECT_EQ(wrong, 0, "badinput.unknown_numbers_0_to_4095");
     static const long odd[] = {-1, 1l << 32, (1l << 32) + SYS_getpid, (long)(1ul << 63),
                                (long)((1ul << 63) + SYS_getpid), NR_SYSCALLS, -SYS_getpid};
-    for (unsigned i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
-        KTAP_EXPECT_EQ(syscall6(odd[i], 0, 0, 0, 0, 0, 0), -ENOSYS, "badinput.number_out_of_range");
+    for (unsigned i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+        char what[64];
+        snprintf(what, sizeof(what), "badinput.number_%#lx", (unsigned long)odd[i]);
+        KTAP_EXPECT_EQ(syscall6(odd[i], 0, 0, 0, 0, 0, 0), -ENOSYS, what);
+    }
 }
 
-/* The bad pointers every pointer argument is tried with. */
+/* The bad pointers every pointer argument is tried with, and their names. */
 static const uintptr_t bad_ptrs[] = {0, KERNEL_ADDR, UNMAPPED, USER_TOP - 8, ~0ul - 15};
+static const char *const bad_names[] = {"null", "kernel", "unmapped", "straddling_end",
+                                        "wrapping"};
+
+/* "badinput.<what>.<pointer class>", for unique subtest names. */
+static const char *name(const char *what, unsigned i)
+{
+    static char buf[96];
+    snprintf(buf, sizeof(buf), "badinput.%s.%s", what, bad_names[i]);
+    return buf;
+}
 
 static void test_write_read(void)
 {
     for (unsigned i = 0; i < 5; i++) {
-        KTAP_EXPECT_EQ(write(1, (void *)bad_ptrs[i], 16), -EFAULT, "badinput.write_bad_buffer");
-        KTAP_EXPECT_EQ(read(0, (void *)bad_ptrs[i], 16), -EFAULT, "badinput.read_bad_buffer");
+        KTAP_EXPECT_EQ(write(1, (void *)bad_ptrs[i], 16), -EFAULT, name("write_bad_buffer", i));
+        KTAP_EXPECT_EQ(read(0, (void *)bad_ptrs[i], 16), -EFAULT, name("read_bad_buffer", i));
     }
     char buf[8];
     KTAP_EXPECT_EQ(write(1, buf, 1ul << 40), -EINVAL, "badinput.write_huge_length");
@@ -63,10 +76,10 @@ static void test_time_args(void)
     for (unsigned i = 0; i < 5; i++) {
         const void *p = (const void *)bad_ptrs[i];
         KTAP_EXPECT_EQ(clock_gettime(CLOCK_MONOTONIC, (void *)p), -EFAULT,
-                       "badinput.clock_gettime_bad_pointer");
-        KTAP_EXPECT_EQ(nanosleep(p, NULL), -EFAULT, "badinput.nanosleep_bad_request");
+                       name("clock_gettime_bad_pointer", i));
+        KTAP_EXPECT_EQ(nanosleep(p, NULL), -EFAULT, name("nanosleep_bad_request", i));
         if (bad_ptrs[i])
-            KTAP_EXPECT_EQ(nanosleep(&ok, (void *)p), -EFAULT, "badinput.nanosleep_bad_remainder");
+            KTAP_EXPECT_EQ(nanosleep(&ok, (void *)p), -EFAULT, name("nanosleep_bad_remainder", i));
     }
 }
 
@@ -74,14 +87,14 @@ static void test_spawn_wait_args(void)
 {
     for (unsigned i = 0; i < 5; i++) {
         const void *p = (const void *)bad_ptrs[i];
-        KTAP_EXPECT_EQ(spawn(p, NULL), -EFAULT, "badinput.spawn_bad_name");
+        KTAP_EXPECT_EQ(spawn(p, NULL), -EFAULT, name("spawn_bad_name", i));
         if (bad_ptrs[i])
-            KTAP_EXPECT_EQ(spawn("child", p), -EFAULT, "badinput.spawn_bad_argv");
+            KTAP_EXPECT_EQ(spawn("child", p), -EFAULT, name("spawn_bad_argv", i));
         const char *argv[] = {"child", p, NULL};
         if (bad_ptrs[i]) /* a NULL would just end the list */
-            KTAP_EXPECT_EQ(spawn("child", argv), -EFAULT, "badinput.spawn_bad_argument_string");
+            KTAP_EXPECT_EQ(spawn("child", argv), -EFAULT, name("spawn_bad_argument_string", i));
         if (bad_ptrs[i])
-            KTAP_EXPECT_EQ(wait(-1, (int *)p), -EFAULT, "badinput.wait_bad_status");
+            KTAP_EXPECT_EQ(wait(-1, (int *)p), -EFAULT, name("wait_bad_status", i));
     }
     char longname[64];
     memset(longname, 'a', sizeof(longname));

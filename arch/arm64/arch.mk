@@ -16,6 +16,9 @@ ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mno-outline-atomics -mstrict-
                -mbranch-protection=none -mlittle-endian
 ARCH_LDFLAGS := -m aarch64elf
 
+# User programs: no FP/SIMD yet (the kernel does not switch that state).
+ARCH_USER_CFLAGS := -march=armv8-a -mgeneral-regs-only -mno-outline-atomics -mbranch-protection=none
+
 ARCH_SRCS := $(wildcard arch/arm64/*.c arch/arm64/*.S)
 
 # Boot paths: AAVMF (UEFI) runs BOOTAA64.EFI, which loads kernel.elf; U-Boot's

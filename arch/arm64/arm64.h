@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* arch/arm64/arm64.h - arm64-private helpers (system registers, PSCI, trap entry). */
+/* arch/arm64/arm64.h - arm64-private helpers (system registers, PSCI, traps, GIC, MMU). */
 #ifndef ARCH_ARM64_ARM64_H
 #define ARCH_ARM64_ARM64_H
 
@@ -27,5 +27,18 @@ uint64_t arm64_psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
 
 /* trap.c: called from vectors.S with IRQs masked (DAIF all set by the exception). */
 void arm64_trap(struct trapframe *tf);
+
+struct fdt;
+/* gic.c: find the GICv2 and the timer's interrupt (arch_init); handle an IRQ (arm64_trap). */
+void arm64_gic_init(const struct fdt *f);
+void arm64_irq(struct trapframe *tf);
+
+/* mmu.c: whether PAN is on (for fault reports). */
+bool arm64_has_pan(void);
+
+/* vectors.S: load a user trapframe at the top of this thread's kernel stack, ERET. */
+__noreturn void arm64_return_to_user(struct trapframe *tf);
+/* switch.S: change TTBR1_EL1 from the identity-mapped alias of the image. */
+void arm64_replace_ttbr1(uint64_t root, uint64_t pa_minus_va);
 
 #endif

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/arm64/cpu.c - exception vectors, the per-CPU pointer, and PSCI.
+ * arch/arm64/cpu.c - exception vectors, the per-CPU pointer, CPU controls, PSCI.
  *
- * TPIDR_EL1 holds this CPU's struct cpu (arch_this_cpu()); user TLS will
- * live in TPIDR_EL0. PSCI (Arm DEN0022, "Power State Coordination
- * Interface") is the firmware interface for CPU and system power; the
- * devicetree's /psci node says whether it is reached with HVC (a
- * hypervisor or QEMU emulating EL2) or SMC (EL3 firmware). Devicetree
- * binding: compatible "arm,psci-0.2" or "arm,psci-1.0" means the standard
- * function IDs; plain "arm,psci" (0.1) has per-board IDs and no SYSTEM_OFF.
+ * TPIDR_EL1 holds this CPU's struct cpu (arch_this_cpu()); TPIDR_EL0 is
+ * the user's thread pointer, kept per thread in the trapframe. PSCI (Arm
+ * DEN0022, "Power State Coordination Interface") is the firmware interface
+ * for CPU and system power; the devicetree's /psci node says whether it is
+ * reached with HVC (a hypervisor or QEMU emulating EL2) or SMC (EL3
+ * firmware). Devicetree binding: compatible "arm,psci-0.2" or
+ * "arm,psci-1.0" means the standard function IDs; plain "arm,psci" (0.1)
+ * has per-board IDs and no SYSTEM_OFF.
  */
 #include "arm64.h"
 #include "kernel/arch_callbacks.h"
@@ -27,10 +28,25 @@ extern uint64_t arm64_entry_el; /* start.S: CurrentEL.EL at the first instructio
 enum psci_conduit arm64_psci_conduit;
 static uint32_t psci_version;
 
+/*
+ * CPACR_EL1 = 0: FPEN (bits [21:20]) = 0b00 traps every FP/SIMD instruction
+ * at EL0 and EL1 (EC 0x07), ZEN and SMEN the same for SVE and SME. Neither
+ * the kernel nor user programs are built to use those registers and the
+ * kernel does not switch them, so a program that tries is killed (ILL).
+ * CNTKCTL_EL1 = EL0VCTEN (bit 1) only: EL0 may read the virtual counter
+ * (like RDTSC on x86), not the physical one, and no EL0 timer access.
+ */
+#define CPACR_EL1_ALL_TRAPPED 0
+#define CNTKCTL_EL0VCTEN      (1u << 1)
+
 void arch_early_init(struct cpu *boot_cpu)
 {
     WRITE_SYSREG(vbar_el1, (uintptr_t)arm64_vectors);
     WRITE_SYSREG(tpidr_el1, (uintptr_t)boot_cpu);
+    WRITE_SYSREG(cpacr_el1, CPACR_EL1_ALL_TRAPPED);
+    WRITE_SYSREG(cntkctl_el1, CNTKCTL_EL0VCTEN);
+    /* EL0 can read TPIDRRO_EL0 and nothing else writes it: no firmware value must show. */
+    WRITE_SYSREG(tpidrro_el0, 0);
     __asm__ volatile("isb" : : : "memory"); /* the new VBAR applies to the next exception */
     boot_cpu->arch.mpidr = READ_SYSREG(mpidr_el1);
     boot_cpu->hwid = boot_cpu->arch.mpidr & MPIDR_AFFINITY;
@@ -114,8 +130,11 @@ void arch_init(const struct boot_info *bi)
         return;
     const void *blob = phys_to_virt(bi->fdt_phys);
     uint32_t size = fdt_header_size(blob);
-    if (size && size <= FDT_MAX_SIZE && fdt_init(&f, blob, size) == FDT_OK)
+    if (size && size <= FDT_MAX_SIZE && fdt_init(&f, blob, size) == FDT_OK) {
         psci_init(&f);
+        arm64_gic_init(&f);
+    }
+    kprintf("arm64: PAN %s\n", arm64_has_pan() ? "on" : "not implemented");
 }
 
 void arch_describe_firmware(char *buf, size_t size)

@@ -52,10 +52,10 @@
 #define PTE_UXN (1 << 54)          /* unprivileged execute-never */
 /* AP[2:1] (bits 7:6) = 0b00: read/write at EL1, no access at EL0. */
 
-/* MAIR_EL1: one byte per AttrIndx. */
-#define MT_DEVICE 0                /* Attr0 = 0x00: Device-nGnRnE */
-#define MT_NORMAL 1                /* Attr1 = 0xff: Normal, inner+outer write-back, RW-allocate */
-#define MAIR_VALUE (0xff << (8 * MT_NORMAL))
+/* MAIR_EL1: one byte per AttrIndx (values in <arch/impl.h>). */
+#define MT_DEVICE MAIR_IDX_DEVICE_NGNRNE /* Attr0 = 0x00: Device-nGnRnE */
+#define MT_NORMAL MAIR_IDX_NORMAL  /* Attr1 = 0xff: Normal, inner+outer write-back, RW-allocate */
+#define MAIR_VALUE MAIR_EL1_VALUE  /* also Attr2, Device-nGnRE, for the kernel's own tables */
 
 #define BLOCK_DEVICE (PTE_BLOCK | PTE_ATTR(MT_DEVICE) | PTE_AF | PTE_PXN | PTE_UXN)
 #define BLOCK_NORMAL (PTE_BLOCK | PTE_ATTR(MT_NORMAL) | PTE_SH_INNER | PTE_AF)

@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/arm64/trap.c - decide what an exception means.
+ * arch/arm64/trap.c - decide what an exception or interrupt means.
+ *
+ * vectors.S calls arm64_trap(tf) for everything except system calls (an
+ * SVC from EL0 goes straight to syscall_dispatch). Exceptions from EL0 end
+ * the program (user_fault) with a status by kind; IRQs are the GIC's
+ * (gic.c); exceptions in the kernel are resolved by the exception table or
+ * reported by panic_trap. Whatever came from EL0 goes back through
+ * user_return(); an IRQ that interrupted the kernel ends at
+ * sched_preempt_point().
  *
  * The syndrome is ESR_EL1 (Arm ARM, register ESR_EL1): EC, the exception
  * class, in bits [31:26]; IL in bit 25; ISS in [24:0]. For aborts, ISS[5:0]
@@ -20,30 +28,39 @@
 #define ISS_WNR      (1u << 6)
 #define ISS_FNV      (1u << 10)
 
+#define FSC_ALIGNMENT       0x21
+#define FSC_KIND_PERMISSION 0x3 /* FSC[5:2] */
+
 enum {
     EC_UNKNOWN = 0x00, /* includes undefined instructions (and HLT without a debugger) */
-    EC_DABT_LOWER = 0x24,
-    EC_DABT_CUR = 0x25,
+    EC_FP = 0x07,      /* FP/SIMD access trapped by CPACR_EL1.FPEN */
     EC_IABT_LOWER = 0x20,
     EC_IABT_CUR = 0x21,
+    EC_PC_ALIGN = 0x22,
+    EC_DABT_LOWER = 0x24,
+    EC_DABT_CUR = 0x25,
+    EC_SP_ALIGN = 0x26,
 };
+
+enum { GROUP_EL1_SP0, GROUP_EL1, GROUP_EL0, GROUP_EL0_AARCH32 }; /* vector entry / 4 */
+enum { KIND_SYNC, KIND_IRQ, KIND_FIQ, KIND_SERROR };             /* vector entry % 4 */
 
 static const char *ec_name(unsigned ec)
 {
     switch (ec) {
-    case 0x00: return "unknown reason (undefined instruction)";
+    case 0x00: return "undefined instruction";
     case 0x01: return "trapped WFI/WFE";
-    case 0x07: return "trapped FP/SIMD access";
+    case 0x07: return "FP/SIMD instruction (FP/SIMD is off)";
     case 0x0e: return "illegal execution state";
     case 0x15: return "SVC from AArch64";
     case 0x16: return "HVC from AArch64";
     case 0x17: return "SMC from AArch64";
     case 0x18: return "trapped MSR/MRS/system instruction";
     case 0x19: return "trapped SVE access";
-    case 0x20: return "instruction abort from a lower EL";
+    case 0x20: return "instruction abort from EL0";
     case 0x21: return "instruction abort";
     case 0x22: return "PC alignment fault";
-    case 0x24: return "data abort from a lower EL";
+    case 0x24: return "data abort from EL0";
     case 0x25: return "data abort";
     case 0x26: return "SP alignment fault";
     case 0x2c: return "FP exception";
@@ -84,34 +101,88 @@ static bool fsc_has_level(unsigned fsc)
     return kind <= 0x3 || kind == 0x5;
 }
 
-static __noreturn void abort_panic(struct trapframe *tf, unsigned ec)
+/* "data abort (translation fault, level 3, write)" */
+static void describe_abort(char *buf, size_t size, const struct trapframe *tf)
 {
-    unsigned iss = ESR_ISS(tf->esr), fsc = ISS_FSC(iss);
+    unsigned ec = ESR_EC(tf->esr), iss = ESR_ISS(tf->esr), fsc = ISS_FSC(iss);
     bool data = ec == EC_DABT_CUR || ec == EC_DABT_LOWER;
     char level[16] = "";
     if (fsc_has_level(fsc))
         snprintf(level, sizeof(level), ", level %u", fsc & 3);
-    panic_trap(
-        tf, "%s at address %#lx (%s%s, %s%s, %s)", ec_name(ec), (unsigned long)tf->far,
-        fsc_name(fsc), level, data ? ((iss & ISS_WNR) ? "write" : "read") : "instruction fetch",
-        (iss & ISS_FNV) ? ", FAR not valid" : "", (tf->spsr & 0xc) ? "kernel mode" : "user mode");
+    snprintf(buf, size, "%s (%s%s, %s%s)", ec_name(ec), fsc_name(fsc), level,
+             data ? ((iss & ISS_WNR) ? "write" : "read") : "instruction fetch",
+             (iss & ISS_FNV) ? ", FAR not valid" : "");
+}
+
+/* A fault in user mode ends the program (SIGSEGV-, SIGILL-, SIGBUS-like statuses). */
+static __noreturn void user_exception(struct trapframe *tf)
+{
+    unsigned ec = ESR_EC(tf->esr);
+    char why[96];
+    int status = EXIT_KILLED_SEGV;
+    uintptr_t addr = tf->elr;
+    switch (ec) {
+    case EC_DABT_LOWER:
+    case EC_IABT_LOWER:
+        addr = tf->far;
+        describe_abort(why, sizeof(why), tf);
+        if (ISS_FSC(ESR_ISS(tf->esr)) == FSC_ALIGNMENT)
+            status = EXIT_KILLED_BUS;
+        break;
+    case EC_UNKNOWN:
+    case EC_FP:
+        status = EXIT_KILLED_ILL;
+        snprintf(why, sizeof(why), "%s", ec_name(ec));
+        break;
+    case EC_PC_ALIGN:
+    case EC_SP_ALIGN:
+        status = EXIT_KILLED_BUS;
+        addr = ec == EC_PC_ALIGN ? tf->far : tf->sp;
+        snprintf(why, sizeof(why), "%s", ec_name(ec));
+        break;
+    default: snprintf(why, sizeof(why), "%s, ESR_EL1 %#lx", ec_name(ec), (unsigned long)tf->esr);
+    }
+    user_fault(why, addr, tf->elr, status);
+}
+
+/* In the kernel: an exception-table fix-up, or a panic. */
+static void kernel_exception(struct trapframe *tf)
+{
+    unsigned ec = ESR_EC(tf->esr), fsc = ISS_FSC(ESR_ISS(tf->esr));
+    if ((ec == EC_DABT_CUR || ec == EC_UNKNOWN) && extable_fixup(tf))
+        return;
+    if (ec == EC_DABT_CUR || ec == EC_IABT_CUR) {
+        char why[96];
+        describe_abort(why, sizeof(why), tf);
+        const char *hint = "";
+        if (kstack_is_guard(tf->far))
+            hint = ": kernel stack overflow";
+        else if (tf->far < USER_TOP && (fsc >> 2) == FSC_KIND_PERMISSION && arm64_has_pan())
+            hint = ": PAN stopped a direct access to user memory";
+        panic_trap(tf, "%s at address %#lx, kernel mode%s", why, (unsigned long)tf->far, hint);
+    }
+    panic_trap(tf, "%s, ESR_EL1 %#lx (EC %#x, ISS %#x)", ec_name(ec), (unsigned long)tf->esr, ec,
+               (unsigned)ESR_ISS(tf->esr));
 }
 
 void arm64_trap(struct trapframe *tf)
 {
     static const char *const kinds[4] = {"synchronous", "IRQ", "FIQ", "SError"};
-    unsigned kind = tf->vector & 3, ec = ESR_EC(tf->esr);
-    if (kind != 0)
+    unsigned group = tf->vector / 4, kind = tf->vector % 4;
+    bool user = group >= GROUP_EL0;
+    if (group == GROUP_EL1_SP0 || kind == KIND_FIQ || kind == KIND_SERROR)
         panic_trap(tf, "unexpected %s exception (vector entry %lu)", kinds[kind],
                    (unsigned long)tf->vector);
-    if (ec == EC_DABT_CUR || ec == EC_DABT_LOWER || ec == EC_UNKNOWN) {
-        if (extable_fixup(tf))
-            return;
-    }
-    if (ec == EC_DABT_CUR || ec == EC_DABT_LOWER || ec == EC_IABT_CUR || ec == EC_IABT_LOWER)
-        abort_panic(tf, ec);
-    panic_trap(tf, "%s, ESR_EL1 %#lx (EC %#x, ISS %#x)", ec_name(ec), (unsigned long)tf->esr, ec,
-               (unsigned)ESR_ISS(tf->esr));
+    if (kind == KIND_IRQ)
+        arm64_irq(tf);
+    else if (user)
+        user_exception(tf);
+    else
+        kernel_exception(tf);
+    if (user)
+        user_return();
+    else if (kind == KIND_IRQ)
+        sched_preempt_point();
 }
 
 int arch_safe_read64(uintptr_t addr, uint64_t *val)

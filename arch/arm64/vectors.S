@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/arm64/vectors.S - exception entry (no policy here).
+ * arch/arm64/vectors.S - exception entry and return (no policy here).
  *
  * VBAR_EL1 points at a table of 16 entries of 128 bytes, 2 KiB aligned
  * (Arm ARM, "Exception vectors"; VBAR_EL1 bits [10:0] are RES0): four groups
@@ -8,14 +8,23 @@
  * SP_EL1, lower EL in AArch64, lower EL in AArch32), each with four kinds
  * (synchronous, IRQ, FIQ, SError). Every entry makes room for a struct
  * trapframe (arch/arm64/include/arch/impl.h) on SP_EL1, saves x0/x1, puts
- * its entry number in x0 and branches to the common code, which saves the
- * rest and calls arm64_trap(tf). Lower-EL exceptions take the same path for
- * now; syscalls will be told apart in C.
+ * its entry number in x0 and branches to the common code.
  *
  * On any entry the CPU has set DAIF (all masked), saved the return address
- * in ELR_EL1 and PSTATE in SPSR_EL1, and switched to SP_EL1.
+ * in ELR_EL1 and PSTATE in SPSR_EL1, set PSTATE.PAN if SCTLR_EL1.SPAN is 0,
+ * and switched to SP_EL1. For an exception from EL0, SP_EL1 is the top of
+ * the thread's kernel stack (the return path below leaves it there), so
+ * the trapframe lands at kstack_top - sizeof(struct trapframe).
+ *
+ * Kernel (EL1) exceptions: save, arm64_trap(tf), restore, ERET.
+ * User (EL0) exceptions:   save (with SP_EL0), then an SVC goes straight to
+ *   syscall_dispatch(tf), anything else to arm64_trap(tf); both return with
+ *   IRQs off after user_return(); restore (with SP_EL0), ERET.
  */
 #include <arch/impl.h>
+
+#define ESR_EC_SHIFT 26 /* ESR_EL1.EC, bits [31:26] */
+#define EC_SVC64 0x15   /* SVC instruction executed in AArch64 state */
 
 /* Entry `idx`: x0/x1 saved in a new trapframe, x0 = idx, then `save`. */
 .macro VENTRY idx, save
@@ -30,7 +39,7 @@
     .balign 2048
     .globl arm64_vectors
 arm64_vectors:
-    VENTRY  0, save_sp_el0          // current EL, SP_EL0: sync
+    VENTRY  0, save_sp_el0          // current EL, SP_EL0: sync (the kernel never runs on SP_EL0)
     VENTRY  1, save_sp_el0          //   IRQ
     VENTRY  2, save_sp_el0          //   FIQ
     VENTRY  3, save_sp_el0          //   SError
@@ -38,31 +47,21 @@ arm64_vectors:
     VENTRY  5, save_sp_el1          //   IRQ
     VENTRY  6, save_sp_el1          //   FIQ
     VENTRY  7, save_sp_el1          //   SError
-    VENTRY  8, save_sp_el0          // lower EL, AArch64: sync
-    VENTRY  9, save_sp_el0          //   IRQ
-    VENTRY  10, save_sp_el0         //   FIQ
-    VENTRY  11, save_sp_el0         //   SError
-    VENTRY  12, save_sp_el0         // lower EL, AArch32: sync
-    VENTRY  13, save_sp_el0         //   IRQ
-    VENTRY  14, save_sp_el0         //   FIQ
-    VENTRY  15, save_sp_el0         //   SError
+    VENTRY  8, save_el0             // lower EL, AArch64: sync (SVC, aborts, ...)
+    VENTRY  9, save_el0             //   IRQ
+    VENTRY  10, save_el0            //   FIQ
+    VENTRY  11, save_el0            //   SError
+    VENTRY  12, save_el0            // lower EL, AArch32: sync (never: EL0 is AArch64 only)
+    VENTRY  13, save_el0            //   IRQ
+    VENTRY  14, save_el0            //   FIQ
+    VENTRY  15, save_el0            //   SError
 
 /*
- * save_sp_el0 / save_sp_el1 / trap_common
- *   In:  sp = the trapframe (x0, x1 saved), x0 = entry number,
- *        every other register as the interrupted code left it.
- *   Saves x2-x30, the interrupted SP (SP_EL0, or SP_EL1 above the frame),
- *   ELR/SPSR/ESR/FAR_EL1 and the entry number; calls arm64_trap(tf); then
- *   restores everything from the frame (the handler may change elr, e.g. an
- *   exception-table fix-up, or sp when it came from SP_EL0) and returns
- *   with ERET.
+ * SAVE_REST - In: sp = the trapframe (x0, x1 saved), x0 = entry number,
+ *   x1 = the interrupted SP. Saves x2-x30, that SP, ELR/SPSR/ESR/FAR_EL1
+ *   and the entry number. Out: x2 = ESR_EL1; x0-x30 otherwise unchanged.
  */
-save_sp_el0:
-    mrs     x1, sp_el0
-    b       trap_common
-save_sp_el1:
-    add     x1, sp, #TF_SIZE
-trap_common:
+.macro SAVE_REST
     stp     x2, x3, [sp, #TF_X(2)]
     stp     x4, x5, [sp, #TF_X(4)]
     stp     x6, x7, [sp, #TF_X(6)]
@@ -85,20 +84,11 @@ trap_common:
     mrs     x3, far_el1
     stp     x2, x3, [sp, #TF_ESR]
     str     x0, [sp, #TF_VECTOR]
+.endm
 
-    mov     x0, sp
-    bl      arm64_trap
-
-    ldp     x2, x3, [sp, #TF_ELR]
-    msr     elr_el1, x2
-    msr     spsr_el1, x3
-    ldr     x0, [sp, #TF_VECTOR]
-    and     x0, x0, #0xc            // the source group, times 4
-    cmp     x0, #4
-    b.eq    1f                      // current EL on SP_EL1: sp is this frame
-    ldr     x1, [sp, #TF_SP]
-    msr     sp_el0, x1
-1:  ldp     x0, x1, [sp, #TF_X(0)]
+/* RESTORE_X - x0-x30 from the trapframe at sp; pops it. */
+.macro RESTORE_X
+    ldp     x0, x1, [sp, #TF_X(0)]
     ldp     x2, x3, [sp, #TF_X(2)]
     ldp     x4, x5, [sp, #TF_X(4)]
     ldp     x6, x7, [sp, #TF_X(6)]
@@ -115,6 +105,80 @@ trap_common:
     ldp     x28, x29, [sp, #TF_X(28)]
     ldr     x30, [sp, #TF_X(30)]
     add     sp, sp, #TF_SIZE
+.endm
+
+/*
+ * save_sp_el0 / save_sp_el1 - kernel-mode exceptions (and the impossible
+ *   "current EL on SP_EL0" group, which arm64_trap reports).
+ *   In: sp = the trapframe, x0 = entry number. Calls arm64_trap(tf), then
+ *   restores everything from the frame (the handler may change elr, e.g.
+ *   an exception-table fix-up) and returns with ERET.
+ */
+save_sp_el0:
+    mrs     x1, sp_el0
+    b       kernel_trap
+save_sp_el1:
+    add     x1, sp, #TF_SIZE
+kernel_trap:
+    SAVE_REST
+    mov     x0, sp
+    bl      arm64_trap
+    ldp     x2, x3, [sp, #TF_ELR]
+    msr     elr_el1, x2
+    msr     spsr_el1, x3
+    RESTORE_X
+    eret
+
+/*
+ * save_el0 - exceptions from user mode.
+ *   In: sp = the trapframe at the top of the kernel stack, x0 = entry
+ *   number. Saves the user's registers including SP_EL0 and TPIDR_EL0
+ *   (the user thread pointer, per thread like the rest); clears x29 so
+ *   kernel backtraces end here rather than wander into user memory.
+ *   SVC (vector 8, ESR_EL1.EC 0x15): syscall_dispatch(tf); ELR_EL1 already
+ *   points past the SVC (Arm ARM, "Exception entry": the preferred return
+ *   address of a supervisor call is the next instruction). Otherwise
+ *   arm64_trap(tf). Both return with IRQs off, user_return() done.
+ */
+save_el0:
+    mrs     x1, sp_el0
+    SAVE_REST
+    mrs     x3, tpidr_el0
+    str     x3, [sp, #TF_TPIDR]
+    mov     x29, xzr
+    mov     x1, x0
+    mov     x0, sp
+    cmp     x1, #8                      // synchronous, from AArch64 EL0?
+    b.ne    1f
+    lsr     x2, x2, #ESR_EC_SHIFT
+    cmp     x2, #EC_SVC64
+    b.ne    1f
+    bl      syscall_dispatch
+    b       arm64_return_to_user_sp
+1:  bl      arm64_trap
+    b       arm64_return_to_user_sp
+
+/*
+ * void arm64_return_to_user(struct trapframe *tf)  (noreturn)
+ *   In: x0 = a complete user trapframe at the top of this thread's kernel
+ *   stack (kstack_top - sizeof *tf), IRQs off, user_return() done. Loads
+ *   it (SP_EL0, TPIDR_EL0, x0-x30; ELR/SPSR_EL1) and ERETs to EL0.
+ *   SP_EL1 ends at kstack_top: where the next exception from EL0 will
+ *   build its frame.
+ * arm64_return_to_user_sp: the same with the trapframe at sp.
+ */
+    .globl arm64_return_to_user
+arm64_return_to_user:
+    mov     sp, x0
+arm64_return_to_user_sp:
+    ldp     x2, x3, [sp, #TF_ELR]
+    msr     elr_el1, x2
+    msr     spsr_el1, x3
+    ldr     x1, [sp, #TF_SP]
+    msr     sp_el0, x1
+    ldr     x1, [sp, #TF_TPIDR]
+    msr     tpidr_el0, x1
+    RESTORE_X
     eret
 
 /*
@@ -122,7 +186,8 @@ trap_common:
  *   In: x0 = tf. A snapshot of the caller's registers for a panic report:
  *   x0-x30 as they are now, sp = the caller's sp, elr = x30 (where the
  *   caller resumes), spsr = NZCV | DAIF | CurrentEL | SPSel, which is the
- *   layout SPSR_EL1 would have; esr = far = 0, vector = -1 (not a trap).
+ *   layout SPSR_EL1 would have; esr = far = tpidr = 0, vector = -1 (not
+ *   a trap).
  *   Clobbers x1, x2 (after saving them). No stack use.
  */
     .globl arch_capture_regs
@@ -154,5 +219,5 @@ arch_capture_regs:
     stp     x30, x1, [x0, #TF_ELR]      // elr, spsr
     stp     xzr, xzr, [x0, #TF_ESR]     // esr, far
     mov     x1, #-1
-    str     x1, [x0, #TF_VECTOR]
+    stp     x1, xzr, [x0, #TF_VECTOR]   // vector = -1, tpidr = 0
     ret

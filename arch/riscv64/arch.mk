@@ -18,6 +18,9 @@ KERNEL_VBASE := 0xffffffff80000000
 ARCH_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -mno-relax
 ARCH_LDFLAGS := -m elf64lriscv --no-relax
 
+# User programs: no FP/SIMD yet (the kernel does not switch that state).
+ARCH_USER_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -mno-relax
+
 ARCH_SRCS := $(wildcard arch/riscv64/*.c arch/riscv64/*.S)
 
 # Boot path: QEMU's -bios is OpenSBI (M mode); its -kernel is U-Boot in S

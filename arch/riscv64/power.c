@@ -27,7 +27,7 @@ void riscv_power_init(const struct fdt *f)
     int node = f ? fdt_find_compatible(f, -1, "sifive,test0") : -1;
     if (node < 0 || fdt_reg(f, node, 0, &base, &size) != 0)
         return;
-    sifive_test = (uintptr_t)phys_to_virt(base); /* unit address = physical, as in console.c */
+    sifive_test = (uintptr_t)ioremap(base, 4); /* the direct map holds only RAM */
     kprintf("poweroff: sifive,test0 @ %#llx\n", (unsigned long long)base);
 }
 

@@ -15,14 +15,37 @@
     })
 #define csr_write(csr, val)                                                                        \
     __asm__ volatile("csrw " #csr ", %0" : : "r"((unsigned long)(val)) : "memory")
+#define csr_set(csr, bits)                                                                         \
+    __asm__ volatile("csrs " #csr ", %0" : : "r"((unsigned long)(bits)) : "memory")
+#define csr_clear(csr, bits)                                                                       \
+    __asm__ volatile("csrc " #csr ", %0" : : "r"((unsigned long)(bits)) : "memory")
 
 /* scause (priv spec 4.1.8): bit 63 set for interrupts, the code below it. */
 #define SCAUSE_INTERRUPT (1ul << 63)
-/* sstatus.SPP (priv spec 4.1.1): the trap came from S mode. */
-#define SSTATUS_SPP      (1ul << 8)
+/* sstatus (priv spec 4.1.1): SIE is in impl.h. */
+#define SSTATUS_SPIE     (1ul << 5)  /* SIE before the trap; sret restores it */
+#define SSTATUS_SPP      (1ul << 8)  /* the trap came from S mode; sret returns to it */
+#define SSTATUS_FS       (3ul << 13) /* FP state, 0 = Off: FP instructions trap */
+#define SSTATUS_SUM      (1ul << 18) /* S mode may access U pages */
+#define SSTATUS_MXR      (1ul << 19) /* loads from execute-only pages */
+/* sie / sip bits (priv spec 4.1.3): software, timer, external interrupts. */
+#define SIE_SSIE         (1ul << 1)
+#define SIE_STIE         (1ul << 5)
+/* Interrupt codes in scause (priv spec 4.1.8, table 4.2). */
+#define IRQ_S_SOFT       1
+#define IRQ_S_TIMER      5
 
 /* trap.c: called from vectors.S with interrupts off. */
 void riscv_trap(struct trapframe *tf);
+/* vectors.S: load the user trapframe tf (sstatus.SPP = 0) and sret; sets
+ * sscratch = tp for the next trap from user mode. IRQs off. */
+__noreturn void riscv_return_to_user(struct trapframe *tf);
+/* timer.c: the supervisor timer and software (IPI) interrupts. */
+void riscv_timer_init(const struct fdt *f, uint32_t boot_hart);
+void riscv_timer_interrupt(void);
+void riscv_ipi_interrupt(void);
+/* time.c: the devicetree node of hart `hart` under /cpus, or -1. */
+int riscv_cpu_node(const struct fdt *f, uint32_t hart);
 /* trap.c: the ra of the trap being reported, for regs.c's leaf frames. */
 extern uintptr_t riscv_trap_ra;
 /* time.c: the time CSR's frequency from the devicetree (f may be NULL). */

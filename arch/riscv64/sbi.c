@@ -58,6 +58,19 @@ const char *sbi_impl_name(long id)
     return id >= 0 && id < (long)ARRAY_SIZE(names) ? names[id] : "SBI";
 }
 
+void sbi_set_timer(uint64_t stime)
+{
+    static int has_time = -1; /* probed on first use */
+    if (has_time < 0)
+        has_time = sbi_spec_version() > 0 && sbi_probe_extension(SBI_EXT_TIME);
+    sbi_ecall(has_time ? SBI_EXT_TIME : SBI_EXT_LEGACY_SET_TIMER, 0, stime, 0);
+}
+
+struct sbiret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base)
+{
+    return sbi_ecall(SBI_EXT_IPI, 0, hart_mask, hart_mask_base);
+}
+
 struct sbiret sbi_system_reset(unsigned long type, unsigned long reason)
 {
     return sbi_ecall(SBI_EXT_SRST, 0, type, reason);

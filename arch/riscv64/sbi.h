@@ -9,8 +9,11 @@
 #include "arch/arch.h"
 
 /* Extension IDs (SBI spec chapters 4-10). */
+#define SBI_EXT_LEGACY_SET_TIMER 0x00 /* legacy, chapter 5 */
 #define SBI_EXT_LEGACY_SHUTDOWN 0x08 /* legacy, chapter 5 */
 #define SBI_EXT_BASE            0x10
+#define SBI_EXT_TIME            0x54494d45 /* "TIME", chapter 6 */
+#define SBI_EXT_IPI             0x735049   /* "sPI", chapter 7 */
 #define SBI_EXT_SRST            0x53525354 /* "SRST" */
 
 /* Error codes returned in a0 (SBI spec 3, table 1). */
@@ -39,6 +42,13 @@ long sbi_impl_id(void);
 long sbi_impl_version(void);
 bool sbi_probe_extension(unsigned long eid);
 const char *sbi_impl_name(long id);
+
+/* TIME set_timer (SBI spec 6.1), or the legacy call on v0.1 firmware: a
+ * timer interrupt once the time CSR reaches stime; clears a pending one. */
+void sbi_set_timer(uint64_t stime);
+/* IPI send_ipi (SBI spec 7.1): a supervisor software interrupt to the harts
+ * hart_mask_base + i for each bit i of hart_mask. */
+struct sbiret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base);
 
 /* SRST: returns only if the call failed. */
 struct sbiret sbi_system_reset(unsigned long type, unsigned long reason);

@@ -55,7 +55,7 @@
 #define GIGAPAGE (1 << 30)
 #define MEGAPAGE (1 << 21)
 #define IDENTITY_GIGAPAGES 256 /* root entries 0-255: VA 0 .. 256 GiB */
-#define KERNEL_MEGAPAGES 32    /* 64 MiB: the image and early allocations */
+#define KERNEL_MEGAPAGES (ARCH_EARLY_MAP_SIZE / MEGAPAGE) /* 64 MiB: image + boot window */
 #define KERNEL_ROOT_INDEX ((ARCH_KERNEL_VBASE >> 30) & 0x1ff) /* VPN[2] = 510 */
 /* VPN[1] of KERNEL_VBASE is 0, so the level-1 table is filled from entry 0. */
 

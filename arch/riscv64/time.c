@@ -27,18 +27,23 @@ static uint64_t timebase_of(const struct fdt *f, int node)
     return 0;
 }
 
+int riscv_cpu_node(const struct fdt *f, uint32_t hart)
+{
+    int parent = fdt_path(f, "/cpus");
+    for (int n = parent >= 0 ? fdt_first_child(f, parent) : -1; n >= 0;
+         n = fdt_next_sibling(f, n)) {
+        uint64_t id, size;
+        if (fdt_reg(f, n, 0, &id, &size) == 0 && id == hart)
+            return n;
+    }
+    return -1;
+}
+
 /* /cpus first, then the boot hart's own cpu node. */
 static uint64_t timebase_from_fdt(const struct fdt *f, uint32_t boot_hart)
 {
-    int parent = fdt_path(f, "/cpus");
-    uint64_t hz = timebase_of(f, parent);
-    for (int n = parent >= 0 ? fdt_first_child(f, parent) : -1; !hz && n >= 0;
-         n = fdt_next_sibling(f, n)) {
-        uint64_t id, size;
-        if (fdt_reg(f, n, 0, &id, &size) == 0 && id == boot_hart)
-            hz = timebase_of(f, n);
-    }
-    return hz;
+    uint64_t hz = timebase_of(f, fdt_path(f, "/cpus"));
+    return hz ? hz : timebase_of(f, riscv_cpu_node(f, boot_hart));
 }
 
 void riscv_time_init(const struct fdt *f, uint32_t boot_hart)

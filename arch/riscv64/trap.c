@@ -80,25 +80,75 @@ static bool cause_in(unsigned long code, unsigned long set)
     return code < 64 && (set >> code & 1);
 }
 
+/* Misaligned accesses end a program with a SIGBUS-like status. */
+#define MISALIGNED CAUSES(FETCH_MISALIGNED, LOAD_MISALIGNED, STORE_MISALIGNED)
+
 uintptr_t riscv_trap_ra;
 
-/* Called from vectors.S with interrupts off. */
+static const char *exception_name(unsigned long code)
+{
+    return code < ARRAY_SIZE(exception_names) && exception_names[code] ? exception_names[code]
+                                                                        : "reserved exception";
+}
+
+static void interrupt(struct trapframe *tf, unsigned long code)
+{
+    switch (code) {
+    case IRQ_S_TIMER:
+        riscv_timer_interrupt();
+        break;
+    case IRQ_S_SOFT:
+        riscv_ipi_interrupt();
+        break;
+    default:
+        riscv_trap_ra = tf->ra;
+        panic_trap(tf, "unexpected %s (scause %#lx)", interrupt_name(code), tf->scause);
+    }
+}
+
+/* A fault in user mode ends the program (SIGSEGV-, SIGILL-, SIGBUS-like). */
+static __noreturn void user_exception(struct trapframe *tf, unsigned long code)
+{
+    int status = EXIT_KILLED_SEGV;
+    if (code == CAUSE_ILLEGAL_INSTRUCTION)
+        status = EXIT_KILLED_ILL;
+    else if (cause_in(code, MISALIGNED))
+        status = EXIT_KILLED_BUS;
+    uintptr_t addr = cause_in(code, STVAL_IS_ADDRESS) ? tf->stval : tf->sepc;
+    user_fault(exception_name(code), addr, tf->sepc, status);
+}
+
+static __noreturn void kernel_exception(struct trapframe *tf, unsigned long code)
+{
+    riscv_trap_ra = tf->ra; /* the return address if a leaf function trapped (regs.c) */
+    if (cause_in(code, STVAL_IS_ADDRESS))
+        panic_trap(tf, "%s at address %#lx (kernel mode)%s", exception_name(code), tf->stval,
+                   kstack_is_guard(tf->stval) ? ": kernel stack overflow" : "");
+    panic_trap(tf, "%s (scause %#lx, stval %#lx, kernel mode)", exception_name(code), tf->scause,
+               tf->stval);
+}
+
+/* Called from vectors.S with interrupts off; returns with them off. */
 void riscv_trap(struct trapframe *tf)
 {
-    bool interrupt = tf->scause & SCAUSE_INTERRUPT;
+    bool is_interrupt = tf->scause & SCAUSE_INTERRUPT;
     unsigned long code = tf->scause & ~SCAUSE_INTERRUPT;
-    const char *mode = (tf->sstatus & SSTATUS_SPP) ? "kernel" : "user";
-    if (!interrupt && cause_in(code, FIXABLE) && extable_fixup(tf))
+    bool from_user = !(tf->sstatus & SSTATUS_SPP);
+    if (is_interrupt) {
+        interrupt(tf, code);
+    } else if (from_user && code == CAUSE_ECALL_U) {
+        tf->sepc += 4; /* resume after the ecall (always 4 bytes) */
+        syscall_dispatch(tf); /* ends with user_return() */
         return;
-    riscv_trap_ra = tf->ra; /* the return address if a leaf function trapped (regs.c) */
-    if (interrupt)
-        panic_trap(tf, "unexpected %s (scause %#lx)", interrupt_name(code), tf->scause);
-    const char *what = code < ARRAY_SIZE(exception_names) && exception_names[code]
-                           ? exception_names[code]
-                           : "reserved exception";
-    if (cause_in(code, STVAL_IS_ADDRESS))
-        panic_trap(tf, "%s at address %#lx (%s mode)", what, tf->stval, mode);
-    panic_trap(tf, "%s (scause %#lx, stval %#lx, %s mode)", what, tf->scause, tf->stval, mode);
+    } else if (from_user) {
+        user_exception(tf, code);
+    } else if (!(cause_in(code, FIXABLE) && extable_fixup(tf))) {
+        kernel_exception(tf, code);
+    }
+    if (from_user)
+        user_return();
+    else if (is_interrupt)
+        sched_preempt_point();
 }
 
 int arch_safe_read64(uintptr_t addr, uint64_t *val)
@@ -110,11 +160,7 @@ int arch_safe_read64(uintptr_t addr, uint64_t *val)
                      ".pushsection .text.fixup, \"ax\"\n"
                      "3: li %0, %3\n"
                      "   j 2b\n"
-                     ".popsection\n"
-                     ".pushsection __ex_table, \"a\"\n"
-                     ".balign 8\n"
-                     ".quad 1b, 3b\n"
-                     ".popsection\n"
+                     ".popsection\n" EXTABLE_ENTRY(1b, 3b)
                      : "+r"(err), "+r"(v)
                      : "r"(addr), "i"(-EFAULT)
                      : "memory");

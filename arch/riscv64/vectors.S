@@ -6,45 +6,32 @@
  * exception and interrupt arrives here; riscv_trap() in trap.c decides.
  *
  * The sscratch convention: while the kernel runs, tp = this CPU's struct
- * cpu and sscratch = 0; while user code runs (a later issue), sscratch =
- * the struct cpu and tp belongs to the user. Swapping tp with sscratch on
- * entry therefore tells the two apart in one instruction, without touching
- * any other register: tp != 0 afterwards means "came from user mode".
+ * cpu and sscratch = 0; while user code runs, sscratch = this CPU's struct
+ * cpu and tp (like every other register) belongs to the user. Swapping tp
+ * with sscratch on entry therefore tells the two apart in one instruction,
+ * without touching any other register: tp != 0 afterwards means "came from
+ * user mode", and tp is then already the kernel's. tp is per CPU, not per
+ * thread: arch_context_switch leaves it alone and the kernel path below
+ * never reloads it, so a thread that resumes on another CPU sees that CPU.
  */
 #include <arch/impl.h>
 
-/*
- * riscv_trap_entry - the trap vector.
- * Entry (set by the hart, priv spec 4.1.1, 4.1.7-4.1.9): sepc = PC of the
- *   trapping instruction (or where to resume after an interrupt), scause,
- *   stval; sstatus.SPP = previous mode, SPIE = previous SIE, SIE = 0. Every
- *   general register still holds the interrupted value.
- * Calls riscv_trap(tf) with a0 = struct trapframe on the interrupted
- *   (kernel) stack, interrupts off.
- * Exit: every register restored from the frame, including sepc and
- *   sstatus (the handler may move sepc, e.g. to an exception-table fix-up);
- *   sret returns to sepc in mode SPP with SIE = SPIE.
- */
-    .text
-    .balign 4                       /* stvec BASE: 4-byte aligned, MODE 0 */
-    .globl riscv_trap_entry
-riscv_trap_entry:
-    /* Step 1: tp <-> sscratch. From the kernel tp is now 0: swap back. */
-    csrrw   tp, sscratch, tp
-    bnez    tp, .Lfrom_user
-    csrrw   tp, sscratch, zero      /* tp = kernel tp again, sscratch = 0 */
+#define SSTATUS_SUM (1 << 18)       /* priv spec 4.1.1 */
 
-    /* Step 2: a trapframe below the interrupted sp; save x1, x3-x31. */
-    addi    sp, sp, -TF_SIZE
+/* Save x0 (as 0), x1, x3 and x5-x31 into the trapframe at sp. */
+.macro save_regs
+    sd      zero, TF_X(0)(sp)
     sd      x1, TF_X(1)(sp)
-    .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    sd      x3, TF_X(3)(sp)
+    .irp n, 5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
     sd      x\n, TF_X(\n)(sp)
     .endr
-    sd      zero, TF_X(0)(sp)
-    addi    t0, sp, TF_SIZE
-    sd      t0, TF_X(2)(sp)         /* the sp the trapped code had */
+.endm
 
-    /* Step 3: the trap CSRs. */
+/* The trap CSRs into the frame; then SUM = 0, so that the handler never
+ * reaches user pages by accident, even when the trap interrupted a user
+ * copy (whose saved SUM = 1 comes back with the frame's sstatus). */
+.macro save_csrs
     csrr    t0, sepc
     sd      t0, TF_SEPC(sp)
     csrr    t0, sstatus
@@ -53,29 +40,94 @@ riscv_trap_entry:
     sd      t0, TF_SCAUSE(sp)
     csrr    t0, stval
     sd      t0, TF_STVAL(sp)
+    li      t0, SSTATUS_SUM
+    csrc    sstatus, t0
+.endm
 
-    /* Step 4: C decides. */
-    mv      a0, sp
-    call    riscv_trap
-
-    /* Step 5: restore and return. */
+/* sepc and sstatus, then x1, x3, x5-x31 from the frame at sp (not tp or sp). */
+.macro restore_regs
     ld      t0, TF_SEPC(sp)
     csrw    sepc, t0
     ld      t0, TF_SSTATUS(sp)
     csrw    sstatus, t0
     ld      x1, TF_X(1)(sp)
-    .irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    ld      x3, TF_X(3)(sp)
+    .irp n, 5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
     ld      x\n, TF_X(\n)(sp)
     .endr
+.endm
+
+/*
+ * riscv_trap_entry - the trap vector.
+ * Entry (set by the hart, priv spec 4.1.1, 4.1.7-4.1.9): sepc = PC of the
+ *   trapping instruction (or where to resume after an interrupt), scause,
+ *   stval; sstatus.SPP = previous mode, SPIE = previous SIE, SIE = 0. Every
+ *   general register still holds the interrupted value.
+ * From S mode: the trapframe goes below the interrupted sp (kernel stack).
+ * From U mode: the trapframe is the top TF_SIZE bytes of the thread's
+ *   kernel stack (cpu->arch.kstack_top), with the user's sp and tp in it.
+ * Calls riscv_trap(tf): a0 = tf, interrupts off, tp = this CPU, sscratch
+ *   = 0; for traps from U also s0 = 0 (backtraces stop at the boundary).
+ * Exit: to S mode, every register restored from the frame except tp, which
+ *   stays this CPU's; to U mode through riscv_return_to_user. sepc and
+ *   sstatus come from the frame too (the handler may move sepc, e.g. to an
+ *   exception-table fix-up); sret returns to sepc in mode SPP, SIE = SPIE.
+ */
+    .text
+    .balign 4                       /* stvec BASE: 4-byte aligned, MODE 0 */
+    .globl riscv_trap_entry
+riscv_trap_entry:
+    /* tp <-> sscratch. From the kernel tp is now 0: swap back. */
+    csrrw   tp, sscratch, tp
+    bnez    tp, .Lfrom_user
+    csrrw   tp, sscratch, zero      /* tp = kernel tp again, sscratch = 0 */
+
+    addi    sp, sp, -TF_SIZE
+    save_regs
+    sd      tp, TF_X(4)(sp)         /* for the register dump only */
+    addi    t0, sp, TF_SIZE
+    sd      t0, TF_X(2)(sp)         /* the sp the trapped code had */
+    save_csrs
+    mv      a0, sp
+    call    riscv_trap
+    restore_regs
     ld      sp, TF_X(2)(sp)         /* last: it is the base of the loads */
     sret
 
 .Lfrom_user:
-    /* There is no user mode yet, so sscratch != 0 is a kernel bug (nothing
-     * sets it). The later issue that adds user mode loads this CPU's kernel
-     * stack from struct cpu (now in tp) here. Until then: stop. */
-1:  wfi
-    j       1b
+    /* tp = struct cpu, sscratch = user tp, sp = user sp. */
+    sd      sp, CPU_USER_SP(tp)
+    ld      sp, CPU_KSTACK_TOP(tp)
+    addi    sp, sp, -TF_SIZE
+    save_regs
+    ld      t0, CPU_USER_SP(tp)
+    sd      t0, TF_X(2)(sp)
+    csrrw   t0, sscratch, zero      /* the user's tp; sscratch = 0: kernel */
+    sd      t0, TF_X(4)(sp)
+    save_csrs
+    li      s0, 0
+    mv      a0, sp
+    call    riscv_trap              /* returns with IRQs off */
+    j       .Lto_user
+
+/*
+ * void riscv_return_to_user(struct trapframe *tf) - enter or resume U mode.
+ * Entry: a0 = a complete user trapframe (its sstatus has SPP = 0, SIE = 0)
+ *   at the top of this thread's kernel stack; IRQs off; tp = this CPU.
+ * Exit: sscratch = tp, for the next trap from U; every register, the
+ *   user's tp, gp and sp included, loaded from the frame; sret to U mode.
+ *   Nothing here may trap once sscratch is set (the entry would take the
+ *   trap for one from U): only loads from the kernel stack follow.
+ */
+    .globl riscv_return_to_user
+riscv_return_to_user:
+    mv      sp, a0
+.Lto_user:
+    csrw    sscratch, tp
+    restore_regs
+    ld      tp, TF_X(4)(sp)
+    ld      sp, TF_X(2)(sp)
+    sret
 
 /*
  * void arch_capture_regs(struct trapframe *tf) - the caller's registers,

@@ -10,6 +10,9 @@ ARCH_CFLAGS := -m64 -march=x86-64 -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno
                -mcmodel=kernel -mno-3dnow
 ARCH_LDFLAGS := -m elf_x86_64
 
+# User programs: no FP/SIMD yet (the kernel does not switch that state).
+ARCH_USER_CFLAGS := -m64 -mno-sse -mno-sse2 -mno-mmx -mno-80387
+
 ARCH_SRCS := $(wildcard arch/x86_64/*.c arch/x86_64/*.S)
 
 # Boot paths: OVMF (UEFI) runs BOOTX64.EFI from the disk image.

@@ -7,7 +7,17 @@
  * which is how arch_this_cpu() finds it with one `mov %gs:0`.
  */
 #include "kernel/arch_callbacks.h"
+#include "lib/string.h"
 #include "x86.h"
+
+_Static_assert(offsetof(struct cpu, arch.kstack_top) == CPU_KSTACK_TOP, "entry.S offset");
+_Static_assert(offsetof(struct cpu, arch.user_rsp) == CPU_USER_RSP, "entry.S offset");
+_Static_assert(offsetof(struct trapframe, rip) == TF_RIP, "entry.S offset");
+_Static_assert(sizeof(struct trapframe) == TF_SIZE, "entry.S offset");
+
+#define EFER_SCE (1ull << 0)
+/* RFLAGS bits SYSCALL clears: IF, TF, DF, AC, NT (SDM vol. 3A 5.8.8). */
+#define SYSCALL_RFLAGS_MASK ((1u << 9) | (1u << 8) | (1u << 10) | (1u << 18) | (1u << 14))
 
 #define IST_STACK_SIZE 4096
 enum { IST_DOUBLE_FAULT = 1, IST_NMI = 2, IST_MACHINE_CHECK = 3 };
@@ -107,14 +117,82 @@ static void cpu_tables_init(struct cpu *c)
     x86_wrmsr(MSR_KERNEL_GS_BASE, 0);
 }
 
+/* SYSCALL/SYSRET (SDM vol. 3A 5.8.8): STAR[47:32] is the kernel CS (SS =
+ * CS + 8); STAR[63:48] + 16 is the user CS and + 8 the user SS for SYSRET
+ * to 64-bit mode, which is why the GDT has user data before user code. */
+static void syscall_init(void)
+{
+    x86_wrmsr(MSR_STAR, (uint64_t)(GDT_KERNEL_DS | 3) << 48 | (uint64_t)GDT_KERNEL_CS << 32);
+    x86_wrmsr(MSR_LSTAR, (uint64_t)x86_syscall_entry);
+    x86_wrmsr(MSR_FMASK, SYSCALL_RFLAGS_MASK);
+    x86_wrmsr(MSR_EFER, x86_rdmsr(MSR_EFER) | EFER_SCE);
+}
+
 void arch_early_init(struct cpu *boot_cpu)
 {
     build_idt();
     cpu_tables_init(boot_cpu);
+    syscall_init();
+}
+
+void arch_set_kernel_stack(uintptr_t top)
+{
+    struct cpu *c = this_cpu();
+    c->arch.kstack_top = top; /* SYSCALL switches to it */
+    c->arch.tss.rsp[0] = top; /* interrupts and exceptions from ring 3 do */
+}
+
+/* The first switch to a new thread "returns" into `start` with the stack
+ * looking as if start had been called; a trapframe's worth of space stays
+ * free at the top for when the thread enters user mode. */
+uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
+{
+    uint64_t *sp = (uint64_t *)(kstack_top - sizeof(struct trapframe));
+    *--sp = 0;                  /* start's return address: ends backtraces */
+    *--sp = (uint64_t)start;    /* arch_context_switch's `ret` goes here */
+    for (int i = 0; i < 6; i++) /* rbp rbx r12-r15 */
+        *--sp = 0;
+    return (uintptr_t)sp;
+}
+
+void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1)
+{
+    arch_irq_disable();
+    struct trapframe *tf = (struct trapframe *)(this_cpu()->arch.kstack_top - sizeof(*tf));
+    memset(tf, 0, sizeof(*tf));
+    tf->rip = pc;
+    tf->cs = GDT_USER_CS;
+    tf->rflags = 1u << 9; /* IF: interrupts on in user mode */
+    tf->rsp = sp;
+    tf->ss = GDT_USER_DS;
+    tf->rdi = arg0;
+    tf->rsi = arg1;
+    user_return();
+    x86_return_to_user(tf);
+}
+
+int arch_copy_from_user(void *dst, uintptr_t user_src, size_t n)
+{
+    return x86_user_copy(dst, (const void *)user_src, n);
+}
+
+int arch_copy_to_user(uintptr_t user_dst, const void *src, size_t n)
+{
+    return x86_user_copy((void *)user_dst, src, n);
+}
+
+void arch_idle(void)
+{
+    /* sti takes effect after the next instruction, so no interrupt can slip
+     * in between it and hlt (SDM vol. 2B "STI"). */
+    __asm__ volatile("sti; hlt" : : : "memory");
 }
 
 void arch_init(const struct boot_info *bi)
 {
+    uint32_t r[4];
+    x86_cpuid(1, 0, r);
+    this_cpu()->hwid = r[1] >> 24; /* CPUID.1:EBX[31:24], the initial APIC id */
     x86_power_init(bi);
     x86_time_init(bi);
 }

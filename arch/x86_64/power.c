@@ -5,8 +5,11 @@
  * Under QEMU the isa-debug-exit device (port 0xf4, added by the Makefile)
  * ends QEMU with exit code (value << 1) | 1. On a real PC that port write
  * does nothing, and the UEFI runtime service ResetSystem(EfiResetShutdown)
- * (UEFI 2.10, 8.5.1) turns the machine off; the runtime code is still
- * identity mapped, because the kernel never called SetVirtualAddressMap.
+ * (UEFI 2.10, 8.5.1) turns the machine off. The kernel never calls
+ * SetVirtualAddressMap, so runtime services expect to run at their physical
+ * addresses: x86_power_init maps the runtime regions 1:1 into the lower
+ * half of the kernel's own page tables (no user address space has them),
+ * and poweroff switches to those tables before the call.
  */
 #include "kernel/arch_callbacks.h"
 #include "x86.h"
@@ -23,6 +26,13 @@ static uint64_t efi_runtime_phys;
 void x86_power_init(const struct boot_info *bi)
 {
     efi_runtime_phys = bi->efi_runtime_phys;
+    for (uint32_t i = 0; i < bi->mmap_count && efi_runtime_phys; i++) {
+        const struct boot_mem_region *r = &bi->mmap[i];
+        if (r->type == BOOT_MEM_FIRMWARE &&
+            vm_map(&kernel_aspace, r->base, r->base, ALIGN_UP(r->size, PAGE_SIZE),
+                   VM_READ | VM_WRITE | VM_EXEC) != 0)
+            efi_runtime_phys = 0; /* cannot map it: do not call it */
+    }
 }
 
 void arch_halt(void)
@@ -36,7 +46,8 @@ void arch_poweroff(int status)
     arch_irq_save();
     arch_pio_write32(QEMU_DEBUG_EXIT_PORT, (uint32_t)status);
     if (efi_runtime_phys) {
-        const uint8_t *rt = phys_to_virt(efi_runtime_phys);
+        __asm__ volatile("mov %0, %%cr3" : : "r"(x86_kernel_root()) : "memory");
+        const uint8_t *rt = (const uint8_t *)efi_runtime_phys;
         efi_reset_system_fn reset = *(efi_reset_system_fn const *)(rt + EFI_RT_RESET_SYSTEM_OFFSET);
         if (reset)
             reset(EFI_RESET_SHUTDOWN, status ? 1 : 0, 0, NULL);

@@ -19,24 +19,83 @@ static const char *const exception_names[32] = {
     "VMM communication (#VC)", "security (#SX)", "reserved 31",
 };
 
+static bool from_user(const struct trapframe *tf)
+{
+    return (tf->cs & 3) == 3;
+}
+
+static void interrupt(struct trapframe *tf)
+{
+    switch (tf->vector) {
+    case VECTOR_TIMER:
+        x86_lapic_eoi();
+        sched_tick();
+        break;
+    case VECTOR_IPI_RESCHEDULE: /* the sender set need_resched; just look at it */
+        x86_lapic_eoi();
+        break;
+    case VECTOR_IPI_STOP:
+        x86_lapic_eoi();
+        arch_halt();
+    case VECTOR_SPURIOUS: /* no EOI for spurious interrupts (SDM 11.9) */
+        break;
+    default:
+        panic_trap(tf, "unexpected interrupt, vector %lu", (unsigned long)tf->vector);
+    }
+}
+
+/* A fault in user mode ends the program (SIGSEGV-, SIGILL-like statuses). */
+static __noreturn void user_exception(struct trapframe *tf)
+{
+    char why[96];
+    int status = EXIT_KILLED_SEGV;
+    uintptr_t addr = tf->rip;
+    switch (tf->vector) {
+    case 14:
+        addr = x86_read_cr2();
+        snprintf(why, sizeof(why), "page fault (%s, %s)",
+                 (tf->error & 1) ? "protection violation" : "page not present",
+                 (tf->error & 16) ? "instruction fetch" : (tf->error & 2) ? "write" : "read");
+        break;
+    case 6:
+        status = EXIT_KILLED_ILL;
+        snprintf(why, sizeof(why), "illegal instruction");
+        break;
+    case 17:
+        status = EXIT_KILLED_BUS;
+        /* fall through */
+    default:
+        snprintf(why, sizeof(why), "%s, error code %#lx", exception_names[tf->vector],
+                 (unsigned long)tf->error);
+    }
+    user_fault(why, addr, tf->rip, status);
+}
+
+static __noreturn void kernel_exception(struct trapframe *tf)
+{
+    if (tf->vector == 14) {
+        uintptr_t addr = x86_read_cr2();
+        /* Error code bits: P (protection, else not present), W, U, I (fetch). */
+        panic_trap(tf, "page fault at address %#lx (%s, %s, kernel mode%s)%s", (unsigned long)addr,
+                   (tf->error & 1) ? "protection violation" : "page not present",
+                   (tf->error & 2) ? "write" : "read", (tf->error & 16) ? ", instruction fetch" : "",
+                   kstack_is_guard(addr) ? ": kernel stack overflow" : "");
+    }
+    panic_trap(tf, "%s, error code %#lx", exception_names[tf->vector], (unsigned long)tf->error);
+}
+
 void x86_trap(struct trapframe *tf)
 {
-    if (tf->vector == 14 || tf->vector == 13) {
-        if (extable_fixup(tf))
-            return;
-    }
     if (tf->vector >= 32)
-        panic_trap(tf, "unexpected interrupt, vector %lu", (unsigned long)tf->vector);
-    if (tf->vector == 14) {
-        /* Error code bits: P (protection, else not present), W, U, I (fetch). */
-        panic_trap(tf, "page fault at address %#lx (%s, %s, %s mode%s)",
-                   (unsigned long)x86_read_cr2(),
-                   (tf->error & 1) ? "protection violation" : "page not present",
-                   (tf->error & 2) ? "write" : "read", (tf->error & 4) ? "user" : "kernel",
-                   (tf->error & 16) ? ", instruction fetch" : "");
-    }
-    panic_trap(tf, "%s, error code %#lx", exception_names[tf->vector],
-               (unsigned long)tf->error);
+        interrupt(tf);
+    else if (from_user(tf))
+        user_exception(tf);
+    else if (!((tf->vector == 14 || tf->vector == 13) && extable_fixup(tf)))
+        kernel_exception(tf);
+    if (from_user(tf))
+        user_return();
+    else if (tf->vector >= 32)
+        sched_preempt_point();
 }
 
 int arch_safe_read64(uintptr_t addr, uint64_t *val)
@@ -48,11 +107,7 @@ int arch_safe_read64(uintptr_t addr, uint64_t *val)
                      ".pushsection .text.fixup, \"ax\"\n"
                      "3: movl %3, %0\n"
                      "   jmp 2b\n"
-                     ".popsection\n"
-                     ".pushsection __ex_table, \"a\"\n"
-                     ".balign 8\n"
-                     ".quad 1b, 3b\n"
-                     ".popsection\n"
+                     ".popsection\n" EXTABLE_ENTRY(1b, 3b)
                      : "+r"(err), "+r"(v)
                      : "r"(addr), "i"(-EFAULT)
                      : "memory");

@@ -8,6 +8,9 @@
 #define MSR_EFER 0xc0000080
 #define MSR_GS_BASE 0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
+#define MSR_STAR 0xc0000081
+#define MSR_LSTAR 0xc0000082
+#define MSR_FMASK 0xc0000084
 
 static inline uint64_t x86_rdmsr(uint32_t msr)
 {
@@ -45,5 +48,17 @@ void x86_trap(struct trapframe *tf);
 void x86_time_init(const struct boot_info *bi);
 /* power.c: remember how to power off (UEFI runtime services). */
 void x86_power_init(const struct boot_info *bi);
+/* mmu.c */
+void x86_paging_features_init(void);
+uint64_t x86_kernel_root(void);
+/* lapic.c */
+void x86_lapic_init(void);
+void x86_lapic_eoi(void);
+uint32_t x86_lapic_id(void);
+void x86_lapic_send(uint32_t apic_id, uint32_t icr);
+/* switch.S / entry.S / uaccess.S */
+__noreturn void x86_return_to_user(struct trapframe *tf);
+void x86_syscall_entry(void);
+int x86_user_copy(void *dst, const void *src, size_t n);
 
 #endif

@@ -17,6 +17,7 @@
 #include "kernel/mm.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
+#include "kernel/printk.h"
 
 /* Region types that are RAM and belong in the direct map. */
 static bool is_ram(uint32_t type)

@@ -40,7 +40,7 @@ static pte_t *walk(struct aspace *as, uintptr_t va, int level, bool create)
         if (!arch_pte_valid(*e)) {
             if (!create)
                 return NULL;
-            if (!as->user && l == ARCH_PT_LEVELS - 1 && user_spaces_exist)
+            if (!as->user && l == ARCH_PT_LEVELS - 1 && user_spaces_exist && (va >> 63))
                 panic("vm: new kernel root entry for %#lx after user spaces were made",
                       (unsigned long)va);
             uint64_t pa = page_alloc();

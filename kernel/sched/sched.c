@@ -136,6 +136,7 @@ static void switch_locked(void)
     struct thread *prev = c->sched.current;
     BUG_ON(c->preempt_count != 1); /* only sched_lock may be held across a switch */
     struct thread *next = pick_next(c);
+    c->sched.need_resched = false;
     if (next == prev) {
         prev->state = THREAD_RUNNING;
         return;
@@ -150,7 +151,6 @@ static void switch_locked(void)
     next->cpu = c->id;
     next->slice = SCHED_SLICE_TICKS;
     c->sched.current = next;
-    c->sched.need_resched = false;
     if (next->task != prev->task)
         aspace_activate(next->task ? &next->task->as : NULL);
     arch_set_kernel_stack(next->kstack_top);

@@ -38,10 +38,12 @@
 
 #define CLOCK_MONOTONIC 1
 
+#ifndef __ASSEMBLER__
 struct timespec {
     long tv_sec;
     long tv_nsec;
 };
+#endif
 
 /* Exit status of a program the kernel killed: 128 + the POSIX signal number. */
 #define EXIT_KILLED_SEGV (128 + 11) /* bad memory access */

@@ -11,12 +11,39 @@
 #ifndef ARCH_ARM64_IMPL_H
 #define ARCH_ARM64_IMPL_H
 
-#define ARCH_NAME               "arm64"
-#define ARCH_HAS_PIO            0
-#define ARCH_KERNEL_VBASE       0xffffffff80000000ul
-#define ARCH_STACK_ALIGN        16
-/* TTBR0 half, above the 512 GiB that start.S identity-maps (L0 entry 224 is empty). */
+#define ARCH_NAME        "arm64"
+#define ARCH_HAS_PIO     0
+#define ARCH_ELF_MACHINE 183 /* EM_AARCH64 */
+#define ARCH_STACK_ALIGN 16
+
+/*
+ * Virtual layout (kernel/mm/vm.h). 48-bit VAs, 4 KiB granule, 4 levels
+ * (TCR_EL1.T0SZ = T1SZ = 16, set by start.S): TTBR0_EL1 translates the
+ * user half [0, 2^48), TTBR1_EL1 the kernel half [0xffff000000000000, 2^64).
+ * The kernel's root table is TTBR1's; each user address space has its own
+ * root in TTBR0, so no kernel entry is ever copied into a user root.
+ */
+#define ARCH_PT_LEVELS          4
+#define ARCH_KERNEL_VBASE       0xffffffff80000000ul /* TTBR1 L0 entry 511, top 2 GiB */
+#define ARCH_KSTACK_BASE        0xffffff0000000000ul /* TTBR1 L0 entry 510 */
+#define ARCH_DIRECT_MAP_BASE    0xffff000000000000ul /* TTBR1 L0 entry 0 */
+#define ARCH_DIRECT_MAP_SIZE    (1ul << 39)          /* 512 GiB: one L0 entry */
+#define ARCH_EARLY_MAP_SIZE     (64ul << 20)         /* start.S: KERNEL_MAP_2M blocks of 2 MiB */
+/* TTBR0 half, far above USER_TOP: no user root maps it, and after
+ * arch_mmu_switch TTBR0 is never the boot identity map again. */
 #define ARCH_UNMAPPED_TEST_ADDR 0x0000700000000000ul
+
+/*
+ * MAIR_EL1 (Arm ARM, register MAIR_EL1): one attribute byte per AttrIndx
+ * value of a descriptor. start.S loads MAIR_EL1_VALUE before the MMU is on.
+ *   0: 0x00 Device-nGnRnE   start.S's identity map of device space
+ *   1: 0xff Normal, Inner and Outer Write-Back non-transient, R+W-allocate
+ *   2: 0x04 Device-nGnRE    ioremap (VM_DEVICE): early write acknowledgement
+ */
+#define MAIR_IDX_DEVICE_NGNRNE 0
+#define MAIR_IDX_NORMAL        1
+#define MAIR_IDX_DEVICE        2
+#define MAIR_EL1_VALUE         ((0xff << (8 * MAIR_IDX_NORMAL)) | (0x04 << (8 * MAIR_IDX_DEVICE)))
 
 /* struct trapframe layout, for vectors.S. */
 #define TF_X(n)   (8 * (n))
@@ -26,6 +53,7 @@
 #define TF_ESR    272
 #define TF_FAR    280
 #define TF_VECTOR 288
+#define TF_TPIDR  296
 #define TF_SIZE   304 /* a multiple of 16: SP stays aligned */
 
 #ifndef __ASSEMBLER__
@@ -44,6 +72,9 @@
  *   vector which of the 16 VBAR_EL1 entries was taken (0-15; entry / 4 is
  *          the source: current EL on SP_EL0, on SP_EL1, lower EL AArch64,
  *          AArch32; entry % 4 the kind: synchronous, IRQ, FIQ, SError)
+ *   tpidr  TPIDR_EL0, the user's thread pointer (EL0 can write it), saved
+ *          and restored only for exceptions from EL0: per thread, so one
+ *          program never sees another's value
  */
 struct trapframe {
     uint64_t x[31];
@@ -53,16 +84,19 @@ struct trapframe {
     uint64_t esr;
     uint64_t far;
     uint64_t vector;
-    uint64_t pad; /* keeps the size a multiple of 16 */
+    uint64_t tpidr;
 };
 
 _Static_assert(__builtin_offsetof(struct trapframe, sp) == TF_SP, "TF_SP");
 _Static_assert(__builtin_offsetof(struct trapframe, vector) == TF_VECTOR, "TF_VECTOR");
+_Static_assert(__builtin_offsetof(struct trapframe, tpidr) == TF_TPIDR, "TF_TPIDR");
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "TF_SIZE");
 
-/* Nothing per CPU yet beyond struct cpu itself (TPIDR_EL1 points at it). */
+/* Per-CPU arch state, in struct cpu right after `self` (TPIDR_EL1 points at it). */
 struct arch_cpu {
-    uint64_t mpidr; /* MPIDR_EL1 as read on the CPU */
+    uint64_t kstack_top; /* the running thread's kernel stack top (arch_set_kernel_stack) */
+    uint64_t mpidr;      /* MPIDR_EL1 as read on the CPU */
+    uint32_t gic_mask;   /* this CPU's GICv2 CPU-interface bit, for GICD_SGIR targets */
 };
 
 /*
@@ -100,6 +134,110 @@ static inline void arch_irq_restore(unsigned long flags)
     __asm__ volatile("msr daif, %0" : : "r"(flags) : "memory");
 }
 
+/* DAIFClr/DAIFSet #3: the I and F bits, like arch_irq_save (FIQs are unused). */
+static inline void arch_irq_enable(void)
+{
+    __asm__ volatile("msr daifclr, #3" : : : "memory");
+}
+
+static inline void arch_irq_disable(void)
+{
+    __asm__ volatile("msr daifset, #3" : : : "memory");
+}
+
+/*
+ * VMSAv8-64 stage 1 descriptors, 4 KiB granule (Arm ARM, "Translation table
+ * descriptor formats" and "Memory attribute fields in the VMSAv8-64
+ * translation table format descriptors"). Walk level (kernel/mm/vm.h) vs
+ * the Arm ARM's lookup level: 3 = level 0 (root), 2 = level 1 (1 GiB
+ * blocks), 1 = level 2 (2 MiB blocks), 0 = level 3 (4 KiB pages).
+ *   bits[1:0]  0b11 table (lookup levels 0-2) or page (level 3); 0b01 block
+ *   AttrIndx[2:0] bits[4:2], AP[2:1] bits[7:6], SH[1:0] bits[9:8], AF bit 10,
+ *   nG bit 11, OA bits[47:12]; PXN bit 53, UXN bit 54; in table
+ *   descriptors PXNTable bit 59, UXNTable bit 60, APTable[1:0] bits[62:61].
+ */
+#define ARM64_PTE_VALID         (1ull << 0)
+#define ARM64_PTE_TYPE_MASK     (3ull << 0)
+#define ARM64_PTE_TYPE_BLOCK    (1ull << 0)
+#define ARM64_PTE_TYPE_TABLE    (3ull << 0) /* also "page" at lookup level 3 */
+#define ARM64_PTE_ATTRIDX(i)    ((uint64_t)(i) << 2)
+#define ARM64_PTE_ATTRIDX_MASK  (7ull << 2)
+#define ARM64_PTE_AP_EL0        (1ull << 6) /* AP[1]: EL0 may access */
+#define ARM64_PTE_AP_RO         (1ull << 7) /* AP[2]: read-only (at every EL) */
+#define ARM64_PTE_SH_INNER      (3ull << 8)
+#define ARM64_PTE_AF            (1ull << 10) /* set: no Access flag fault on first use */
+#define ARM64_PTE_NG            (1ull << 11) /* not global: tagged with the ASID */
+#define ARM64_PTE_PXN           (1ull << 53)
+#define ARM64_PTE_UXN           (1ull << 54)
+#define ARM64_PTE_PXNTABLE      (1ull << 59)
+#define ARM64_PTE_UXNTABLE      (1ull << 60)
+#define ARM64_PTE_APTABLE_NOEL0 (1ull << 61) /* APTable[0]: no EL0 access below this table */
+#define ARM64_PTE_ADDR_MASK     0x0000fffffffff000ull
+
+/* Tables restrict what lies below them (hierarchical permissions): nothing
+ * under a kernel table is reachable or executable from EL0, nothing under a
+ * user table is executable at EL1. */
+static inline pte_t arch_pte_table(uint64_t pa, bool user)
+{
+    return pa | ARM64_PTE_TYPE_TABLE |
+           (user ? ARM64_PTE_PXNTABLE : ARM64_PTE_UXNTABLE | ARM64_PTE_APTABLE_NOEL0);
+}
+
+/* Kernel pages: never executable at EL0 (UXN). User pages: never executable
+ * at EL1 (PXN), and not global, so ASIDs can tag them one day. */
+static inline pte_t arch_pte_leaf(uint64_t pa, unsigned prot, int level)
+{
+    pte_t e = pa | ARM64_PTE_AF | (level == 0 ? ARM64_PTE_TYPE_TABLE : ARM64_PTE_TYPE_BLOCK);
+    if (prot & VM_DEVICE)
+        e |= ARM64_PTE_ATTRIDX(MAIR_IDX_DEVICE); /* SH is ignored for Device memory */
+    else
+        e |= ARM64_PTE_ATTRIDX(MAIR_IDX_NORMAL) | ARM64_PTE_SH_INNER;
+    if (!(prot & VM_WRITE))
+        e |= ARM64_PTE_AP_RO;
+    if (prot & VM_USER)
+        e |= ARM64_PTE_AP_EL0 | ARM64_PTE_NG | ARM64_PTE_PXN |
+             ((prot & VM_EXEC) ? 0 : ARM64_PTE_UXN);
+    else
+        e |= ARM64_PTE_UXN | ((prot & VM_EXEC) ? 0 : ARM64_PTE_PXN);
+    return e;
+}
+
+static inline bool arch_pte_valid(pte_t e)
+{
+    return e & ARM64_PTE_VALID;
+}
+
+static inline bool arch_pte_is_leaf(pte_t e, int level)
+{
+    return level == 0 || (e & ARM64_PTE_TYPE_MASK) == ARM64_PTE_TYPE_BLOCK;
+}
+
+static inline uint64_t arch_pte_addr(pte_t e)
+{
+    return e & ARM64_PTE_ADDR_MASK;
+}
+
+static inline unsigned arch_pte_prot(pte_t e)
+{
+    bool user = e & ARM64_PTE_AP_EL0;
+    return VM_READ | ((e & ARM64_PTE_AP_RO) ? 0 : VM_WRITE) | (user ? VM_USER : 0) |
+           ((e & (user ? ARM64_PTE_UXN : ARM64_PTE_PXN)) ? 0 : VM_EXEC) |
+           ((e & ARM64_PTE_ATTRIDX_MASK) == ARM64_PTE_ATTRIDX(MAIR_IDX_DEVICE) ? VM_DEVICE : 0);
+}
+
+/*
+ * TLBI VAAE1IS: invalidate va for every ASID, on every CPU of the Inner
+ * Shareable domain; the operand holds VA[55:12] in bits [43:0]. The DSB
+ * ISHST before makes the cleared entry visible to table walks first; the
+ * DSB ISH after waits for the invalidation to finish, the ISB for this
+ * CPU's instruction stream to see it ("TLB maintenance instructions").
+ */
+static inline void arch_tlb_flush_page(uintptr_t va)
+{
+    uint64_t op = (va >> 12) & ((1ull << 44) - 1);
+    __asm__ volatile("dsb ishst\n\ttlbi vaae1is, %0\n\tdsb ish\n\tisb" : : "r"(op) : "memory");
+}
+
 /*
  * CNTVCT_EL0, the virtual count of the generic timer. The Arm ARM allows
  * reads of it to happen speculatively and out of order with the
@@ -119,8 +257,9 @@ static inline void arch_cpu_relax(void)
 }
 
 /*
- * MMIO. Device registers are mapped Device-nGnRnE, so accesses to one
- * device stay in program order and are not merged or repeated. What the
+ * MMIO. Device registers are mapped Device-nGnRE (Device-nGnRnE by start.S
+ * before the kernel's tables), so accesses to one device stay in program
+ * order and are not merged or repeated. What the
  * mapping does not order is device accesses against ordinary (Normal)
  * memory, e.g. a buffer a device will read by DMA:
  *   write: DMB OSHST first, so earlier stores to memory are visible to the
@@ -153,6 +292,20 @@ static inline uint32_t arch_mmio_read32(uintptr_t a)
 static inline void arch_mmio_write32(uintptr_t a, uint32_t v)
 {
     __asm__ volatile("dmb oshst\n\tstr %w0, [%1]" : : "rZ"(v), "r"(a) : "memory");
+}
+
+/* System call ABI (kernel/uapi/syscall.h): x8; x0-x5; x0. */
+static inline unsigned long arch_sc_nr(const struct trapframe *tf)
+{
+    return tf->x[8];
+}
+static inline uintptr_t arch_sc_arg(const struct trapframe *tf, int i)
+{
+    return tf->x[i];
+}
+static inline void arch_sc_set_ret(struct trapframe *tf, long v)
+{
+    tf->x[0] = (uint64_t)v;
 }
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)

@@ -17,11 +17,25 @@
 
 #define ARCH_NAME               "riscv64"
 #define ARCH_HAS_PIO            0
-#define ARCH_KERNEL_VBASE       RV_UL(0xffffffff80000000)
-#define ARCH_STACK_ALIGN        16 /* psABI: sp is 16-byte aligned at all times */
-/* The first upper-half address of Sv39, root table entry 256: start.S maps
- * only entries 0-255 (identity) and 510 (the kernel), so this one faults. */
-#define ARCH_UNMAPPED_TEST_ADDR RV_UL(0xffffffc000000000)
+#define ARCH_ELF_MACHINE        243 /* EM_RISCV */
+#define ARCH_STACK_ALIGN        16  /* psABI: sp is 16-byte aligned at all times */
+
+/* Virtual layout (kernel/mm/vm.h), Sv39 (priv spec 4.4): 3 levels, 39-bit
+ * addresses sign-extended from bit 38, so the upper half is root entries
+ * 256-511, 1 GiB each. */
+#define ARCH_PT_LEVELS          3
+#define ARCH_DIRECT_MAP_BASE    RV_UL(0xffffffc000000000) /* root entries 256-383 */
+#define ARCH_DIRECT_MAP_SIZE    (RV_UL(128) << 30)        /* 128 GiB */
+#define ARCH_KSTACK_BASE        RV_UL(0xffffffe000000000) /* root entry 384 */
+#define ARCH_KERNEL_VBASE       RV_UL(0xffffffff80000000) /* root entry 510 */
+#define ARCH_EARLY_MAP_SIZE     (RV_UL(64) << 20)         /* start.S's megapages */
+/* Root entry 448: between the kernel stacks and the image, never mapped. */
+#define ARCH_UNMAPPED_TEST_ADDR RV_UL(0xfffffff000000000)
+
+/* Offsets in struct cpu used by vectors.S (checked in thread.c): struct
+ * arch_cpu comes right after the `self` pointer. */
+#define CPU_KSTACK_TOP 8
+#define CPU_USER_SP    16
 
 /* Trap frame layout, shared with vectors.S (checked in trap.c). */
 #define TF_X(n)    (8 * (n)) /* general register xn */
@@ -30,6 +44,12 @@
 #define TF_SCAUSE  (34 * 8)
 #define TF_STVAL   (35 * 8)
 #define TF_SIZE    (36 * 8) /* a multiple of 16, so sp stays aligned */
+
+/* What arch_context_switch (switch.S) keeps on a switched-out stack: ra at
+ * 0, s0-s11 at 8-96, padded to a multiple of 16. */
+#define SWITCH_FRAME (14 * 8)
+#define SWITCH_RA    0
+#define SWITCH_S(n)  (8 + 8 * (n))
 
 #ifndef __ASSEMBLER__
 
@@ -55,11 +75,85 @@ struct trapframe {
     uint64_t sepc, sstatus, scause, stval;
 };
 
-/* Nothing yet: the kernel stack for traps from user mode goes here later. */
+/* Per-CPU state of the trap entry (vectors.S) and the IPIs (timer.c). */
 struct arch_cpu {
+    uint64_t kstack_top;  /* CPU_KSTACK_TOP: the running thread's, for traps from U */
+    uint64_t user_sp;     /* CPU_USER_SP: scratch while the entry switches stacks */
+    uint32_t ipi_pending; /* 1 << enum ipi_kind, set by senders */
 };
 
 #define SSTATUS_SIE (1ul << 1) /* supervisor interrupt enable (priv spec 4.1.1) */
+
+/*
+ * Sv39 page-table entries (priv spec 4.3.1, 4.4.1): flags in bits 0-7, the
+ * PPN (PA >> 12, 44 bits) at bit 10. V alone is a pointer to the next level;
+ * any of R, W, X makes a leaf, at level 1 a megapage, at level 2 a
+ * gigapage. W without R is reserved, so every leaf is readable. A and D
+ * are set up front: hardware may raise a page fault instead of setting them.
+ * G marks kernel (upper-half) leaves, present in every address space.
+ * VM_DEVICE has no encoding: without Svpbmt a PTE has no memory type, and
+ * the physical memory attributes (priv spec 3.6) of the address decide
+ * cacheability and ordering, so MMIO is uncached and ordered anyway.
+ */
+#define RV_PTE_V (1ul << 0)
+#define RV_PTE_R (1ul << 1)
+#define RV_PTE_W (1ul << 2)
+#define RV_PTE_X (1ul << 3)
+#define RV_PTE_U (1ul << 4)
+#define RV_PTE_G (1ul << 5)
+#define RV_PTE_A (1ul << 6)
+#define RV_PTE_D (1ul << 7)
+#define RV_PTE_PPN_SHIFT 10
+#define RV_PTE_PPN_MASK  ((1ul << 44) - 1)
+
+/* Non-leaf entries must have A, D and U clear (priv spec 4.3.1), user or not. */
+static inline pte_t arch_pte_table(uint64_t pa, bool user)
+{
+    (void)user;
+    return (pa >> 12) << RV_PTE_PPN_SHIFT | RV_PTE_V;
+}
+
+static inline pte_t arch_pte_leaf(uint64_t pa, unsigned prot, int level)
+{
+    (void)level; /* the same format at every level */
+    pte_t e = (pa >> 12) << RV_PTE_PPN_SHIFT | RV_PTE_V | RV_PTE_R | RV_PTE_A | RV_PTE_D;
+    if (prot & VM_WRITE)
+        e |= RV_PTE_W;
+    if (prot & VM_EXEC)
+        e |= RV_PTE_X;
+    e |= (prot & VM_USER) ? RV_PTE_U : RV_PTE_G;
+    return e;
+}
+
+static inline bool arch_pte_valid(pte_t e) { return e & RV_PTE_V; }
+static inline bool arch_pte_is_leaf(pte_t e, int level)
+{
+    return level == 0 || (e & (RV_PTE_R | RV_PTE_W | RV_PTE_X));
+}
+static inline uint64_t arch_pte_addr(pte_t e)
+{
+    return (e >> RV_PTE_PPN_SHIFT & RV_PTE_PPN_MASK) << 12;
+}
+
+static inline unsigned arch_pte_prot(pte_t e)
+{
+    return ((e & RV_PTE_R) ? VM_READ : 0) | ((e & RV_PTE_W) ? VM_WRITE : 0) |
+           ((e & RV_PTE_X) ? VM_EXEC : 0) | ((e & RV_PTE_U) ? VM_USER : 0);
+}
+
+/* SFENCE.VMA va, x0: this hart forgets va in every address space, global
+ * entries included (priv spec 4.2.1). */
+static inline void arch_tlb_flush_page(uintptr_t va)
+{
+    __asm__ volatile("sfence.vma %0, zero" : : "r"(va) : "memory");
+}
+
+/* An exception-table entry (kernel/extable.h) for inline assembly. */
+#define EXTABLE_ENTRY(insn, fixup)                                                                 \
+    ".pushsection __ex_table, \"a\"\n"                                                              \
+    ".balign 8\n"                                                                                  \
+    ".quad " #insn ", " #fixup "\n"                                                                \
+    ".popsection\n"
 
 /* In the kernel, tp holds this CPU's struct cpu * (start.S, arch_early_init). */
 static inline struct cpu *arch_this_cpu(void)
@@ -81,6 +175,16 @@ static inline void arch_irq_restore(unsigned long flags)
 {
     if (flags & SSTATUS_SIE)
         __asm__ volatile("csrs sstatus, %0" : : "r"(SSTATUS_SIE) : "memory");
+}
+
+static inline void arch_irq_enable(void)
+{
+    __asm__ volatile("csrs sstatus, %0" : : "r"(SSTATUS_SIE) : "memory");
+}
+
+static inline void arch_irq_disable(void)
+{
+    __asm__ volatile("csrc sstatus, %0" : : "r"(SSTATUS_SIE) : "memory");
 }
 
 /* The time CSR (ISA, "Counters" chapter): a constant-rate counter shared
@@ -133,6 +237,12 @@ static inline void arch_mmio_write32(uintptr_t a, uint32_t v)
 {
     __asm__ volatile("fence iorw, o; sw %0, 0(%1); fence o, iorw" : : "r"(v), "r"(a) : "memory");
 }
+
+/* System call ABI (kernel/uapi/syscall.h): a7 = number, a0-a5 = arguments
+ * (x10-x15), a0 = result. */
+static inline unsigned long arch_sc_nr(const struct trapframe *tf) { return tf->a7; }
+static inline uintptr_t arch_sc_arg(const struct trapframe *tf, int i) { return tf->x[10 + i]; }
+static inline void arch_sc_set_ret(struct trapframe *tf, long v) { tf->a0 = (uint64_t)v; }
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {

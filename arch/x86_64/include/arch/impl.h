@@ -9,9 +9,17 @@
 
 #define ARCH_NAME "x86_64"
 #define ARCH_HAS_PIO 1
-#define ARCH_KERNEL_VBASE 0xffffffff80000000ul
+#define ARCH_ELF_MACHINE 62 /* EM_X86_64 */
 #define ARCH_STACK_ALIGN 16
-/* Not in the early page tables (only 0-4 GiB and the kernel are mapped). */
+
+/* Virtual layout (kernel/mm/vm.h): 4-level paging, 48-bit addresses. */
+#define ARCH_PT_LEVELS 4
+#define ARCH_KERNEL_VBASE 0xffffffff80000000ul  /* PML4 slot 511, top 2 GiB */
+#define ARCH_KSTACK_BASE 0xffffff0000000000ul   /* PML4 slot 510 */
+#define ARCH_DIRECT_MAP_BASE 0xffff800000000000ul /* PML4 slots 256.. */
+#define ARCH_DIRECT_MAP_SIZE (1ul << 39)        /* 512 GiB: one PML4 slot */
+#define ARCH_EARLY_MAP_SIZE (64ul << 20)        /* what start.S maps behind the image */
+/* Not mapped: in the user half, far above anything a test program uses. */
 #define ARCH_UNMAPPED_TEST_ADDR 0x0000700000000000ul
 
 /* Segment selectors; the order is fixed by SYSCALL/SYSRET (SDM vol. 3A 5.8.8). */
@@ -21,6 +29,26 @@
 #define GDT_USER_CS 0x23 /* 0x20 | RPL 3 */
 #define GDT_TSS 0x28
 #define GDT_ENTRIES 7 /* null, kcode, kdata, udata, ucode, tss (2 slots) */
+
+/* Interrupt vectors the kernel programs (0-31 are the CPU's exceptions). */
+#define VECTOR_TIMER 32
+#define VECTOR_IPI_RESCHEDULE 0xf0
+#define VECTOR_IPI_STOP 0xf1
+#define VECTOR_SPURIOUS 0xff
+#define VECTOR_SYSCALL 0x100 /* not a real vector: marks frames built by SYSCALL */
+
+/* Offsets in struct cpu used by entry.S (checked in cpu.c): struct arch_cpu
+ * comes right after the `self` pointer. */
+#define CPU_KSTACK_TOP 8
+#define CPU_USER_RSP 16
+
+/* Offsets in struct trapframe used by entry.S. */
+#define TF_RIP (17 * 8)
+#define TF_CS (18 * 8)
+#define TF_RFLAGS (19 * 8)
+#define TF_RSP (20 * 8)
+#define TF_SS (21 * 8)
+#define TF_SIZE (22 * 8)
 
 #ifndef __ASSEMBLER__
 
@@ -48,9 +76,68 @@ struct x86_tss {
 } __attribute__((packed));
 
 struct arch_cpu {
+    uint64_t kstack_top; /* CPU_KSTACK_TOP: the running thread's, for SYSCALL */
+    uint64_t user_rsp;   /* CPU_USER_RSP: scratch while SYSCALL switches stacks */
     uint64_t gdt[GDT_ENTRIES];
     struct x86_tss tss;
 };
+
+/* Page-table entry bits (SDM vol. 3A 4.5, tables 4-14 to 4-20). */
+#define X86_PTE_P (1ull << 0)
+#define X86_PTE_W (1ull << 1)
+#define X86_PTE_U (1ull << 2)
+#define X86_PTE_PWT (1ull << 3)
+#define X86_PTE_PCD (1ull << 4)
+#define X86_PTE_A (1ull << 5)
+#define X86_PTE_D (1ull << 6)
+#define X86_PTE_PS (1ull << 7) /* a 2 MiB or 1 GiB page, not a table */
+#define X86_PTE_G (1ull << 8)  /* global: kept in the TLB across CR3 loads */
+#define X86_PTE_NX (1ull << 63)
+#define X86_PTE_ADDR 0x000ffffffffff000ull
+
+/* Tables are permissive (the leaf decides); only user-half tables get U. */
+static inline pte_t arch_pte_table(uint64_t pa, bool user)
+{
+    return pa | X86_PTE_P | X86_PTE_W | (user ? X86_PTE_U : 0);
+}
+
+/* A and D are set up front so the CPU never has to write them back. */
+static inline pte_t arch_pte_leaf(uint64_t pa, unsigned prot, int level)
+{
+    pte_t e = pa | X86_PTE_P | X86_PTE_A;
+    if (prot & VM_WRITE)
+        e |= X86_PTE_W | X86_PTE_D;
+    e |= (prot & VM_USER) ? X86_PTE_U : X86_PTE_G;
+    if (!(prot & VM_EXEC))
+        e |= X86_PTE_NX;
+    if (prot & VM_DEVICE)
+        e |= X86_PTE_PCD | X86_PTE_PWT; /* uncached (the MTRRs agree for MMIO) */
+    if (level > 0)
+        e |= X86_PTE_PS;
+    return e;
+}
+
+static inline bool arch_pte_valid(pte_t e) { return e & X86_PTE_P; }
+static inline bool arch_pte_is_leaf(pte_t e, int level) { return level == 0 || (e & X86_PTE_PS); }
+static inline uint64_t arch_pte_addr(pte_t e) { return e & X86_PTE_ADDR; }
+
+static inline unsigned arch_pte_prot(pte_t e)
+{
+    return VM_READ | ((e & X86_PTE_W) ? VM_WRITE : 0) | ((e & X86_PTE_U) ? VM_USER : 0) |
+           ((e & X86_PTE_NX) ? 0 : VM_EXEC) | ((e & X86_PTE_PCD) ? VM_DEVICE : 0);
+}
+
+static inline void arch_tlb_flush_page(uintptr_t va)
+{
+    __asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
+}
+
+/* An exception-table entry (kernel/extable.h) for inline assembly. */
+#define EXTABLE_ENTRY(insn, fixup)                                                     \
+    ".pushsection __ex_table, \"a\"\n"                                                 \
+    ".balign 8\n"                                                                      \
+    ".quad " #insn ", " #fixup "\n"                                                    \
+    ".popsection\n"
 
 static inline struct cpu *arch_this_cpu(void)
 {
@@ -71,6 +158,9 @@ static inline void arch_irq_restore(unsigned long flags)
     if (flags & (1ul << 9)) /* RFLAGS.IF */
         __asm__ volatile("sti" : : : "memory");
 }
+
+static inline void arch_irq_enable(void) { __asm__ volatile("sti" : : : "memory"); }
+static inline void arch_irq_disable(void) { __asm__ volatile("cli" : : : "memory"); }
 
 static inline uint64_t arch_counter(void)
 {
@@ -113,6 +203,15 @@ static inline void arch_pio_write32(uint16_t port, uint32_t v)
 {
     __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
 }
+
+/* System call ABI (kernel/uapi/syscall.h): rax; rdi rsi rdx r10 r8 r9; rax. */
+static inline unsigned long arch_sc_nr(const struct trapframe *tf) { return tf->rax; }
+static inline uintptr_t arch_sc_arg(const struct trapframe *tf, int i)
+{
+    const uint64_t args[6] = {tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9};
+    return args[i];
+}
+static inline void arch_sc_set_ret(struct trapframe *tf, long v) { tf->rax = (uint64_t)v; }
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf) { return tf->rip; }
 static inline void arch_tf_set_pc(struct trapframe *tf, uintptr_t pc) { tf->rip = pc; }

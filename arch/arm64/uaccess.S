@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/arm64/uaccess.S - copying to and from user memory.
+ *
+ * The user side of each copy uses the unprivileged load/store LDTRB/STTRB
+ * (Arm ARM, "Load/store unprivileged"): executed at EL1, they are checked
+ * against the EL0 permissions of the page. So a user pointer can only
+ * reach what the program itself could (never a kernel page, even if the
+ * range check in kernel/uaccess.c were wrong), and PSTATE.PAN, which makes
+ * ordinary EL1 accesses to user pages fault, does not apply to them
+ * (PSTATE.UAO, which would change that, is never set). Each unprivileged
+ * access is in the exception table: a fault on it (unmapped, or not
+ * permitted at EL0) resumes at uaccess_fault, which returns -EFAULT.
+ */
+#define EFAULT 14 /* kernel/uapi/errno.h */
+
+    .text
+/*
+ * int arch_copy_from_user(void *dst, uintptr_t user_src, size_t n)
+ *   x0 = kernel destination, x1 = user source, x2 = byte count; the caller
+ *   has checked [x1, x1 + x2) lies below USER_TOP. Returns w0 = 0, or
+ *   -EFAULT (bytes before the fault are copied). Clobbers x1-x3.
+ */
+    .globl arch_copy_from_user
+arch_copy_from_user:
+    cbz     x2, 2f
+1:  ldtrb   w3, [x1]
+    add     x1, x1, #1
+    strb    w3, [x0], #1
+    subs    x2, x2, #1
+    b.ne    1b
+2:  mov     w0, #0
+    ret
+
+/*
+ * int arch_copy_to_user(uintptr_t user_dst, const void *src, size_t n)
+ *   x0 = user destination (range-checked by the caller), x1 = kernel
+ *   source, x2 = byte count. Returns w0 = 0 or -EFAULT. Clobbers x0-x3.
+ */
+    .globl arch_copy_to_user
+arch_copy_to_user:
+    cbz     x2, 4f
+3:  ldrb    w3, [x1], #1
+5:  sttrb   w3, [x0]
+    add     x0, x0, #1
+    subs    x2, x2, #1
+    b.ne    3b
+4:  mov     w0, #0
+    ret
+
+uaccess_fault:
+    mov     w0, #-EFAULT
+    ret
+
+    .pushsection __ex_table, "a"
+    .balign 8
+    .quad   1b, uaccess_fault
+    .quad   5b, uaccess_fault
+    .popsection

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/riscv64/mmu.c - the kernel's page tables and user address spaces.
+ *
+ * One satp holds both halves (priv spec 4.1.11, 4.4): every user root table
+ * gets a copy of the kernel root's upper-half entries (256-511), so the
+ * kernel is mapped whatever the current address space; its leaves are
+ * global (PTE.G). Every address space uses ASID 0, so a switch flushes the
+ * non-global translations of ASID 0 (SFENCE.VMA x0, rs2 with rs2 = 0: the
+ * global ones stay, priv spec 4.2.1). Protections: W and X are never both
+ * given to kernel memory (kernel/mm/mm_init.c), U pages are out of the
+ * kernel's reach while sstatus.SUM = 0 (uaccess.S) and never executable
+ * in S mode.
+ */
+#include "kernel/arch_callbacks.h"
+#include "riscv.h"
+
+#define SATP_MODE_SV39 (8ul << 60) /* satp.MODE (priv spec 4.1.11), ASID 0 */
+
+static uint64_t kernel_root;
+
+/* Megapages (level 1) and gigapages (level 2) are part of Sv39 itself. */
+bool arch_pt_block_ok(int level)
+{
+    return level == 1 || level == 2;
+}
+
+void arch_mmu_switch(uint64_t root)
+{
+    csr_clear(sstatus, SSTATUS_SUM | SSTATUS_MXR); /* whatever the loader left */
+    kernel_root = root;
+    csr_write(satp, SATP_MODE_SV39 | root >> 12);
+    /* Everything, global entries too: start.S's identity map was global. */
+    __asm__ volatile("sfence.vma zero, zero" : : : "memory");
+}
+
+void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root_table)
+{
+    for (int i = 256; i < 512; i++)
+        user_root[i] = kernel_root_table[i];
+}
+
+void arch_aspace_activate(uint64_t user_root)
+{
+    csr_write(satp, SATP_MODE_SV39 | (user_root ? user_root : kernel_root) >> 12);
+    __asm__ volatile("sfence.vma zero, %0" : : "r"(0ul) : "memory"); /* ASID 0, not global */
+}

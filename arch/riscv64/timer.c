@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/riscv64/timer.c - the scheduler tick and inter-processor interrupts.
+ *
+ * Tick: the supervisor timer interrupt (scause 5), pending while the time
+ * CSR >= the hart's compare value. With the Sstc extension S mode owns that
+ * value as the stimecmp CSR (0x14d; writing it also clears the pending
+ * interrupt); without it the SBI TIME extension's set_timer asks the
+ * firmware to program it. Sstc is used when the devicetree's riscv,isa or
+ * riscv,isa-extensions names it and the CSR is accessible: the firmware
+ * must also have set menvcfg.STCE, or the access is an illegal instruction,
+ * which the probe survives through the exception table.
+ *
+ * IPIs: the SBI IPI extension's send_ipi makes the target hart take a
+ * supervisor software interrupt (scause 1), which it acknowledges by
+ * clearing sip.SSIP (priv spec 4.1.3). What was asked travels in the
+ * target's cpu->arch.ipi_pending bits, set before the send.
+ */
+#include "kernel/arch_callbacks.h"
+#include "kernel/errno.h"
+#include "lib/string.h"
+#include "riscv.h"
+#include "sbi.h"
+
+static bool use_sstc;
+static uint64_t period; /* time CSR ticks per scheduler tick */
+
+/* Does a riscv,isa string such as "rv64imafdch_zicsr_sstc" name `ext`? The
+ * multi-letter extensions follow the base and single letters, each after
+ * an underscore (ISA spec, "ISA Extension Naming Conventions"). */
+static bool isa_has(const char *isa, uint32_t len, const char *ext)
+{
+    size_t n = strlen(ext);
+    for (uint32_t i = 0; i + n <= len; i++) {
+        if (isa[i] == '_' && strncmp(&isa[i + 1], ext, n) == 0 &&
+            (i + 1 + n == len || isa[i + 1 + n] == '_' || isa[i + 1 + n] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+static bool fdt_says_sstc(const struct fdt *f, uint32_t hart)
+{
+    uint32_t len;
+    int node = f ? riscv_cpu_node(f, hart) : -1;
+    if (node < 0)
+        return false;
+    const char *list = fdt_prop(f, node, "riscv,isa-extensions", &len);
+    if (list && fdt_stringlist_contains(list, len, "sstc"))
+        return true;
+    const char *isa = fdt_prop(f, node, "riscv,isa", &len);
+    return isa && isa_has(isa, len, "sstc");
+}
+
+/* Read stimecmp, surviving the illegal-instruction trap if S mode may not. */
+static bool stimecmp_works(void)
+{
+    int err = 0;
+    unsigned long v;
+    __asm__ volatile("1: csrr %1, 0x14d\n"
+                     "2:\n"
+                     ".pushsection .text.fixup, \"ax\"\n"
+                     "3: li %0, %2\n"
+                     "   j 2b\n"
+                     ".popsection\n" EXTABLE_ENTRY(1b, 3b)
+                     : "+r"(err), "=r"(v)
+                     : "i"(-EFAULT)
+                     : "memory");
+    return err == 0;
+}
+
+void riscv_timer_init(const struct fdt *f, uint32_t boot_hart)
+{
+    bool listed = fdt_says_sstc(f, boot_hart);
+    use_sstc = listed && stimecmp_works();
+    kprintf("timer: %s\n", use_sstc ? "Sstc stimecmp"
+                           : listed ? "SBI set_timer (Sstc listed, stimecmp not accessible)"
+                                    : "SBI set_timer");
+}
+
+static void program(uint64_t when)
+{
+    if (use_sstc)
+        __asm__ volatile("csrw 0x14d, %0" : : "r"(when) : "memory");
+    else
+        sbi_set_timer(when);
+}
+
+void arch_timer_start(unsigned hz)
+{
+    period = arch_counter_hz() / hz;
+    program(arch_counter() + period);
+    csr_set(sie, SIE_STIE | SIE_SSIE);
+}
+
+/* Timer interrupt, IRQs off: the next deadline a period from now (not from
+ * the last one, so a late tick never causes a burst), then the scheduler. */
+void riscv_timer_interrupt(void)
+{
+    program(arch_counter() + period);
+    sched_tick();
+}
+
+void arch_send_ipi(unsigned cpu, int kind)
+{
+    __atomic_fetch_or(&cpus[cpu].arch.ipi_pending, 1u << kind, __ATOMIC_SEQ_CST);
+    sbi_send_ipi(1, cpus[cpu].hwid);
+}
+
+/* Software interrupt, IRQs off. IPI_RESCHEDULE needs nothing more: the
+ * sender set need_resched, which the trap's way out looks at. */
+void riscv_ipi_interrupt(void)
+{
+    csr_clear(sip, SIE_SSIE);
+    uint32_t pending = __atomic_exchange_n(&this_cpu()->arch.ipi_pending, 0, __ATOMIC_SEQ_CST);
+    if (pending & (1u << IPI_STOP))
+        arch_halt();
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/riscv64/uaccess.S - copying to and from user memory.
+ *
+ * S mode can reach U pages (PTE.U = 1) only while sstatus.SUM = 1 (priv
+ * spec 4.1.1.2); the kernel keeps SUM = 0 everywhere else, so a stray
+ * kernel access to user memory faults. (It can never execute U pages,
+ * whatever SUM says.) Every user access below is in the exception table
+ * (kernel/extable.h): a page or access fault on it resumes at
+ * user_copy_fault instead of panicking. The trap returns with the frame's
+ * sstatus, which still has SUM = 1, so the fix-up clears it again.
+ */
+#define EFAULT 14
+#define SSTATUS_SUM (1 << 18)
+
+/*
+ * int arch_copy_from_user(void *dst, uintptr_t user_src, size_t n)
+ * int arch_copy_to_user(uintptr_t user_dst, const void *src, size_t n)
+ * Entry: a0 = dst, a1 = src, a2 = n; one of dst/src is a user address the
+ *   caller range-checked (kernel/uaccess.c). Both hooks take (dst, src, n),
+ *   so they are one routine. Any IRQ state.
+ * Exit: a0 = 0, or -EFAULT if an access faulted (a prefix may be copied);
+ *   SUM = 0 either way. Clobbers t0, t1, a1, a2. Leaf: no stack used.
+ * A byte loop: simple, and copies here are a few dozen bytes.
+ */
+    .text
+    .globl arch_copy_from_user, arch_copy_to_user
+arch_copy_from_user:
+arch_copy_to_user:
+    li      t1, SSTATUS_SUM
+    csrs    sstatus, t1
+    beqz    a2, 3f
+1:  lbu     t0, 0(a1)
+2:  sb      t0, 0(a0)
+    addi    a0, a0, 1
+    addi    a1, a1, 1
+    addi    a2, a2, -1
+    bnez    a2, 1b
+3:  csrc    sstatus, t1
+    li      a0, 0
+    ret
+
+user_copy_fault:
+    li      t1, SSTATUS_SUM
+    csrc    sstatus, t1
+    li      a0, -EFAULT
+    ret
+
+    .pushsection __ex_table, "a"
+    .balign 8
+    .quad   1b, user_copy_fault
+    .quad   2b, user_copy_fault
+    .popsection

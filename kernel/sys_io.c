@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/sys_io.c - read and write on the console, the only file there is:
+ * fd 0 reads from it, fds 1 and 2 write to it.
+ */
+#include "kernel/console.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/syscall.h"
+#include "kernel/uaccess.h"
+
+#define CHUNK 256
+
+long sys_write(const struct sysargs *args)
+{
+    int fd = (int)args->a[0];
+    uintptr_t buf = args->a[1];
+    size_t len = args->a[2];
+    if (fd != 1 && fd != 2)
+        return -EBADF;
+    if (len > (1ul << 30))
+        return -EINVAL;
+    if (!user_range_ok(buf, len))
+        return -EFAULT;
+    char chunk[CHUNK];
+    size_t done = 0;
+    while (done < len) {
+        size_t n = MIN(len - done, sizeof(chunk));
+        if (copy_from_user(chunk, buf + done, n) != 0)
+            return done ? (long)done : -EFAULT;
+        kwrite(chunk, n);
+        done += n;
+    }
+    return (long)done;
+}
+
+/* Returns what has been typed so far (possibly nothing): the console is polled. */
+long sys_read(const struct sysargs *args)
+{
+    int fd = (int)args->a[0];
+    uintptr_t buf = args->a[1];
+    size_t len = args->a[2];
+    if (fd != 0)
+        return -EBADF;
+    if (len > (1ul << 30))
+        return -EINVAL;
+    if (!user_access_ok(buf, len, true))
+        return -EFAULT;
+    size_t done = 0;
+    int c;
+    while (done < len && (c = console_getc()) >= 0) {
+        char ch = (char)c;
+        if (copy_to_user(buf + done, &ch, 1) != 0)
+            return done ? (long)done : -EFAULT;
+        done++;
+    }
+    return (long)done;
+}

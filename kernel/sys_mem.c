@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/sys_mem.c - brk: grow or shrink the heap after the program.
+ * brk(0) or any unacceptable address returns the current break (as Linux
+ * does, which is what C libraries' sbrk expect); a new break is rounded up
+ * to a page and limited to BRK_MAX bytes.
+ */
+#include "kernel/exec.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+
+#define BRK_MAX (64ul << 20)
+
+long sys_brk(const struct sysargs *args)
+{
+    struct task *t = current_task();
+    uintptr_t want = args->a[0];
+    if (want < t->brk_base || want > t->brk_base + BRK_MAX)
+        return (long)t->brk;
+    uintptr_t old_end = ALIGN_UP(t->brk, PAGE_SIZE), new_end = ALIGN_UP(want, PAGE_SIZE);
+    for (uintptr_t va = old_end; va < new_end; va += PAGE_SIZE) {
+        uint64_t pa = page_alloc();
+        if (!pa || vm_map(&t->as, va, pa, PAGE_SIZE, VM_USER | VM_READ | VM_WRITE) != 0) {
+            if (pa)
+                page_free(pa);
+            vm_unmap(&t->as, old_end, va - old_end, true);
+            return (long)t->brk;
+        }
+    }
+    if (new_end < old_end)
+        vm_unmap(&t->as, new_end, old_end - new_end, true);
+    t->brk = want;
+    return (long)want;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel/sys_task.c - system calls about tasks and threads. */
+#include "kernel/errno.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "kernel/uaccess.h"
+#include "lib/string.h"
+
+long sys_exit(const struct sysargs *args)
+{
+    task_exit((int)args->a[0], true);
+}
+
+long sys_getpid(const struct sysargs *args)
+{
+    return current_task()->pid;
+}
+
+long sys_getppid(const struct sysargs *args)
+{
+    struct task *parent = current_task()->parent;
+    return parent ? parent->pid : 0;
+}
+
+long sys_gettid(const struct sysargs *args)
+{
+    return current_thread()->tid;
+}
+
+/* Copy argv (a NULL-terminated array of user strings) into buf. */
+static int copy_argv(uintptr_t uargv, char *buf, const char *argv[MAX_ARGS])
+{
+    size_t used = 0;
+    for (int argc = 0; argc <= MAX_ARGS; argc++) {
+        uintptr_t p;
+        if (copy_from_user(&p, uargv + argc * sizeof(p), sizeof(p)) != 0)
+            return -EFAULT;
+        if (!p)
+            return argc;
+        if (argc == MAX_ARGS)
+            return -E2BIG;
+        long n = strncpy_from_user(buf + used, p, MAX_ARG_BYTES - used);
+        if (n < 0)
+            return (int)n;
+        argv[argc] = buf + used;
+        used += (size_t)n + 1;
+    }
+    return -E2BIG;
+}
+
+/* spawn(name, argv): argv may be NULL, then argv = {name}. */
+long sys_spawn(const struct sysargs *args)
+{
+    char name[TASK_NAME_MAX];
+    char buf[MAX_ARG_BYTES];
+    const char *argv[MAX_ARGS];
+    long n = strncpy_from_user(name, args->a[0], sizeof(name));
+    if (n < 0)
+        return n == -E2BIG ? -ENOENT : n;
+    int argc = 1;
+    argv[0] = name;
+    if (args->a[1]) {
+        argc = copy_argv(args->a[1], buf, argv);
+        if (argc < 0)
+            return argc;
+    }
+    return task_spawn(name, argc, argv, current_task());
+}
+
+/* wait(pid, status): pid -1 means any child; status may be NULL. */
+long sys_wait(const struct sysargs *args)
+{
+    int pid = (int)args->a[0], status = 0;
+    if (pid < -1 || pid == 0)
+        return -EINVAL;
+    if (args->a[1] && !user_access_ok(args->a[1], sizeof(int), true))
+        return -EFAULT;
+    int ret = task_wait(current_task(), pid, &status);
+    if (ret > 0 && args->a[1] && copy_to_user(args->a[1], &status, sizeof(status)) != 0)
+        return -EFAULT; /* the child is reaped either way, as on POSIX systems */
+    return ret;
+}
+
+long sys_thread_create(const struct sysargs *args)
+{
+    return task_thread_create(args->a[0], args->a[1], args->a[2]);
+}
+
+long sys_thread_exit(const struct sysargs *args)
+{
+    task_exit(0, false);
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel/sys_time.c - time, sleeping, yielding and where a thread runs. */
+#include "kernel/errno.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "kernel/time.h"
+#include "kernel/uaccess.h"
+
+#define NS_PER_SEC 1000000000l
+
+long sys_yield(const struct sysargs *args)
+{
+    sched_yield();
+    return 0;
+}
+
+long sys_clock_gettime(const struct sysargs *args)
+{
+    if ((int)args->a[0] != CLOCK_MONOTONIC)
+        return -EINVAL;
+    uint64_t ns = time_now_ns();
+    struct timespec ts = {(long)(ns / NS_PER_SEC), (long)(ns % NS_PER_SEC)};
+    return copy_to_user(args->a[1], &ts, sizeof(ts));
+}
+
+long sys_nanosleep(const struct sysargs *args)
+{
+    struct timespec req;
+    if (copy_from_user(&req, args->a[0], sizeof(req)) != 0)
+        return -EFAULT;
+    if (req.tv_sec < 0 || req.tv_nsec < 0 || req.tv_nsec >= NS_PER_SEC)
+        return -EINVAL;
+    if (args->a[1] && !user_range_ok(args->a[1], sizeof(struct timespec)))
+        return -EFAULT;
+    uint64_t ns = (uint64_t)req.tv_sec > UINT64_MAX / NS_PER_SEC / 2
+                      ? UINT64_MAX / 2
+                      : (uint64_t)req.tv_sec * NS_PER_SEC + (uint64_t)req.tv_nsec;
+    sched_sleep_ns(ns);
+    if (args->a[1]) {
+        struct timespec none = {0, 0}; /* nothing interrupts a sleep: nothing remains */
+        return copy_to_user(args->a[1], &none, sizeof(none));
+    }
+    return thread_killed() ? -EINTR : 0;
+}
+
+long sys_getcpu(const struct sysargs *args)
+{
+    preempt_disable();
+    long cpu = this_cpu()->id;
+    preempt_enable();
+    return cpu;
+}
+
+/* A thread of the caller's task by tid, 0 meaning the caller. */
+static struct thread *find_thread(int tid);
+
+struct find_ctx {
+    int tid;
+    struct task *task;
+    struct thread *found;
+};
+
+static void match_tid(struct thread *t, void *ctx)
+{
+    struct find_ctx *f = ctx;
+    if (t->tid == f->tid && t->task == f->task)
+        f->found = t;
+}
+
+static struct thread *find_thread(int tid)
+{
+    if (tid == 0)
+        return current_thread();
+    struct find_ctx f = {tid, current_task(), NULL};
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    sched_for_each_thread_locked(match_tid, &f);
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return f.found;
+}
+
+long sys_sched_setaffinity(const struct sysargs *args)
+{
+    struct thread *t = find_thread((int)args->a[0]);
+    if (!t)
+        return -ESRCH;
+    return sched_set_affinity(t, args->a[1]) == 0 ? 0 : -EINVAL;
+}
+
+long sys_sched_getaffinity(const struct sysargs *args)
+{
+    struct thread *t = find_thread((int)args->a[0]);
+    return t ? (long)t->affinity : -ESRCH;
+}

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/task.c - starting, ending and waiting for user tasks (see task.h).
+ * The task table and every task's state are guarded by sched_lock, so that
+ * "is there a zombie child? no: sleep" cannot miss the child's wake-up.
+ */
+#include "kernel/task.h"
+
+#include "kernel/arch_callbacks.h"
+#include "kernel/errno.h"
+#include "kernel/exec.h"
+#include "kernel/initrd.h"
+#include "kernel/panic.h"
+#include "lib/string.h"
+
+static struct task tasks[MAX_TASKS];
+static int next_pid = 1;
+static int kernel_waiters; /* wait channel for tasks the kernel started */
+
+struct task *current_task(void)
+{
+    return current_thread()->task;
+}
+
+/* The first code a user thread runs: drop to user mode. */
+static void user_thread_start(void *unused)
+{
+    struct thread *t = current_thread();
+    arch_enter_user(t->user_start.pc, t->user_start.sp, t->user_start.arg0, t->user_start.arg1);
+}
+
+static struct task *alloc_task(const char *name, struct task *parent)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct task *t = NULL;
+    for (int i = 0; i < MAX_TASKS && !t; i++) {
+        if (tasks[i].state == TASK_UNUSED)
+            t = &tasks[i];
+    }
+    if (t) {
+        memset(t, 0, sizeof(*t));
+        t->state = TASK_ALIVE;
+        t->pid = next_pid++;
+        t->parent = parent;
+        t->threads = 1;
+        strlcpy(t->name, name, sizeof(t->name));
+    }
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return t;
+}
+
+static void free_task(struct task *t)
+{
+    if (t->as.root)
+        aspace_destroy(&t->as);
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    t->state = TASK_UNUSED;
+    spin_unlock_irqrestore(&sched_lock, flags);
+}
+
+int task_spawn(const char *name, int argc, const char *const argv[], struct task *parent)
+{
+    const struct initrd_entry *prog = initrd_find(name);
+    if (!prog)
+        return -ENOENT;
+    struct task *t = alloc_task(name, parent);
+    if (!t)
+        return -EAGAIN;
+    struct exec_result r;
+    int err = aspace_create(&t->as);
+    if (!err)
+        err = exec_load(&t->as, prog->data, prog->size, argc, argv, &r);
+    struct thread *th = err ? NULL : thread_create(name, user_thread_start, NULL, ALL_CPUS, t);
+    if (!th) {
+        free_task(t);
+        return err ? err : -EAGAIN;
+    }
+    t->brk_base = t->brk = r.brk_base;
+    th->user_start.pc = r.entry;
+    th->user_start.sp = r.sp;
+    th->user_start.arg0 = (uintptr_t)argc;
+    th->user_start.arg1 = r.argv;
+    int pid = t->pid;
+    thread_start(th);
+    return pid;
+}
+
+int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp)
+{
+    struct task *task = current_task();
+    if (pc >= USER_TOP || sp >= USER_TOP || sp % 16)
+        return -EINVAL;
+    struct thread *th = thread_create(task->name, user_thread_start, NULL, ALL_CPUS, task);
+    if (!th)
+        return -EAGAIN;
+    th->user_start.pc = pc;
+    th->user_start.sp = sp;
+    th->user_start.arg0 = arg;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    task->threads++;
+    spin_unlock_irqrestore(&sched_lock, flags);
+    thread_start(th);
+    return th->tid;
+}
+
+static void kill_sibling(struct thread *t, void *task)
+{
+    if (t->task == task && t != this_cpu()->sched.current) {
+        t->killed = true;
+        sched_wake_thread_locked(t);
+    }
+}
+
+/* The task's last thread is leaving (sched_lock held): zombie, reparent, notify. */
+static void become_zombie_locked(struct task *task)
+{
+    /* An orphan has nobody to wait for it: it is gone at once. */
+    task->state = task->orphan ? TASK_UNUSED : TASK_ZOMBIE;
+    for (int i = 0; i < MAX_TASKS; i++) {
+        struct task *child = &tasks[i];
+        if (child->state == TASK_UNUSED || child->parent != task)
+            continue;
+        child->parent = NULL;
+        child->orphan = true;
+        if (child->state == TASK_ZOMBIE)
+            child->state = TASK_UNUSED;
+    }
+    sched_wakeup_locked(task->parent ? (const void *)task->parent : &kernel_waiters);
+}
+
+void task_exit(int status, bool whole_task)
+{
+    struct task *task = current_task();
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    if (whole_task && !task->exiting) {
+        task->exiting = true;
+        task->exit_status = status;
+        sched_for_each_thread_locked(kill_sibling, task);
+    } else if (!task->exiting && task->threads == 1) {
+        task->exit_status = status;
+    }
+    bool last = --task->threads == 0;
+    spin_unlock_irqrestore(&sched_lock, flags);
+    if (last) {
+        aspace_activate(NULL); /* leave the page tables before freeing them */
+        aspace_destroy(&task->as);
+        flags = spin_lock_irqsave(&sched_lock);
+        become_zombie_locked(task);
+        spin_unlock_irqrestore(&sched_lock, flags);
+    }
+    thread_exit();
+}
+
+void task_kill(const char *why, uintptr_t addr, uintptr_t pc, int status)
+{
+    struct task *task = current_task();
+    kprintf("pid %d (%s): killed: %s, address %#lx, pc %#lx\n", task->pid, task->name, why,
+            (unsigned long)addr, (unsigned long)pc);
+    task_exit(status, true);
+}
+
+/* A matching zombie child is reaped; *any tells whether a matching child exists. */
+static int reap_locked(struct task *parent, int pid, int *status, bool *any)
+{
+    for (int i = 0; i < MAX_TASKS; i++) {
+        struct task *c = &tasks[i];
+        if (c->state == TASK_UNUSED || c->parent != parent || (pid != -1 && c->pid != pid))
+            continue;
+        *any = true;
+        if (c->state == TASK_ZOMBIE) {
+            *status = c->exit_status;
+            c->state = TASK_UNUSED;
+            return c->pid;
+        }
+    }
+    return 0;
+}
+
+int task_wait(struct task *parent, int pid, int *status)
+{
+    if (!parent && pid <= 0)
+        return -EINVAL; /* the kernel waits for specific tasks only */
+    const void *chan = parent ? (const void *)parent : &kernel_waiters;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    int result;
+    for (;;) {
+        bool any = false;
+        result = reap_locked(parent, pid, status, &any);
+        if (result > 0 || !any) {
+            result = result > 0 ? result : -ECHILD;
+            break;
+        }
+        if (this_cpu()->sched.current->killed) {
+            result = -EINTR;
+            break;
+        }
+        sched_sleep_locked(chan, 0);
+    }
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return result;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/trap.c - what happens on the way back to user space.
+ *
+ * Every return to user mode (after a system call, an interrupt or a fault
+ * taken in user mode) passes through user_return() with IRQs off. It is the
+ * place where a thread whose task is exiting leaves, where a pending
+ * reschedule happens, and where the kernel checks that nothing is held.
+ */
+#include "kernel/arch_callbacks.h"
+#include "kernel/panic.h"
+#include "kernel/sched/sched.h"
+#include "kernel/task.h"
+
+void user_return(void)
+{
+    for (;;) {
+        struct cpu *c = this_cpu();
+        if (c->sched.current->killed) {
+            arch_irq_enable();
+            task_exit(0, false); /* the task's status was set by whoever ended it */
+        }
+        if (!c->sched.need_resched)
+            break;
+        sched_preempt_point();
+    }
+    if (this_cpu()->preempt_count != 0)
+        panic("returning to user space with preempt count %u: a lock is still held",
+              this_cpu()->preempt_count);
+}
+
+void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int status)
+{
+    arch_irq_enable();
+    task_kill(why, addr, pc, status);
+}

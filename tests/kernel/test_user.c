@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tests/kernel/test_user.c - run the user test programs (user/) and check
+ * how they ended. The programs print their own KTAP subtests; here the
+ * kernel checks the exit status and that it is still standing afterwards.
+ */
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/task.h"
+
+/* Start `name` with argv and wait for it; returns its exit status or -errno. */
+static int run(const char *name, int argc, const char *const argv[])
+{
+    int status = -1;
+    int pid = task_spawn(name, argc, argv, NULL);
+    if (pid < 0)
+        return pid;
+    int got = task_wait(NULL, pid, &status);
+    return got == pid ? status : got;
+}
+
+static int run0(const char *name)
+{
+    const char *argv[] = {name};
+    return run(name, 1, argv);
+}
+
+KTEST(user, syscalls)
+{
+    KEXPECT_EQ(run0("test_syscalls"), 0);
+}
+
+KTEST(user, bad_input)
+{
+    KEXPECT_EQ(run0("test_badinput"), 0);
+}
+
+KTEST(user, registers_preserved)
+{
+    KEXPECT_EQ(run0("test_regs"), 0);
+}
+
+KTEST(user, faults_kill_only_the_program)
+{
+    static const struct {
+        const char *what;
+        int status;
+    } cases[] = {
+        {"null", EXIT_KILLED_SEGV},      {"kernel", EXIT_KILLED_SEGV},
+        {"write-text", EXIT_KILLED_SEGV}, {"exec-data", EXIT_KILLED_SEGV},
+        {"stack", EXIT_KILLED_SEGV},     {"illegal", EXIT_KILLED_ILL},
+    };
+    for (unsigned i = 0; i < ARRAY_SIZE(cases); i++) {
+        const char *argv[] = {"fault", cases[i].what};
+        int status = run("fault", 2, argv);
+        if (status != cases[i].status)
+            ktest_fail(__FILE__, __LINE__, "fault %s: status %d, expected %d", cases[i].what,
+                       status, cases[i].status);
+    }
+    KEXPECT_EQ(run0("hello"), 0); /* and the kernel still runs programs */
+}
+
+KTEST(user, no_pages_leaked_by_programs)
+{
+    run0("hello"); /* warm up: the first run caches a kernel stack */
+    size_t before = page_free_count();
+    for (int i = 0; i < 5; i++)
+        KEXPECT_EQ(run0("hello"), 0);
+    KEXPECT_EQ(page_free_count(), before);
+}
+
+KTEST(user, spawn_unknown_program)
+{
+    const char *argv[] = {"nope"};
+    KEXPECT_EQ(task_spawn("nope", 1, argv, NULL), -ENOENT);
+}
