@@ -22,7 +22,6 @@
  *   ARCH_DIRECT_MAP_SIZE how much physical memory the direct map reaches
  *   ARCH_EARLY_MAP_SIZE  bytes start.S maps from the image's physical base
  *   ARCH_UNMAPPED_TEST_ADDR  an address never mapped (tests fault on it)
- *   EXTABLE_ENTRY(insn, fixup)  inline-asm text of an exception-table entry
  * the register layout `struct trapframe` (what entry code saves) and the
  * per-CPU `struct arch_cpu`.
  */
@@ -41,6 +40,17 @@ struct cpu;
 #define VM_EXEC 0x04
 #define VM_USER 0x08   /* reachable from user mode */
 #define VM_DEVICE 0x10 /* device registers: uncached, strongly ordered */
+
+/*
+ * An exception-table entry (kernel/extable.h) for inline assembly: if the
+ * instruction at label `insn` faults, the trap handler resumes at `fixup`.
+ * The same GNU assembler text works on all three arches.
+ */
+#define EXTABLE_ENTRY(insn, fixup)                                                     \
+    ".pushsection __ex_table, \"a\"\n"                                                 \
+    ".balign 8\n"                                                                      \
+    ".quad " #insn ", " #fixup "\n"                                                    \
+    ".popsection\n"
 
 /* A page-table entry: 64 bits on all three arches. */
 typedef uint64_t pte_t;
@@ -63,6 +73,10 @@ void arch_init(const struct boot_info *bi);
  * found (e.g. "PSCI 1.1 via hvc", "OpenSBI 1.1, SBI 1.0"); "" if none. */
 void arch_describe_firmware(char *buf, size_t size);
 
+/* Boot CPU, before mm_init: take out of the memory map anything the arch
+ * needs to keep for itself (the x86 AP start-up trampoline below 1 MiB). */
+void arch_memory_reserve(struct boot_info *bi);
+
 /* Physical base of the kernel image (where the loader put it). Any context. */
 uint64_t arch_kernel_phys_base(void);
 
@@ -83,12 +97,26 @@ static inline struct cpu *arch_this_cpu(void);
 static inline unsigned long arch_irq_save(void);
 /* (inline) Restore the state returned by arch_irq_save. */
 static inline void arch_irq_restore(unsigned long flags);
+/* (inline) True if IRQs are masked on this CPU. */
+static inline bool arch_irqs_disabled(void);
 /* (inline) Unmask / mask IRQs on this CPU. */
 static inline void arch_irq_enable(void);
 static inline void arch_irq_disable(void);
 /* Idle wait: called with IRQs off; enables them and sleeps until an
  * interrupt has been taken; returns with IRQs on. */
 void arch_idle(void);
+
+/* ---- Other CPUs ------------------------------------------------------ */
+
+/* Boot CPU: the firmware's id of the CPU running this (APIC id, MPIDR
+ * affinity bits, hart id), to match it against the firmware's CPU list. */
+uint64_t arch_cpu_hwid(void);
+/* Boot CPU, IRQs on: start CPU c (c->hwid, c->id set) so that it switches to
+ * the kernel's page tables, sets up its own per-CPU state (trap vectors,
+ * per-CPU pointer) on the stack ending at stack_top, and calls
+ * secondary_main(c). Returns 0 if the request was made (the kernel then
+ * waits, bounded, for c->online), negative if the firmware refused. */
+int arch_cpu_start(struct cpu *c, uintptr_t stack_top);
 
 /* ---- Timer and inter-processor interrupts ---------------------------- */
 
@@ -129,6 +157,11 @@ static inline uint64_t arch_pte_addr(pte_t e);
 static inline unsigned arch_pte_prot(pte_t e);
 /* (inline) Forget this CPU's translation of va. */
 static inline void arch_tlb_flush_page(uintptr_t va);
+/* Make every CPU forget its translations of user addresses in [va, va+len)
+ * before returning (page tables already changed). Any context, even IRQs
+ * off: x86_64 sends IPIs and serves other CPUs' requests while it waits,
+ * arm64 broadcasts TLBI, riscv64 asks the SBI for a remote sfence.vma. */
+void arch_tlb_shootdown(uintptr_t va, size_t len);
 /* Can a leaf (block) sit at this level (1 = 2 MiB, 2 = 1 GiB)? */
 bool arch_pt_block_ok(int level);
 /* Boot CPU, IRQs off: switch from the boot tables to the kernel's (kernel
@@ -161,11 +194,41 @@ static inline unsigned long arch_sc_nr(const struct trapframe *tf);
 static inline uintptr_t arch_sc_arg(const struct trapframe *tf, int i);
 static inline void arch_sc_set_ret(struct trapframe *tf, long v);
 
+/* The kernel wrote instructions at kva (a user program's code, through the
+ * direct map): make every CPU's instruction fetches see them (arm64 cache
+ * maintenance by VA, riscv64 fence.i; nothing on x86_64). */
+void arch_sync_icache(const void *kva, size_t len);
+
 /* Copy n bytes to/from user memory whose range the caller has checked
  * lies in user space: 0, or -EFAULT if a page is missing or protected.
  * Any thread context, IRQs on or off. */
 int arch_copy_from_user(void *dst, uintptr_t user_src, size_t n);
 int arch_copy_to_user(uintptr_t user_dst, const void *src, size_t n);
+
+/* ---- Hardware random numbers ------------------------------------------- */
+
+enum arch_rng_state {
+    ARCH_RNG_ABSENT,   /* the CPU does not have it */
+    ARCH_RNG_DISABLED, /* present, but unusable (why says: e.g. not enabled by firmware) */
+    ARCH_RNG_OK        /* present and answering */
+};
+
+struct arch_rng_info {
+    const char *name;     /* "RDSEED", "RDRAND", "RNDRRS", "RNDR", "Zkr" */
+    bool seed_class;      /* a conditioned entropy source (RDSEED, RNDRRS, Zkr), not a DRBG */
+    unsigned sample_bits; /* bits per successful read: 64, or 16 for Zkr */
+    unsigned h_x8;        /* min-entropy claimed per sample, in eighths of a bit */
+    enum arch_rng_state state;
+    const char *why;      /* for ABSENT/DISABLED: the reason, in a few words */
+};
+
+/* Boot CPU, after arch_init: describe the CPU's random number instructions,
+ * present or not (up to max). Returns how many entries were filled. */
+int arch_rng_probe(const struct boot_info *bi, struct arch_rng_info *out, int max);
+/* One sample from source i (as numbered by arch_rng_probe): the number of
+ * good bits in *out, 0 if the source failed (after a bounded number of
+ * retries). Any context. */
+unsigned arch_rng_read(int i, uint64_t *out);
 
 /* ---- Device access --------------------------------------------------- */
 
@@ -190,7 +253,8 @@ void arch_capture_regs(struct trapframe *tf);
 /* Print every register in *tf, several per line, via kprintf. */
 void arch_print_regs(const struct trapframe *tf);
 /* Follow one frame record: from frame pointer fp, the caller's frame
- * pointer and return address. The caller checks fp lies on a kernel stack. */
+ * pointer and return address (both 0 if the record cannot be read: reads
+ * go through arch_safe_read64, so a corrupt chain cannot fault). */
 void arch_frame_next(uintptr_t fp, uintptr_t *caller_fp, uintptr_t *ret_pc);
 
 #include <arch/impl.h>

@@ -28,6 +28,9 @@ bool extable_fixup(struct trapframe *tf);
  * happened, the registers and a backtrace, then power off with failure. */
 __noreturn void panic_trap(const struct trapframe *tf, const char *fmt, ...) __printf(2, 3);
 
+/* The boot devicetree, validated (NULL if none): for arch_init and probes. */
+const struct fdt *boot_fdt(void);
+
 /* Syscall entry code, IRQs off, with the user's registers saved in *tf at
  * the top of the kernel stack. Returns with IRQs off, ready to go back. */
 void syscall_dispatch(struct trapframe *tf);
@@ -38,6 +41,10 @@ void user_return(void);
 /* Trap handlers, for a fault in user mode: report it in one line and end
  * the task with `status` (EXIT_KILLED_* in kernel/uapi/syscall.h). */
 __noreturn void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int status);
+
+/* A CPU started by arch_cpu_start, on its own stack, with the kernel's page
+ * tables, its trap vectors and per-CPU pointer set up, IRQs off. */
+__noreturn void secondary_main(struct cpu *c);
 
 /* Timer interrupt, every CPU, IRQs off. */
 void sched_tick(void);

@@ -11,6 +11,7 @@
 #define KERNEL_CPU_H
 
 #include "arch/arch.h"
+#include "lib/lfsr113.h"
 
 #define MAX_CPUS 8
 
@@ -23,8 +24,19 @@ struct sched_cpu {
     struct thread *queue_head, *queue_tail; /* runnable threads waiting for this CPU */
     unsigned queued;
     struct thread *dead; /* switched away from while dead: free its stack next */
+    struct aspace *user_as; /* the user address space this CPU has loaded, or NULL */
     bool need_resched;
     uint64_t ticks;
+};
+
+/* This CPU's share of the CRNG (kernel/random/crng.c): its own key and a
+ * batch of output, so get_random_*() never takes a lock on the fast path. */
+#define CRNG_BATCH 128
+struct crng_cpu {
+    uint8_t key[32];
+    uint8_t batch[CRNG_BATCH];
+    unsigned used;       /* bytes of batch already handed out (and wiped) */
+    uint64_t generation; /* the CRNG key generation this CPU's key came from */
 };
 
 struct cpu {
@@ -34,16 +46,25 @@ struct cpu {
     uint64_t hwid;          /* APIC id, MPIDR affinity or hart id */
     bool online;
     unsigned preempt_count; /* > 0: no preemption (spinlocks held, preempt_disable) */
+    const char *lock_site;  /* file:line of the last spinlock taken (diagnostics) */
     struct sched_cpu sched;
+    struct crng_cpu crng;
+    struct lfsr113 prng; /* per-CPU LFSR113 for the stack offset, seeded from the CRNG */
 };
 
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");
 
 extern struct cpu cpus[MAX_CPUS];
 
+/* this_cpu() was called where the thread could migrate (kernel/panic.c). */
+__attribute__((noreturn)) void this_cpu_misuse(void *where);
+
 static inline struct cpu *this_cpu(void)
 {
-    return arch_this_cpu();
+    struct cpu *c = arch_this_cpu();
+    if (__builtin_expect(c->preempt_count == 0 && !arch_irqs_disabled(), 0))
+        this_cpu_misuse(__builtin_return_address(0));
+    return c;
 }
 
 #endif

@@ -33,6 +33,8 @@ static int load_segment(struct aspace *as, const uint8_t *file, const struct elf
         if (lo < hi)
             memcpy((uint8_t *)page_va(pa) + (lo - page), file + s->offset + (lo - s->vaddr),
                    hi - lo);
+        if (s->flags & ELF_SEG_X)
+            arch_sync_icache(page_va(pa), PAGE_SIZE);
         if (vm_map(as, page, pa, PAGE_SIZE, segment_prot(s->flags)) != 0) {
             page_free(pa);
             return -ENOMEM;

@@ -17,7 +17,10 @@
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/platform.h"
+#include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
+#include "kernel/smp.h"
+#include "kernel/task.h"
 #include "kernel/time.h"
 #include "lib/cmdline.h"
 #include "lib/memmap.h"
@@ -69,18 +72,30 @@ static void report_boot(const struct boot_info *bi)
     kprintf("cmdline: \"%s\"\n", bi->cmdline);
 }
 
-/* crash=panic|fault: deliberately die, so the test suite can check that a
- * broken kernel is caught and reported with registers and a backtrace. */
+/*
+ * crash=...: deliberately break, so the test suite can check that a broken
+ * kernel is caught and reported with registers and a backtrace:
+ *   panic          call panic()
+ *   fault          read an unmapped address
+ *   percpu         use this_cpu() where the thread could migrate
+ *   lock-to-user   return to user space holding a spinlock
+ */
 static void maybe_crash(const char *cmdline)
 {
     char what[16];
     if (!cmdline_get(cmdline, "crash", what, sizeof(what)))
         return;
+    kprintf("crash=%s: breaking the kernel on purpose\n", what);
     if (strcmp(what, "panic") == 0)
         panic("deliberate panic requested by crash=panic");
-    if (strcmp(what, "fault") == 0) {
-        kprintf("crash=fault: reading from an unmapped address\n");
+    if (strcmp(what, "fault") == 0)
         (void)*(volatile uint64_t *)ARCH_UNMAPPED_TEST_ADDR;
+    if (strcmp(what, "percpu") == 0)
+        kprintf("running on cpu %u\n", this_cpu()->id); /* preemption is on here */
+    if (strcmp(what, "lock-to-user") == 0) {
+        const char *argv[] = {"crash_lock"};
+        int status, pid = task_spawn("crash_lock", 1, argv, NULL);
+        task_wait(NULL, pid, &status);
     }
 }
 
@@ -90,14 +105,17 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     arch_early_init(&cpus[0]);
     struct boot_info *bi = bootinfo_setup(boot_arg, boot_magic, hartid);
     console_init(bi);
+    arch_memory_reserve(bi);
     mm_init(bi);
     arch_init(bi);
     time_init();
     report_boot(bi);
-    maybe_crash(bi->cmdline);
+    random_init(bi);
     sched_init();
     arch_timer_start(SCHED_TICK_HZ);
     arch_irq_enable();
+    smp_boot(bi);
+    maybe_crash(bi->cmdline);
     int failed = ktest_run(bi->cmdline, boot_path_name(bi->path));
     kprintf("stackshift: %s, powering off\n", failed ? "self-tests FAILED" : "done");
     arch_poweroff(failed ? EXIT_TESTS_FAILED : EXIT_OK);

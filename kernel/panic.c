@@ -26,7 +26,7 @@ static void backtrace(uintptr_t pc, uintptr_t fp)
     kprintf("Backtrace:\n  #0  %#lx\n", (unsigned long)pc);
     for (int depth = 1; depth < BACKTRACE_MAX; depth++) {
         /* Frames must be aligned, in the kernel half, and move up the stack. */
-        if (fp < (uintptr_t)ARCH_KERNEL_VBASE || fp % sizeof(uintptr_t))
+        if ((intptr_t)fp >= 0 || fp % sizeof(uintptr_t))
             break;
         uintptr_t caller_fp, ret;
         arch_frame_next(fp, &caller_fp, &ret);
@@ -61,6 +61,13 @@ void panic(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     panic_with(&tf, fmt, ap);
+}
+
+void this_cpu_misuse(void *where)
+{
+    arch_irq_save();
+    panic("this_cpu() with preemption enabled, called from %p: the thread may have moved "
+          "to another CPU (disable preemption or IRQs around per-CPU data)", where);
 }
 
 void panic_trap(const struct trapframe *tf, const char *fmt, ...)

@@ -18,10 +18,17 @@ struct spinlock {
 
 #define SPINLOCK_INIT {0}
 
-static inline unsigned long spin_lock_irqsave(struct spinlock *l)
+#define SPIN_STR2(x) #x
+#define SPIN_STR(x) SPIN_STR2(x)
+/* Take the lock; remembers where (file:line) for the return-to-user check. */
+#define spin_lock_irqsave(l) spin_lock_irqsave_at((l), __FILE__ ":" SPIN_STR(__LINE__))
+
+static inline unsigned long spin_lock_irqsave_at(struct spinlock *l, const char *site)
 {
     unsigned long flags = arch_irq_save();
-    this_cpu()->preempt_count++;
+    struct cpu *c = this_cpu();
+    c->preempt_count++;
+    c->lock_site = site;
     while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
         while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
             arch_cpu_relax();

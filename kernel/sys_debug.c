@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/sys_debug.c - system calls that exist for the tests: sleeping
- * inside the kernel (so a test can move a thread to another CPU while it is
- * in the middle of a system call) and the free page count (leak checks).
+ * kernel/sys_debug.c - system calls that exist for the tests: sleeping or
+ * spinning inside the kernel (so a test can move a thread to another CPU,
+ * or have it preempted, in the middle of a system call), the free page
+ * count (leak checks), the scheduler's counters, and a deliberate bug (a
+ * lock still held on the way back to user space) that only works when the
+ * command line asks for it.
  */
+#include "kernel/bootinfo.h"
+#include "kernel/errno.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/stats.h"
+#include "kernel/smp.h"
 #include "kernel/syscall.h"
+#include "kernel/time.h"
+#include "kernel/uaccess.h"
+#include "lib/cmdline.h"
+#include "lib/string.h"
 
 long sys_debug_sleep(const struct sysargs *args)
 {
@@ -17,4 +28,36 @@ long sys_debug_sleep(const struct sysargs *args)
 long sys_debug_free_pages(const struct sysargs *args)
 {
     return (long)page_free_count();
+}
+
+long sys_debug_spin(const struct sysargs *args)
+{
+    uint64_t ns = MIN(args->a[0], 100000000ul); /* at most 0.1 s */
+    uint64_t end = time_now_ns() + ns;
+    while (time_now_ns() < end)
+        arch_cpu_relax();
+    return 0;
+}
+
+long sys_debug_stats(const struct sysargs *args)
+{
+    struct debug_stats st = {.cpus_online = smp_online()};
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    st.migrations = sched_stats.migrations;
+    st.preempted_in_syscall = sched_stats.preempted_in_syscall;
+    spin_unlock_irqrestore(&sched_lock, flags);
+    for (unsigned i = 0; i < MAX_CPUS && i < ARRAY_SIZE(st.ticks); i++)
+        st.ticks[i] = READ_ONCE(cpus[i].sched.ticks);
+    return copy_to_user(args->a[0], &st, sizeof(st));
+}
+
+long sys_debug_leak_lock(const struct sysargs *args)
+{
+    static struct spinlock leaked = SPINLOCK_INIT;
+    char what[32];
+    if (!cmdline_get(boot_info.cmdline, "crash", what, sizeof(what)) ||
+        strcmp(what, "lock-to-user") != 0)
+        return -EPERM;
+    spin_lock_irqsave(&leaked); /* never released: user_return() must catch it */
+    return 0;
 }

@@ -11,10 +11,19 @@
 
 #define BRK_MAX (64ul << 20)
 
+static long brk_locked(struct task *t, uintptr_t want);
+
 long sys_brk(const struct sysargs *args)
 {
     struct task *t = current_task();
-    uintptr_t want = args->a[0];
+    unsigned long flags = spin_lock_irqsave(&t->brk_lock);
+    long ret = brk_locked(t, args->a[0]);
+    spin_unlock_irqrestore(&t->brk_lock, flags);
+    return ret;
+}
+
+static long brk_locked(struct task *t, uintptr_t want)
+{
     if (want < t->brk_base || want > t->brk_base + BRK_MAX)
         return (long)t->brk;
     uintptr_t old_end = ALIGN_UP(t->brk, PAGE_SIZE), new_end = ALIGN_UP(want, PAGE_SIZE);

@@ -51,43 +51,26 @@ long sys_getcpu(const struct sysargs *args)
     return cpu;
 }
 
-/* A thread of the caller's task by tid, 0 meaning the caller. */
-static struct thread *find_thread(int tid);
-
-struct find_ctx {
-    int tid;
-    struct task *task;
-    struct thread *found;
-};
-
-static void match_tid(struct thread *t, void *ctx)
+/* tid 0 means the calling thread. */
+static int resolve_tid(int tid)
 {
-    struct find_ctx *f = ctx;
-    if (t->tid == f->tid && t->task == f->task)
-        f->found = t;
-}
-
-static struct thread *find_thread(int tid)
-{
-    if (tid == 0)
-        return current_thread();
-    struct find_ctx f = {tid, current_task(), NULL};
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
-    sched_for_each_thread_locked(match_tid, &f);
-    spin_unlock_irqrestore(&sched_lock, flags);
-    return f.found;
+    return tid ? tid : current_thread()->tid;
 }
 
 long sys_sched_setaffinity(const struct sysargs *args)
 {
-    struct thread *t = find_thread((int)args->a[0]);
-    if (!t)
-        return -ESRCH;
-    return sched_set_affinity(t, args->a[1]) == 0 ? 0 : -EINVAL;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct thread *t = sched_find_thread_locked(current_task(), resolve_tid((int)args->a[0]));
+    long ret = !t ? -ESRCH : sched_set_affinity_locked(t, args->a[1]) == 0 ? 0 : -EINVAL;
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return ret;
 }
 
 long sys_sched_getaffinity(const struct sysargs *args)
 {
-    struct thread *t = find_thread((int)args->a[0]);
-    return t ? (long)t->affinity : -ESRCH;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct thread *t = sched_find_thread_locked(current_task(), resolve_tid((int)args->a[0]));
+    long ret = t ? (long)t->affinity : -ESRCH;
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return ret;
 }

@@ -37,6 +37,9 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_sched_getaffinity] = sys_sched_getaffinity,
     [SYS_debug_sleep] = sys_debug_sleep,
     [SYS_debug_free_pages] = sys_debug_free_pages,
+    [SYS_debug_spin] = sys_debug_spin,
+    [SYS_debug_stats] = sys_debug_stats,
+    [SYS_debug_leak_lock] = sys_debug_leak_lock,
 };
 
 /* All ones if idx < size, else 0, computed without a branch (idx, size < 2^63). */

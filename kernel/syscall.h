@@ -35,5 +35,8 @@ long sys_sched_setaffinity(const struct sysargs *args);
 long sys_sched_getaffinity(const struct sysargs *args);
 long sys_debug_sleep(const struct sysargs *args);
 long sys_debug_free_pages(const struct sysargs *args);
+long sys_debug_spin(const struct sysargs *args);
+long sys_debug_stats(const struct sysargs *args);
+long sys_debug_leak_lock(const struct sysargs *args);
 
 #endif

@@ -22,10 +22,13 @@ struct task *current_task(void)
     return current_thread()->task;
 }
 
-/* The first code a user thread runs: drop to user mode. */
+/* The first code a user thread runs: drop to user mode (unless the task
+ * started exiting while this thread was being created). */
 static void user_thread_start(void *unused)
 {
     struct thread *t = current_thread();
+    if (READ_ONCE(t->task->exiting))
+        task_exit(0, false);
     arch_enter_user(t->user_start.pc, t->user_start.sp, t->user_start.arg0, t->user_start.arg1);
 }
 
@@ -88,17 +91,26 @@ int task_spawn(const char *name, int argc, const char *const argv[], struct task
 int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp)
 {
     struct task *task = current_task();
-    if (pc >= USER_TOP || sp >= USER_TOP || sp % 16)
-        return -EINVAL;
+    if (pc >= USER_TOP || sp >= USER_TOP)
+        return -EINVAL; /* a bad sp is the program's problem: it faults in user mode */
+    /* Count the thread first, so the task cannot end under it. */
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    bool exiting = task->exiting;
+    if (!exiting)
+        task->threads++;
+    spin_unlock_irqrestore(&sched_lock, flags);
+    if (exiting)
+        return -ESRCH;
     struct thread *th = thread_create(task->name, user_thread_start, NULL, ALL_CPUS, task);
-    if (!th)
+    if (!th) {
+        flags = spin_lock_irqsave(&sched_lock);
+        task->threads--; /* the caller is still running: this never reaches 0 */
+        spin_unlock_irqrestore(&sched_lock, flags);
         return -EAGAIN;
+    }
     th->user_start.pc = pc;
     th->user_start.sp = sp;
     th->user_start.arg0 = arg;
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
-    task->threads++;
-    spin_unlock_irqrestore(&sched_lock, flags);
     thread_start(th);
     return th->tid;
 }
@@ -111,8 +123,8 @@ static void kill_sibling(struct thread *t, void *task)
     }
 }
 
-/* The task's last thread is leaving (sched_lock held): zombie, reparent, notify. */
-static void become_zombie_locked(struct task *task)
+/* The task's last thread has switched out (sched_lock held): zombie, reparent, notify. */
+void task_ended_locked(struct task *task)
 {
     /* An orphan has nobody to wait for it: it is gone at once. */
     task->state = task->orphan ? TASK_UNUSED : TASK_ZOMBIE;
@@ -128,9 +140,19 @@ static void become_zombie_locked(struct task *task)
     sched_wakeup_locked(task->parent ? (const void *)task->parent : &kernel_waiters);
 }
 
+/*
+ * Every exiting thread first moves its CPU off the task's page tables, with
+ * preemption disabled from then on (a switch back to it would reload them).
+ * So when the count of live threads reaches 0, no CPU is using the tables
+ * any more and the last thread can free them. The task itself ends (becomes
+ * a zombie, its slot reusable) only after that thread's final switch: see
+ * finish_switch() in kernel/sched/sched.c.
+ */
 void task_exit(int status, bool whole_task)
 {
     struct task *task = current_task();
+    preempt_disable();
+    aspace_activate(NULL);
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     if (whole_task && !task->exiting) {
         task->exiting = true;
@@ -142,11 +164,8 @@ void task_exit(int status, bool whole_task)
     bool last = --task->threads == 0;
     spin_unlock_irqrestore(&sched_lock, flags);
     if (last) {
-        aspace_activate(NULL); /* leave the page tables before freeing them */
         aspace_destroy(&task->as);
-        flags = spin_lock_irqsave(&sched_lock);
-        become_zombie_locked(task);
-        spin_unlock_irqrestore(&sched_lock, flags);
+        current_thread()->last_of_task = true;
     }
     thread_exit();
 }

@@ -26,6 +26,7 @@ struct task {
     struct task *parent;
     struct aspace as;
     uintptr_t brk_base, brk; /* heap: [brk_base, brk) is mapped */
+    struct spinlock brk_lock; /* threads may call brk() at the same time */
     int threads;             /* live threads */
     bool exiting;            /* exit() called: remaining threads leave */
     bool orphan;             /* its parent ended first: nobody will wait for it */
@@ -46,5 +47,8 @@ __noreturn void task_kill(const char *why, uintptr_t addr, uintptr_t pc, int sta
 /* A second thread in the caller's task, starting at pc with sp and arg. */
 int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp);
 struct task *current_task(void);
+/* The scheduler, sched_lock held: the task's last thread has switched out
+ * for good; the task becomes a zombie (or goes, if nobody will wait). */
+void task_ended_locked(struct task *task);
 
 #endif

@@ -24,9 +24,11 @@ void user_return(void)
             break;
         sched_preempt_point();
     }
-    if (this_cpu()->preempt_count != 0)
-        panic("returning to user space with preempt count %u: a lock is still held",
-              this_cpu()->preempt_count);
+    struct cpu *c = this_cpu();
+    if (c->preempt_count != 0)
+        panic("returning to user space with preempt count %u: a lock or preempt_disable() "
+              "is still held (last lock taken at %s)",
+              c->preempt_count, c->lock_site ? c->lock_site : "?");
 }
 
 void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int status)

@@ -47,6 +47,15 @@ class Boot:
     expect: list = field(default_factory=list)   # regexes the log must contain
     ktap: bool = True              # expect a complete KTAP block
     timeout: int = 240
+    make_vars: dict = field(default_factory=dict)  # e.g. QEMU_CPU=qemu64
+    group: str = ""                # "<name>:differ" or "<name>:same": compare CRNG test outputs
+
+
+def booted(arch, smp):
+    """What every boot must print: banner, memory map, CPUs described and online."""
+    online = r"smp: 1 CPU online" if smp == 1 else rf"smp: {smp} CPUs online"
+    return [r"stackshift \S+ \(" + arch + r"\)", r"memory: \d+ regions, \d+ MiB usable",
+            rf"cpus: {smp} described by", online]
 
 
 def boot_matrix():
@@ -54,21 +63,96 @@ def boot_matrix():
     boots = []
     for arch in ARCHES:
         for fw in firmware[arch]:
-            boots.append(Boot(f"{arch}.{fw}", arch, fw, expect=[
-                r"stackshift \S+ \(" + arch + r"\)",
-                r"memory: \d+ regions, \d+ MiB usable",
-                r"cpus: 4 described by",
-            ]))
-        # A broken kernel must be caught and reported, on every arch: a
-        # deliberate panic and an unhandled fault, each with the CPU, the
-        # registers and a backtrace, and the panic exit status.
+            boots.append(Boot(f"{arch}.{fw}", arch, fw, expect=booted(arch, 4)))
         fw = firmware[arch][-1]
+        # Other CPU counts boot too and report the right number.
+        for smp in (1, 3):
+            boots.append(Boot(f"{arch}.{fw}.smp{smp}", arch, fw, smp=smp,
+                              cmdline="ktest=boot,user.smp_scheduler", expect=booted(arch, smp)))
+        # A broken kernel must be caught and reported, on every arch, with the
+        # CPU, the registers and a backtrace, and the panic exit status.
         panic_report = [r"KERNEL PANIC on CPU \d+", r"Backtrace:", r"#1 +0x[0-9a-f]+"]
-        boots.append(Boot(f"{arch}.{fw}.crash-panic", arch, fw, cmdline="crash=panic",
-                          status=EXIT_PANIC, ktap=False,
-                          expect=panic_report + [r"deliberate panic"]))
-        boots.append(Boot(f"{arch}.{fw}.crash-fault", arch, fw, cmdline="crash=fault",
-                          status=EXIT_PANIC, ktap=False, expect=panic_report))
+        crashes = {
+            "panic": r"deliberate panic",
+            "fault": r"KERNEL PANIC on CPU \d+: .*(fault|abort)",
+            "percpu": r"this_cpu\(\) with preemption enabled",
+            "lock-to-user": r"returning to user space with preempt count 1: .*"
+                            r"last lock taken at kernel/sys_debug\.c:\d+",
+        }
+        for crash, message in crashes.items():
+            boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
+                              status=EXIT_PANIC, ktap=False, expect=panic_report + [message]))
+    return boots + entropy_matrix()
+
+
+def entropy_matrix():
+    """Issue 5: which seed sources each configuration finds, uses and credits."""
+    icount = "-icount shift=0,align=off,sleep=off -rtc clock=vm"
+    quiet = "ktest=random"
+    no_sources = "ktest=random rng.no_cpu rng.no_firmware"
+    ready = r"random: \d+ bits credited: CRNG ready"
+    weak = r"random: CRNG NOT SEEDED: only \d+ of 256 bits credited; its output is weak"
+    deterministic = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited; its output is deterministic"
+    not_seeded = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited"
+    rows = [
+        # x86_64: RDSEED/RDRAND on -cpu max; firmware or jitter without them.
+        # (QEMU 7.2's TCG "max" CPU has RDRAND but not RDSEED.)
+        ("x86_64", "uefi", "rng-max", {}, "", quiet,
+         [r"random: RDSEED +(found, used|absent)", r"random: RDRAND +found, used",
+          r"random: EFI RNG +found, used: 64 bytes", ready]),
+        ("x86_64", "uefi", "rng-qemu64-efi", {"QEMU_CPU": "qemu64"}, "", quiet,
+         [r"random: RDSEED +absent", r"random: RDRAND +absent",
+          r"random: EFI RNG +found, used: 64 bytes", ready]),
+        ("x86_64", "uefi", "rng-qemu64-jitter", {"QEMU_CPU": "qemu64", "QEMU_RNG": ""}, "", quiet,
+         [r"random: RDRAND +absent", r"random: EFI RNG +absent", r"random: jitter +used", weak]),
+        # arm64: RNDRRS/RNDR on -cpu max; rng-seed on a Cortex-A72; jitter without both.
+        ("arm64", "uboot", "rng-max", {}, "", quiet,
+         [r"random: RNDRRS +found, used", r"random: RNDR +found, used", ready]),
+        ("arm64", "uboot", "rng-a72", {"QEMU_CPU": "cortex-a72"}, "", quiet,
+         [r"random: RNDRRS +absent", r"random: rng-seed +found, used: 32 bytes", ready]),
+        ("arm64", "uboot", "rng-a72-nodtbrng",
+         {"QEMU_CPU": "cortex-a72", "QEMU_MACHINE": "virt,acpi=off,dtb-randomness=off"}, "", quiet,
+         [r"random: RNDR +absent", r"random: rng-seed +absent", r"random: jitter +used", weak]),
+        # riscv64: Zkr listed but not enabled by Debian's OpenSBI; absent without it.
+        ("riscv64", "uboot", "rng-zkr", {"QEMU_CPU": "rv64,zkr=true"}, "", quiet,
+         [r"random: Zkr +found, not used: present but not enabled by firmware",
+          r"random: rng-seed +found, used", ready]),
+        ("riscv64", "uboot", "rng-nozkr", {}, "", quiet,
+         [r"random: Zkr +absent", r"random: rng-seed +found, used", ready]),
+    ]
+    # Injected faults: the source is reported failed, nothing hangs or panics,
+    # and the CRNG is seeded from what is left (or says it is not).
+    faults = {"x86_64": ("uefi", "rdrand", "RDRAND", ready),
+              "arm64": ("uboot", "rndrrs", "RNDRRS", ready),
+              "riscv64": ("uboot", "rng-seed", "rng-seed", r"random: CRNG NOT SEEDED")}
+    for arch, (fw, src, name, outcome) in faults.items():
+        for mode, why in (("stuck", r"failed (health test|self-test)|failed: all \d+ bytes are equal"),
+                          ("ones", r"failed (self-test|health test)|failed: all \d+ bytes are equal"),
+                          ("intermittent", r"failed self-test|used"),
+                          ("fail", r"failed|absent")):
+            if src == "rng-seed" and mode == "intermittent":
+                continue
+            rows.append((arch, fw, f"rng-inject-{mode}", {}, "", f"{quiet} rng.inject={src}:{mode}",
+                         [rf"random: {name} +(found, not used: ({why})|absent)", outcome]))
+    boots = []
+    for arch, fw, name, make_vars, extra, cmdline, expect in rows:
+        boots.append(Boot(f"{arch}.{fw}.{name}", arch, fw, cmdline=cmdline, qemu_extra=extra,
+                          make_vars=make_vars, expect=expect))
+    # Two boots with a real source give different CRNG output; two boots under
+    # -icount with every nondeterministic source off give the same, and say so.
+    # On riscv64 the 10 MHz time CSR advances every 100 instructions, so the
+    # jitter deltas are a periodic pattern (credited 0 bits) whose phase
+    # depends on when U-Boot's disk reads finished: not seeded, but not
+    # bit-for-bit repeatable either, so only x86_64 and arm64 compare outputs.
+    for arch, fw in (("x86_64", "uefi"), ("arm64", "uboot"), ("riscv64", "uboot")):
+        same = arch != "riscv64"
+        for twin in "ab":
+            boots.append(Boot(f"{arch}.{fw}.rng-twin-{twin}", arch, fw, cmdline=quiet,
+                              group=f"{arch}-real:differ", expect=[ready]))
+            boots.append(Boot(f"{arch}.{fw}.rng-icount-{twin}", arch, fw, cmdline=no_sources,
+                              qemu_extra=icount, smp=1,
+                              group=f"{arch}-icount:same" if same else "",
+                              expect=[deterministic if same else not_seeded], timeout=400))
     return boots
 
 
@@ -133,7 +217,7 @@ def qemu_command(b, image, vars_path):
     out = subprocess.run(
         ["make", "-s", "--no-print-directory", f"ARCH={b.arch}", f"BOOT={b.boot}",
          f"IMAGE={image}", f"VARS={vars_path}", f"SMP={b.smp}", f"QEMU_EXTRA={b.qemu_extra}",
-         "print-qemu"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+         *[f"{k}={v}" for k, v in b.make_vars.items()], "print-qemu"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     info = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
     return info.get("VARS_TEMPLATE", ""), info["QEMU"]
 
@@ -210,6 +294,23 @@ def run_boot(b, results):
     details = problems + ([f"serial log {log_path}, last 40 lines:"] + tail if problems else
                           [f"{secs:.1f} s"])
     results.report(not problems, f"{b.name}.boot", details)
+    m = re.search(r"random: test output ([0-9a-f]+)", text)
+    return m.group(1) if m else None
+
+
+def check_groups(boots, outputs, results):
+    """Boots in a ":differ" group must print different CRNG outputs, ":same" equal ones."""
+    groups = {}
+    for b in boots:
+        if b.group:
+            groups.setdefault(b.group, []).append((b.name, outputs.get(b.name)))
+    for group, members in sorted(groups.items()):
+        name, kind = group.rsplit(":", 1)
+        values = [v for _, v in members]
+        ok = None not in values and (len(set(values)) == len(values) if kind == "differ"
+                                     else len(set(values)) == 1)
+        results.report(ok, f"{name}.crng_outputs_{kind}",
+                       [f"{n}: {v}" for n, v in members])
 
 
 def main():
@@ -231,9 +332,12 @@ def main():
     started = time.time()
     if not args.no_host:
         run_host_tests(results, args.filter)
+    outputs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for f in [pool.submit(run_boot, b, results) for b in boots]:
-            f.result()
+        futures = {b.name: pool.submit(run_boot, b, results) for b in boots}
+        for name, f in futures.items():
+            outputs[name] = f.result()
+    check_groups(boots, outputs, results)
     print(f"# {len(boots)} boots in {time.time() - started:.0f} s")
     print(f"{results.passed} passed, {results.failed} failed")
     return 1 if results.failed or results.passed == 0 else 0

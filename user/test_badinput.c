@@ -15,7 +15,8 @@ static const long implemented[] = {
     SYS_exit, SYS_write, SYS_read, SYS_getpid, SYS_getppid, SYS_yield, SYS_nanosleep,
     SYS_clock_gettime, SYS_brk, SYS_spawn, SYS_wait, SYS_getcpu, SYS_thread_create,
     SYS_thread_exit, SYS_gettid, SYS_sched_setaffinity, SYS_sched_getaffinity,
-    SYS_debug_sleep, SYS_debug_free_pages,
+    SYS_debug_sleep, SYS_debug_free_pages, SYS_debug_spin, SYS_debug_stats,
+    SYS_debug_leak_lock,
 };
 
 static bool is_implemented(long nr)

@@ -42,7 +42,10 @@ QEMU := qemu-system-aarch64
 QEMU_CPU ?= max,pauth-impdef=on
 # acpi=off: AAVMF then publishes the devicetree instead of ACPI tables.
 # -semihosting: the kernel's exit status becomes QEMU's (arch/arm64/power.c).
-QEMU_ARM64_COMMON = -M virt,acpi=off -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) -semihosting \
+QEMU_MACHINE ?= virt,acpi=off
+# A virtio RNG lets AAVMF offer EFI_RNG_PROTOCOL.
+QEMU_RNG ?= -device virtio-rng-device
+QEMU_ARM64_COMMON = -M $(QEMU_MACHINE) $(QEMU_RNG) -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) -semihosting \
     -drive if=none,id=disk,format=raw,file=$(IMAGE) -device virtio-blk-device,drive=disk
 QEMU_ARGS_uefi = $(QEMU_ARM64_COMMON) \
     -drive if=pflash,format=raw,readonly=on,file=$(AAVMF_CODE) \

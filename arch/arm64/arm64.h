@@ -25,6 +25,9 @@ extern enum psci_conduit arm64_psci_conduit;
 /* cpu.c: a PSCI call through the conduit; x0 of the result. */
 uint64_t arm64_psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
 
+/* cpu.c: this CPU's vectors, per-CPU pointer and EL0/EL1 controls (every CPU, IRQs off). */
+void arm64_cpu_init(struct cpu *c);
+
 /* trap.c: called from vectors.S with IRQs masked (DAIF all set by the exception). */
 void arm64_trap(struct trapframe *tf);
 
@@ -35,6 +38,13 @@ void arm64_irq(struct trapframe *tf);
 
 /* mmu.c: whether PAN is on (for fault reports). */
 bool arm64_has_pan(void);
+/* mmu.c: the kernel's root table (physical), once arch_mmu_switch has run. */
+uint64_t arm64_kernel_root(void);
+/* mmu.c: the rest of arch_mmu_switch on a CPU whose TTBR1 is already the
+ * kernel's (smp.c): TTBR0 = the empty table, PAN on. */
+void arm64_mmu_cpu_init(void);
+/* mmu.c: clean [va, va + len) from the data caches to the point of coherency. */
+void arm64_dcache_clean_poc(const void *va, size_t len);
 
 /* vectors.S: load a user trapframe at the top of this thread's kernel stack, ERET. */
 __noreturn void arm64_return_to_user(struct trapframe *tf);

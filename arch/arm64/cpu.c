@@ -18,7 +18,6 @@
 #include "lib/string.h"
 
 #define FDT_MAX_SIZE       (4u << 20)
-#define MPIDR_AFFINITY     0xff00ffffffull /* Aff3 [39:32], Aff2..Aff0 [23:0] */
 #define PSCI_NOT_SUPPORTED ((uint64_t)-1)
 
 extern const char arm64_vectors[];
@@ -39,17 +38,23 @@ static uint32_t psci_version;
 #define CPACR_EL1_ALL_TRAPPED 0
 #define CNTKCTL_EL0VCTEN      (1u << 1)
 
-void arch_early_init(struct cpu *boot_cpu)
+/* Every CPU, IRQs off: its own copies of the registers above. */
+void arm64_cpu_init(struct cpu *c)
 {
     WRITE_SYSREG(vbar_el1, (uintptr_t)arm64_vectors);
-    WRITE_SYSREG(tpidr_el1, (uintptr_t)boot_cpu);
+    WRITE_SYSREG(tpidr_el1, (uintptr_t)c);
     WRITE_SYSREG(cpacr_el1, CPACR_EL1_ALL_TRAPPED);
     WRITE_SYSREG(cntkctl_el1, CNTKCTL_EL0VCTEN);
     /* EL0 can read TPIDRRO_EL0 and nothing else writes it: no firmware value must show. */
     WRITE_SYSREG(tpidrro_el0, 0);
     __asm__ volatile("isb" : : : "memory"); /* the new VBAR applies to the next exception */
-    boot_cpu->arch.mpidr = READ_SYSREG(mpidr_el1);
-    boot_cpu->hwid = boot_cpu->arch.mpidr & MPIDR_AFFINITY;
+    c->arch.mpidr = READ_SYSREG(mpidr_el1);
+}
+
+void arch_early_init(struct cpu *boot_cpu)
+{
+    arm64_cpu_init(boot_cpu);
+    boot_cpu->hwid = arch_cpu_hwid();
 }
 
 /*

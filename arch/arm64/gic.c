@@ -137,12 +137,22 @@ void arch_timer_start(unsigned hz)
     __asm__ volatile("isb" : : : "memory");
 }
 
-/* Only other CPUs are ever targeted; the store ordering the sender needs
- * (need_resched before the SGI) is arch_mmio_write32's DMB. */
+/*
+ * Only other CPUs are ever targeted; the store ordering the sender needs
+ * (need_resched and the run queue before the SGI) is arch_mmio_write32's
+ * DMB. The target's CPU-interface bit: each CPU stores its own in
+ * gic_cpu_init before it goes online (the MMIO writes there order the two
+ * stores); the caller has seen it online, so read the bit only after that
+ * (the acquire fence, a DMB ISHLD). A 0 (a CPU not set up, which the
+ * scheduler never targets) sends nothing rather than an SGI to no CPU.
+ */
 void arch_send_ipi(unsigned cpu, int kind)
 {
     unsigned sgi = kind == IPI_STOP ? SGI_STOP : SGI_RESCHEDULE;
-    wr(gicd, GICD_SGIR, cpus[cpu].arch.gic_mask << 16 | sgi);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    uint32_t target = READ_ONCE(cpus[cpu].arch.gic_mask);
+    if (target)
+        wr(gicd, GICD_SGIR, target << 16 | sgi);
 }
 
 /* An IRQ exception, IRQs masked: acknowledge, handle, end. */

@@ -27,7 +27,8 @@
 #define MSR_PAN_1    ".inst 0xd500419f"
 
 extern uint64_t kernel_phys_base;
-static uint64_t empty_root; /* physical address of the all-invalid TTBR0 table */
+static uint64_t empty_root;   /* physical address of the all-invalid TTBR0 table */
+static uint64_t kernel_ttbr1; /* physical address of the kernel's root table (TTBR1) */
 static bool has_pan;
 
 bool arch_pt_block_ok(int level)
@@ -44,8 +45,16 @@ void arch_mmu_switch(uint64_t root)
         if (!empty_root)
             arch_halt(); /* nothing can print here (see mm_init) */
     }
+    kernel_ttbr1 = root;
     arm64_replace_ttbr1(root, kernel_phys_base - ARCH_KERNEL_VBASE);
-    arch_aspace_activate(0); /* the identity map goes */
+    arm64_mmu_cpu_init();
+}
+
+/* Each CPU, once its TTBR1 holds the kernel's tables: the identity map goes
+ * from TTBR0, and PAN (PSTATE.PAN and SCTLR_EL1.SPAN are per CPU) comes on. */
+void arm64_mmu_cpu_init(void)
+{
+    arch_aspace_activate(0);
     if (MMFR1_PAN(READ_SYSREG(id_aa64mmfr1_el1)) != 0) {
         has_pan = true;
         WRITE_SYSREG(sctlr_el1, READ_SYSREG(sctlr_el1) & ~SCTLR_SPAN);
@@ -53,9 +62,74 @@ void arch_mmu_switch(uint64_t root)
     }
 }
 
+uint64_t arm64_kernel_root(void)
+{
+    return kernel_ttbr1;
+}
+
 bool arm64_has_pan(void)
 {
     return has_pan;
+}
+
+/*
+ * Cache maintenance by VA ("Data cache maintenance instructions" and
+ * "Instruction cache maintenance instructions" in the Arm ARM). CTR_EL0
+ * gives the smallest line sizes, log2 of 4-byte words: DminLine [19:16],
+ * IminLine [3:0]; L1Ip [15:14] the L1 instruction cache's indexing (0b11
+ * PIPT); IDC (bit 28) = 1: no D-cache clean is needed for instruction
+ * fetches to see data stores, DIC (bit 29) = 1: no I-cache invalidation is.
+ */
+#define CTR_DMINLINE(r) (4ul << (((r) >> 16) & 0xf))
+#define CTR_IMINLINE(r) (4ul << (((r) >> 0) & 0xf))
+#define CTR_L1IP(r)     (((r) >> 14) & 3)
+#define CTR_L1IP_PIPT   3
+#define CTR_IDC         (1ul << 28)
+#define CTR_DIC         (1ul << 29)
+
+/* DC CVAC: clean to the Point of Coherency, where an access with the MMU
+ * (and so the caches) off reads memory. DSB SY: done before anything the
+ * caller does next, e.g. a PSCI call that starts another CPU. */
+void arm64_dcache_clean_poc(const void *va, size_t len)
+{
+    uint64_t line = CTR_DMINLINE(READ_SYSREG(ctr_el0));
+    uintptr_t end = (uintptr_t)va + len;
+    for (uintptr_t a = (uintptr_t)va & ~(line - 1); a < end; a += line)
+        __asm__ volatile("dc cvac, %0" : : "r"(a) : "memory");
+    __asm__ volatile("dsb sy" : : : "memory");
+}
+
+/*
+ * New code at kva (through the direct map) for user space, maybe run on any
+ * CPU: clean the data cache to the Point of Unification (DC CVAU), where
+ * instruction fetches meet data, then invalidate those lines from every
+ * instruction cache (IC IVAU, broadcast to the Inner Shareable domain), each
+ * step completed by a DSB ISH, and an ISB for this CPU's own pipeline.
+ * IC IVAU by the direct-map address reaches the user alias only if the
+ * I-cache is PIPT; for VIPT or ASID-tagged VIVT ones, invalidate them all
+ * (IC IALLUIS). Other CPUs fetch afresh after their next exception return.
+ */
+void arch_sync_icache(const void *kva, size_t len)
+{
+    uint64_t ctr = READ_SYSREG(ctr_el0);
+    uintptr_t start = (uintptr_t)kva, end = start + len;
+    if (!(ctr & CTR_IDC)) {
+        uint64_t line = CTR_DMINLINE(ctr);
+        for (uintptr_t a = start & ~(line - 1); a < end; a += line)
+            __asm__ volatile("dc cvau, %0" : : "r"(a) : "memory");
+    }
+    __asm__ volatile("dsb ish" : : : "memory");
+    if (!(ctr & CTR_DIC)) {
+        if (CTR_L1IP(ctr) == CTR_L1IP_PIPT) {
+            uint64_t line = CTR_IMINLINE(ctr);
+            for (uintptr_t a = start & ~(line - 1); a < end; a += line)
+                __asm__ volatile("ic ivau, %0" : : "r"(a) : "memory");
+        } else {
+            __asm__ volatile("ic ialluis" : : : "memory");
+        }
+        __asm__ volatile("dsb ish" : : : "memory");
+    }
+    __asm__ volatile("isb" : : : "memory");
 }
 
 void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root)
@@ -79,4 +153,12 @@ void arch_aspace_activate(uint64_t user_root)
     __asm__ volatile("dsb ishst" : : : "memory"); /* table writes reach the walker first */
     WRITE_SYSREG(ttbr0_el1, user_root ? user_root : empty_root);
     __asm__ volatile("isb\n\ttlbi vmalle1\n\tdsb nsh\n\tisb" : : : "memory");
+}
+
+/* TLBI VAAE1IS (in arch_tlb_flush_page) already reaches every CPU in the
+ * inner-shareable domain, so a shootdown is just the loop. */
+void arch_tlb_shootdown(uintptr_t va, size_t len)
+{
+    for (uintptr_t p = va; p < va + len; p += PAGE_SIZE)
+        arch_tlb_flush_page(p);
 }

@@ -26,7 +26,10 @@ void arch_print_regs(const struct trapframe *tf)
  */
 void arch_frame_next(uintptr_t fp, uintptr_t *caller_fp, uintptr_t *ret_pc)
 {
-    const uintptr_t *frame = (const uintptr_t *)fp;
-    *caller_fp = frame[0];
-    *ret_pc = frame[1];
+    uint64_t prev, ret;
+    /* Read safely: a corrupt chain ends the backtrace, not the panic report. */
+    if (arch_safe_read64(fp, &prev) != 0 || arch_safe_read64(fp + 8, &ret) != 0)
+        prev = ret = 0;
+    *caller_fp = prev;
+    *ret_pc = ret;
 }

@@ -11,7 +11,8 @@
  * Exit: kmain(x0, x1 == BOOT_INFO_MAGIC ? x1 : 0, 0) at the linked address,
  *   MMU and caches on, on the boot stack, DAIF all masked.
  *
- * Step 1: mask exceptions, keep x0/x1, drop from EL2 to EL1 if needed.
+ * Step 1: mask exceptions, keep x0/x1, drop from EL2 to EL1 if needed
+ *         (el2_to_el1, shared with the other CPUs' entry, secondary_entry).
  * Step 2: MMU and caches off (a known SCTLR_EL1), SP_EL1 selected.
  * Step 3: zero .bss (it holds the page tables and the boot stack).
  * Step 4: identity map (TTBR0) of low physical memory, 1 GiB blocks.
@@ -88,8 +89,11 @@
 #define SCTLR_SA (1 << 3)          /* SP alignment check at EL1 */
 #define SCTLR_SA0 (1 << 4)         /* SP alignment check at EL0 */
 #define SCTLR_I (1 << 12)          /* instruction fetches cacheable */
+#define SCTLR_DZE (1 << 14)        /* EL0 may use DC ZVA (else it traps; DCZID_EL0.DZP says so) */
+#define SCTLR_UCT (1 << 15)        /* EL0 may read CTR_EL0 (cache line sizes, for user libraries) */
+#define SCTLR_NTWE (1 << 18)       /* 1: WFE at EL0 is not trapped (user spin-wait loops) */
 #define SCTLR_OFF (SCTLR_RES1 | SCTLR_SA | SCTLR_SA0)
-#define SCTLR_ON (SCTLR_OFF | SCTLR_M | SCTLR_C | SCTLR_I)
+#define SCTLR_ON (SCTLR_OFF | SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_DZE | SCTLR_UCT | SCTLR_NTWE)
 
 /* EL2 registers used only to leave EL2 (their register descriptions). */
 #define HCR_EL2_RW (1 << 31)       /* EL1 is AArch64; all other bits 0: no traps, no stage 2 */
@@ -131,36 +135,11 @@ real_start:
     mov     x20, x1
     mrs     x24, CurrentEL
     ubfx    x24, x24, #2, #2        // x24 = the EL we were entered at (kept for arm64_entry_el)
-    cmp     x24, #1
-    b.eq    at_el1
-    cmp     x24, #2
-    b.ne    park                    // EL3 (or nonsense): not a supported entry
+    sub     x9, x24, #1
+    cmp     x9, #1
+    b.hi    park                    // EL3 (or nonsense): not a supported entry
+    bl      el2_to_el1
 
-    // At EL2 (a hypervisor-capable entry: U-Boot or UEFI with virtualization on):
-    // make EL1 a plain AArch64 kernel mode and ERET into it. ERET takes PSTATE
-    // from SPSR_EL2 and the PC from ELR_EL2 (Arm ARM "Exception return", in
-    // "The AArch64 System Level Programmers' Model"). Fields: HCR_EL2.RW,
-    // CNTHCTL_EL2.EL1PCTEN/EL1PCEN, CPTR_EL2.TFP, SPSR_EL2.M/D/A/I/F.
-    mov     x9, #HCR_EL2_RW         // also clears E2H/TGE if firmware used VHE
-    msr     hcr_el2, x9
-    isb
-    mov     x9, #(CNTHCTL_EL1PCTEN | CNTHCTL_EL1PCEN)
-    msr     cnthctl_el2, x9
-    msr     cntvoff_el2, xzr        // virtual count = physical count (reset value is UNKNOWN)
-    mov     x9, #CPTR_EL2_RES1
-    msr     cptr_el2, x9
-    msr     hstr_el2, xzr           // no traps of AArch32 system register accesses
-    mrs     x9, midr_el1            // EL1 reads of MIDR/MPIDR return these (UNKNOWN at reset)
-    msr     vpidr_el2, x9
-    mrs     x9, mpidr_el1
-    msr     vmpidr_el2, x9
-    mov     x9, #SPSR_EL1H_MASKED
-    msr     spsr_el2, x9
-    adr     x9, at_el1
-    msr     elr_el2, x9
-    eret
-
-at_el1:
     // Step 2: MMU, caches and alignment checking off, whatever the firmware left.
     ldr     x9, =SCTLR_OFF
     msr     sctlr_el1, x9
@@ -310,6 +289,116 @@ high:
     bl      kmain                   // x30 = park, so kmain's frame record names start.S
 park:
     wfe
+    b       park
+
+/*
+ * el2_to_el1 - called at EL1 or EL2 with the MMU off; returns (to x30) at EL1.
+ *   At EL2 (a hypervisor-capable entry: U-Boot or UEFI with virtualization
+ *   on, or PSCI starting a CPU at EL2): make EL1 a plain AArch64 kernel mode
+ *   and ERET into it. ERET takes PSTATE from SPSR_EL2 and the PC from
+ *   ELR_EL2 (Arm ARM "Exception return", in "The AArch64 System Level
+ *   Programmers' Model"). Fields: HCR_EL2.RW, CNTHCTL_EL2.EL1PCTEN/EL1PCEN,
+ *   CPTR_EL2.TFP, SPSR_EL2.M/D/A/I/F. Each CPU has its own copy of these
+ *   registers, so every CPU entered at EL2 runs this. Clobbers x9; no stack.
+ */
+el2_to_el1:
+    mrs     x9, CurrentEL
+    ubfx    x9, x9, #2, #2
+    cmp     x9, #2
+    b.eq    1f
+    ret
+1:  mov     x9, #HCR_EL2_RW         // also clears E2H/TGE if firmware used VHE
+    msr     hcr_el2, x9
+    isb
+    mov     x9, #(CNTHCTL_EL1PCTEN | CNTHCTL_EL1PCEN)
+    msr     cnthctl_el2, x9
+    msr     cntvoff_el2, xzr        // virtual count = physical count (reset value is UNKNOWN)
+    mov     x9, #CPTR_EL2_RES1
+    msr     cptr_el2, x9
+    msr     hstr_el2, xzr           // no traps of AArch32 system register accesses
+    mrs     x9, midr_el1            // EL1 reads of MIDR/MPIDR return these (UNKNOWN at reset)
+    msr     vpidr_el2, x9
+    mrs     x9, mpidr_el1
+    msr     vmpidr_el2, x9
+    mov     x9, #SPSR_EL1H_MASKED
+    msr     spsr_el2, x9
+    msr     elr_el2, x30            // "return" to the caller, at EL1
+    eret
+
+/*
+ * secondary_entry - where PSCI CPU_ON starts every other CPU (smp.c).
+ *
+ * Entry (PSCI, DEN0022 "CPU_ON"): at the *physical* address smp.c passed,
+ *   EL2 or EL1, MMU and caches off, x0 = the context id = the physical
+ *   address of this CPU's struct arm64_cpu_boot (smp.c; offsets below),
+ *   which the boot CPU cleaned to the PoC before the call, so these
+ *   uncached reads see it. Everything else is read through the MMU.
+ * Exit: arm64_secondary_start(cpu) at the linked address, on the kernel's
+ *   translation tables and the CPU's idle-thread stack, DAIF all masked.
+ *
+ * Like the boot CPU (steps 1, 2 and 7 above), it turns the MMU on with
+ * start.S's own tables, which are still intact in .bss: TTBR0 = the
+ * identity map (this code keeps running at its physical address), TTBR1 =
+ * the early kernel map. That is the trampoline to the linked address;
+ * there arm64_replace_ttbr1 moves TTBR1 to the kernel's real tables the way
+ * arch_mmu_switch did on the boot CPU, and arm64_secondary_start (smp.c)
+ * does the rest in C (TTBR0 = the empty table, PAN, per-CPU registers).
+ * The boot CPU's .bss invalidation (step 6) is not repeated: the tables
+ * have been read through the caches ever since, and with the MMU on every
+ * access here is cacheable, Inner Shareable and so coherent.
+ */
+#define SB_CPU 0                    /* struct arm64_cpu_boot (smp.c) */
+#define SB_STACK 8
+#define SB_ROOT 16
+#define SB_TCR 24
+#define SB_PA_MINUS_VA 32
+    .globl secondary_entry
+secondary_entry:
+    msr     daifset, #0xf
+    mov     x19, x0
+    mrs     x9, CurrentEL
+    ubfx    x9, x9, #2, #2
+    sub     x9, x9, #1
+    cmp     x9, #1
+    b.hi    park                    // not EL1 or EL2: the boot CPU reports a timeout
+    bl      el2_to_el1
+    ldr     x9, =SCTLR_OFF
+    msr     sctlr_el1, x9
+    isb
+    msr     spsel, #1
+    // The boot record, with 8-byte-aligned loads (Device-nGnRnE while the MMU is off).
+    ldr     x20, [x19, #SB_CPU]     // struct cpu * (virtual)
+    ldr     x21, [x19, #SB_STACK]   // stack top (virtual)
+    ldr     x22, [x19, #SB_ROOT]    // kernel root table (physical)
+    ldr     x23, [x19, #SB_TCR]     // the boot CPU's TCR_EL1 (IPS included)
+    ldr     x24, [x19, #SB_PA_MINUS_VA]
+    ldr     x9, =MAIR_VALUE
+    msr     mair_el1, x9
+    msr     tcr_el1, x23
+    adr_l   x9, idmap_l0
+    msr     ttbr0_el1, x9
+    adr_l   x9, kmap_l0
+    msr     ttbr1_el1, x9
+    isb
+    tlbi    vmalle1
+    dsb     nsh
+    isb
+    ldr     x9, =SCTLR_ON
+    msr     sctlr_el1, x9
+    isb
+    ic      iallu
+    dsb     nsh
+    isb
+    ldr     x9, =secondary_high
+    br      x9
+secondary_high:
+    mov     x0, x22
+    mov     x1, x24
+    bl      arm64_replace_ttbr1     // TTBR1 = kernel tables; TTBR0 still the identity map
+    mov     sp, x21
+    mov     x29, xzr
+    mov     x0, x20
+    bl      arm64_secondary_start   // does not return
     b       park
 
 parange_bits:

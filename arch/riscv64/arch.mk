@@ -36,7 +36,9 @@ OPENSBI := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 UBOOT_RISCV := /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 
 QEMU := qemu-system-riscv64
-QEMU_ARGS_uboot = -M virt -cpu rv64 -smp $(SMP) -m $(MEM) \
+QEMU_MACHINE ?= virt
+QEMU_CPU ?= rv64
+QEMU_ARGS_uboot = -M $(QEMU_MACHINE) -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) \
     -bios $(OPENSBI) -kernel $(UBOOT_RISCV) \
     -drive if=none,format=raw,id=disk0,file=$(IMAGE) \
     -device virtio-blk-device,drive=disk0

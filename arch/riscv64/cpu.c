@@ -52,6 +52,13 @@ void arch_init(const struct boot_info *bi)
     }
 }
 
+/* S mode cannot read mhartid: the id is what the loader passed in a0
+ * (start.S -> kmain -> boot_info.boot_hartid), noted by arch_init. */
+uint64_t arch_cpu_hwid(void)
+{
+    return boot_hart;
+}
+
 uint64_t arch_kernel_phys_base(void)
 {
     return kernel_phys_base;

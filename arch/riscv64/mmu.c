@@ -14,10 +14,14 @@
  */
 #include "kernel/arch_callbacks.h"
 #include "riscv.h"
-
-#define SATP_MODE_SV39 (8ul << 60) /* satp.MODE (priv spec 4.1.11), ASID 0 */
+#include "sbi.h"
 
 static uint64_t kernel_root;
+
+uint64_t riscv_kernel_root(void)
+{
+    return kernel_root;
+}
 
 /* Megapages (level 1) and gigapages (level 2) are part of Sv39 itself. */
 bool arch_pt_block_ok(int level)
@@ -44,4 +48,25 @@ void arch_aspace_activate(uint64_t user_root)
 {
     csr_write(satp, SATP_MODE_SV39 | (user_root ? user_root : kernel_root) >> 12);
     __asm__ volatile("sfence.vma zero, %0" : : "r"(0ul) : "memory"); /* ASID 0, not global */
+}
+
+/*
+ * TLB shootdown. SFENCE.VMA orders and flushes only the hart that executes
+ * it (priv spec 4.2.1), so the other harts are asked through the firmware:
+ * RFENCE remote_sfence_vma (SBI spec 8.2) over [va, va + len), on every
+ * hart (hart_mask_base = -1). The page-table stores go first (FENCE), so a
+ * hart that walks the tables again after its flush sees the new entries.
+ * This hart flushes itself directly too, which keeps a one-hart kernel
+ * correct on firmware without RFENCE (it has no HSM either: one hart). The
+ * spec defines success as "the fences were requested"; the caller frees
+ * the pages next, so this relies on the firmware returning only once every
+ * hart has done its fence, as OpenSBI does.
+ */
+void arch_tlb_shootdown(uintptr_t va, size_t len)
+{
+    __asm__ volatile("fence rw, rw" : : : "memory");
+    for (uintptr_t p = va; p < va + len; p += PAGE_SIZE)
+        arch_tlb_flush_page(p);
+    if (sbi_has_rfence())
+        sbi_remote_sfence_vma(0, -1ul, va, len);
 }

@@ -20,6 +20,8 @@
 #define csr_clear(csr, bits)                                                                       \
     __asm__ volatile("csrc " #csr ", %0" : : "r"((unsigned long)(bits)) : "memory")
 
+/* satp.MODE (priv spec 4.1.11); every address space uses ASID 0. */
+#define SATP_MODE_SV39   (8ul << 60)
 /* scause (priv spec 4.1.8): bit 63 set for interrupts, the code below it. */
 #define SCAUSE_INTERRUPT (1ul << 63)
 /* sstatus (priv spec 4.1.1): SIE is in impl.h. */
@@ -46,10 +48,16 @@ void riscv_timer_interrupt(void);
 void riscv_ipi_interrupt(void);
 /* time.c: the devicetree node of hart `hart` under /cpus, or -1. */
 int riscv_cpu_node(const struct fdt *f, uint32_t hart);
+/* time.c: does the devicetree say hart `hart` has extension `ext` ("sstc")? */
+bool riscv_hart_has_ext(const struct fdt *f, uint32_t hart, const char *ext);
 /* trap.c: the ra of the trap being reported, for regs.c's leaf frames. */
 extern uintptr_t riscv_trap_ra;
 /* time.c: the time CSR's frequency from the devicetree (f may be NULL). */
 void riscv_time_init(const struct fdt *f, uint32_t boot_hart);
+/* mmu.c: physical address of the kernel's root table (arch_mmu_switch). */
+uint64_t riscv_kernel_root(void);
+/* smp.c: where a started hart arrives from start.S. */
+__noreturn void riscv_secondary_main(struct cpu *c);
 /* power.c: find the sifive,test0 exit device (f may be NULL). */
 void riscv_power_init(const struct fdt *f);
 

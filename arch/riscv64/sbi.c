@@ -9,15 +9,26 @@
  */
 #include "sbi.h"
 
-struct sbiret sbi_ecall(unsigned long eid, unsigned long fid, unsigned long arg0,
-                        unsigned long arg1)
+struct sbiret sbi_ecall4(unsigned long eid, unsigned long fid, unsigned long arg0,
+                         unsigned long arg1, unsigned long arg2, unsigned long arg3)
 {
     register unsigned long a0 __asm__("a0") = arg0;
     register unsigned long a1 __asm__("a1") = arg1;
+    register unsigned long a2 __asm__("a2") = arg2;
+    register unsigned long a3 __asm__("a3") = arg3;
     register unsigned long a6 __asm__("a6") = fid;
     register unsigned long a7 __asm__("a7") = eid;
-    __asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a6), "r"(a7) : "memory");
+    __asm__ volatile("ecall"
+                     : "+r"(a0), "+r"(a1)
+                     : "r"(a2), "r"(a3), "r"(a6), "r"(a7)
+                     : "memory");
     return (struct sbiret){(long)a0, (long)a1};
+}
+
+struct sbiret sbi_ecall(unsigned long eid, unsigned long fid, unsigned long arg0,
+                        unsigned long arg1)
+{
+    return sbi_ecall4(eid, fid, arg0, arg1, 0, 0);
 }
 
 /* BASE function IDs (SBI spec 4.1-4.4). */
@@ -69,6 +80,31 @@ void sbi_set_timer(uint64_t stime)
 struct sbiret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base)
 {
     return sbi_ecall(SBI_EXT_IPI, 0, hart_mask, hart_mask_base);
+}
+
+bool sbi_has_rfence(void)
+{
+    static int has = -1; /* probed on first use; a racing second probe agrees */
+    if (has < 0)
+        has = sbi_spec_version() > 0 && sbi_probe_extension(SBI_EXT_RFENCE);
+    return has;
+}
+
+struct sbiret sbi_remote_fence_i(unsigned long hart_mask, unsigned long hart_mask_base)
+{
+    return sbi_ecall(SBI_EXT_RFENCE, 0, hart_mask, hart_mask_base);
+}
+
+struct sbiret sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_mask_base,
+                                    unsigned long start_addr, unsigned long size)
+{
+    return sbi_ecall4(SBI_EXT_RFENCE, 1, hart_mask, hart_mask_base, start_addr, size);
+}
+
+struct sbiret sbi_hart_start(unsigned long hartid, unsigned long start_addr,
+                             unsigned long opaque)
+{
+    return sbi_ecall4(SBI_EXT_HSM, 0, hartid, start_addr, opaque, 0);
 }
 
 struct sbiret sbi_system_reset(unsigned long type, unsigned long reason)

@@ -13,6 +13,7 @@
  * Exit: kmain(fdt, 0, hartid) at the linked address, MMU on, interrupts
  *   off, sp = boot stack, s0 = 0, tp = &cpus[0]. Never returns.
  *
+ * Step 0: only the first hart to arrive boots (see .Lnot_first for others).
  * Step 1: interrupts off, FP/vector state off, keep a0/a1.
  * Step 2: note the physical base (must be 2 MiB aligned).
  * Step 3: zero .bss (it holds the page tables and the boot stack).
@@ -88,6 +89,13 @@ _start:
     .org    0x40                    /* the header is exactly 64 bytes */
 
 real_start:
+    /* Step 0: the first hart here boots; any later one is a started hart
+     * the firmware sent here instead of to riscv_secondary_entry. */
+    lla     t0, boot_claimed
+    li      t1, 1
+    amoswap.w.aqrl t1, t1, (t0)
+    bnez    t1, .Lnot_first
+
     /* Step 1: nothing may interrupt us (sie: priv spec 4.1.3; sstatus 4.1.1).
      * The kernel has no FP code; FS = Off makes any FP instruction trap. */
     csrw    sie, zero
@@ -171,16 +179,123 @@ high:
     li      a1, 0                   /* boot_magic: none, this is booti */
     mv      a2, s1                  /* hart id */
     call    kmain
-.Lstuck:                            /* after kmain (never), or from step 2 */
+.Lstuck:                            /* after kmain (never), step 2, .Lnot_first */
     wfi
     j       .Lstuck
+
+/*
+ * .Lnot_first - a hart that comes to _start after the boot hart.
+ * HSM hart_start names riscv_secondary_entry, but the SBI firmware now and
+ * then sends the hart to its default next-stage address and argument
+ * instead, which are this image's entry and the firmware's devicetree
+ * (seen with OpenSBI 1.1 under QEMU, booted through U-Boot: one or two
+ * boots in a hundred). Such a hart has a0 = its hart id but not our opaque
+ * word in a1. Running _start again would zero .bss under the running
+ * kernel, so instead it looks for the boot record smp.c filled in for its
+ * hart id (riscv_hart_boot[], cpu != 0) and carries on as
+ * riscv_secondary_entry with a1 = that record (the firmware's a1 is noted
+ * in it, and riscv_secondary_main reports the detour). Without a record
+ * (nobody asked for this hart) it parks for good. MMU off: PC-relative
+ * only, as above.
+ */
+.Lnot_first:
+    csrw    sie, zero
+    csrci   sstatus, SSTATUS_SIE_BIT
+    lla     t0, riscv_hart_boot     /* smp.c */
+    lla     t1, riscv_hart_boot_size
+    ld      t1, 0(t1)
+    add     t1, t0, t1              /* end of the records */
+5:  bgeu    t0, t1, .Lstuck
+    ld      t2, HART_BOOT_CPU(t0)
+    beqz    t2, 6f
+    ld      t2, HART_BOOT_HWID(t0)
+    bne     t2, a0, 6f
+    sd      a1, HART_BOOT_STRAY(t0) /* found: noted for riscv_secondary_main */
+    mv      a1, t0                  /* as if hart_start had sent it */
+    j       riscv_secondary_entry
+6:  addi    t0, t0, HART_BOOT_SIZE
+    j       5b
+
+/*
+ * riscv_secondary_entry - where every other hart starts (smp.c asks the SBI
+ *   firmware's HSM hart_start to send it here, at this label's physical
+ *   address).
+ * Entry (SBI spec 9.1): S mode, MMU off (satp = 0), sstatus.SIE = 0,
+ *   a0 = hart id, a1 = opaque = physical address of this hart's struct
+ *   riscv_hart_boot (smp.c: the kernel's satp, its stack top, its struct
+ *   cpu), already filled in; every other register undefined.
+ * Exit: riscv_secondary_main(cpu) at the linked address, on the kernel's
+ *   page tables and the given stack, interrupts off (sie = 0), FS/VS Off,
+ *   tp = cpu, sscratch = 0, stvec = riscv_trap_entry, s0 = 0. Never returns.
+ *
+ * Step 1: as _start's step 1; stvec = a parking loop, so that a fault before
+ *         the real vector is installed stops this hart instead of jumping
+ *         to whatever stvec held (the boot hart then reports a timeout).
+ * Step 2: FENCE.I: this hart may fetch the kernel text from now on.
+ * Step 3: satp = the boot page tables, which the boot hart built in _start
+ *         and nothing has changed since: they map this code both where it
+ *         runs (the identity gigapages) and where it is linked (the kernel
+ *         megapages), exactly what the boot hart needed at its step 5. Jump
+ *         to the linked address.
+ * Step 4: read the boot record through the identity map, then satp = the
+ *         kernel's own tables (no identity map: the record's physical
+ *         address is not reachable after this), SFENCE.VMA, stack, tp,
+ *         sscratch, the trap vector; call riscv_secondary_main.
+ * As in _start, everything before step 3's jump is PC-relative.
+ */
+    .text
+    .balign 4
+    .globl riscv_secondary_entry
+riscv_secondary_entry:
+    csrw    sie, zero               /* step 1 */
+    csrci   sstatus, SSTATUS_SIE_BIT
+    li      t0, SSTATUS_FS_VS
+    csrc    sstatus, t0
+    lla     t0, .Lsecondary_stuck
+    csrw    stvec, t0
+    fence.i                         /* step 2 */
+
+    lla     t0, boot_pt_root        /* step 3 */
+    srli    t0, t0, 12
+    li      t1, SATP_MODE_SV39
+    or      t0, t0, t1
+    csrw    satp, t0
+    sfence.vma
+    lla     t0, secondary_high_addr
+    ld      t0, 0(t0)
+    jr      t0
+
+secondary_high:
+    lla     t0, .Lsecondary_stuck   /* step 4: the parking loop, now high */
+    csrw    stvec, t0
+    ld      t0, HART_BOOT_SATP(a1)
+    ld      sp, HART_BOOT_STACK(a1)
+    ld      tp, HART_BOOT_CPU(a1)
+    csrw    satp, t0
+    sfence.vma                      /* everything: the boot tables were global */
+    csrw    sscratch, zero          /* "in the kernel" (vectors.S) */
+    lla     t0, riscv_trap_entry
+    csrw    stvec, t0
+    li      s0, 0
+    li      gp, 0
+    mv      a0, tp
+    call    riscv_secondary_main
+    .balign 4                       /* stvec needs 4-byte alignment */
+.Lsecondary_stuck:
+    wfi
+    j       .Lsecondary_stuck
 
     .section .rodata
     .balign 8
 high_addr:
     .quad   high                    /* absolute: resolved at link time */
+secondary_high_addr:
+    .quad   secondary_high
 
     .data
+    .balign 8
+boot_claimed:                       /* step 0: set by the first hart in _start */
+    .word   0
     .balign 8
     .globl kernel_phys_base
 kernel_phys_base:

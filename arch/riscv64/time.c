@@ -8,6 +8,7 @@
  * says 10 MHz.
  */
 #include "kernel/arch_callbacks.h"
+#include "lib/string.h"
 #include "riscv.h"
 
 static uint64_t timebase_hz;
@@ -55,4 +56,31 @@ void riscv_time_init(const struct fdt *f, uint32_t boot_hart)
         source = "a guess: no timebase-frequency in the devicetree";
     }
     kprintf("timebase: %llu Hz (%s)\n", (unsigned long long)timebase_hz, source);
+}
+
+/* Does a riscv,isa string such as "rv64imafdch_zicsr_sstc" name `ext`? The
+ * multi-letter extensions follow the base and single letters, each after
+ * an underscore (ISA spec, "ISA Extension Naming Conventions"). */
+static bool isa_has(const char *isa, uint32_t len, const char *ext)
+{
+    size_t n = strlen(ext);
+    for (uint32_t i = 0; i + n <= len; i++) {
+        if (isa[i] == '_' && strncmp(&isa[i + 1], ext, n) == 0 &&
+            (i + 1 + n == len || isa[i + 1 + n] == '_' || isa[i + 1 + n] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+bool riscv_hart_has_ext(const struct fdt *f, uint32_t hart, const char *ext)
+{
+    uint32_t len;
+    int node = riscv_cpu_node(f, hart);
+    if (node < 0)
+        return false;
+    const char *list = fdt_prop(f, node, "riscv,isa-extensions", &len);
+    if (list && fdt_stringlist_contains(list, len, ext))
+        return true;
+    const char *isa = fdt_prop(f, node, "riscv,isa", &len);
+    return isa && isa_has(isa, len, ext);
 }

@@ -25,33 +25,6 @@
 static bool use_sstc;
 static uint64_t period; /* time CSR ticks per scheduler tick */
 
-/* Does a riscv,isa string such as "rv64imafdch_zicsr_sstc" name `ext`? The
- * multi-letter extensions follow the base and single letters, each after
- * an underscore (ISA spec, "ISA Extension Naming Conventions"). */
-static bool isa_has(const char *isa, uint32_t len, const char *ext)
-{
-    size_t n = strlen(ext);
-    for (uint32_t i = 0; i + n <= len; i++) {
-        if (isa[i] == '_' && strncmp(&isa[i + 1], ext, n) == 0 &&
-            (i + 1 + n == len || isa[i + 1 + n] == '_' || isa[i + 1 + n] == '\0'))
-            return true;
-    }
-    return false;
-}
-
-static bool fdt_says_sstc(const struct fdt *f, uint32_t hart)
-{
-    uint32_t len;
-    int node = f ? riscv_cpu_node(f, hart) : -1;
-    if (node < 0)
-        return false;
-    const char *list = fdt_prop(f, node, "riscv,isa-extensions", &len);
-    if (list && fdt_stringlist_contains(list, len, "sstc"))
-        return true;
-    const char *isa = fdt_prop(f, node, "riscv,isa", &len);
-    return isa && isa_has(isa, len, "sstc");
-}
-
 /* Read stimecmp, surviving the illegal-instruction trap if S mode may not. */
 static bool stimecmp_works(void)
 {
@@ -71,7 +44,7 @@ static bool stimecmp_works(void)
 
 void riscv_timer_init(const struct fdt *f, uint32_t boot_hart)
 {
-    bool listed = fdt_says_sstc(f, boot_hart);
+    bool listed = (f && riscv_hart_has_ext(f, boot_hart, "sstc"));
     use_sstc = listed && stimecmp_works();
     kprintf("timer: %s\n", use_sstc ? "Sstc stimecmp"
                            : listed ? "SBI set_timer (Sstc listed, stimecmp not accessible)"

@@ -26,7 +26,10 @@ OVMF_VARS := /usr/share/OVMF/OVMF_VARS_4M.fd
 
 QEMU := qemu-system-x86_64
 QEMU_CPU ?= max
-QEMU_ARGS_uefi = -machine q35 -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) \
+QEMU_MACHINE ?= q35
+# A virtio RNG lets OVMF offer EFI_RNG_PROTOCOL, as PC firmware usually does.
+QEMU_RNG ?= -device virtio-rng-pci
+QEMU_ARGS_uefi = -machine $(QEMU_MACHINE) -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) $(QEMU_RNG) \
     -drive if=pflash,format=raw,readonly=on,file=$(OVMF_CODE) \
     -drive if=pflash,format=raw,file=$(VARS) \
     -drive format=raw,file=$(IMAGE) \

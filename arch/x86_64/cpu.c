@@ -128,11 +128,17 @@ static void syscall_init(void)
     x86_wrmsr(MSR_EFER, x86_rdmsr(MSR_EFER) | EFER_SCE);
 }
 
+/* Every CPU: its descriptor tables, per-CPU pointer and SYSCALL setup. */
+void x86_cpu_init(struct cpu *c)
+{
+    cpu_tables_init(c);
+    syscall_init();
+}
+
 void arch_early_init(struct cpu *boot_cpu)
 {
     build_idt();
-    cpu_tables_init(boot_cpu);
-    syscall_init();
+    x86_cpu_init(boot_cpu);
 }
 
 void arch_set_kernel_stack(uintptr_t top)
@@ -181,6 +187,11 @@ int arch_copy_to_user(uintptr_t user_dst, const void *src, size_t n)
     return x86_user_copy((void *)user_dst, src, n);
 }
 
+/* x86 keeps instruction fetches coherent with stores (SDM vol. 3A 11.6). */
+void arch_sync_icache(const void *kva, size_t len)
+{
+}
+
 void arch_idle(void)
 {
     /* sti takes effect after the next instruction, so no interrupt can slip
@@ -190,9 +201,7 @@ void arch_idle(void)
 
 void arch_init(const struct boot_info *bi)
 {
-    uint32_t r[4];
-    x86_cpuid(1, 0, r);
-    this_cpu()->hwid = r[1] >> 24; /* CPUID.1:EBX[31:24], the initial APIC id */
+    this_cpu()->hwid = arch_cpu_hwid();
     x86_power_init(bi);
     x86_time_init(bi);
 }

@@ -19,6 +19,7 @@
  *         returns take the IRET path, which faults in user mode instead.
  */
 #include <arch/impl.h>
+#include "frame.h"
 #include "kernel/uapi/syscall.h" /* USER_TOP */
 
     .text
@@ -34,21 +35,7 @@ x86_syscall_entry:
     pushq   %rcx                        /* rip */
     pushq   $0                          /* error code */
     pushq   $VECTOR_SYSCALL             /* vector */
-    pushq   %rax
-    pushq   %rbx
-    pushq   %rcx
-    pushq   %rdx
-    pushq   %rsi
-    pushq   %rdi
-    pushq   %rbp
-    pushq   %r8
-    pushq   %r9
-    pushq   %r10
-    pushq   %r11
-    pushq   %r12
-    pushq   %r13
-    pushq   %r14
-    pushq   %r15
+    PUSH_GPRS
     xor     %ebp, %ebp                  /* backtraces stop at the user boundary */
     mov     %rsp, %rdi
     call    syscall_dispatch            /* step 3 */
@@ -56,21 +43,7 @@ x86_syscall_entry:
     movabs  $USER_TOP, %rcx             /* step 4 */
     cmp     %rcx, TF_RIP(%rsp)
     jae     x86_iret_to_user
-    pop     %r15
-    pop     %r14
-    pop     %r13
-    pop     %r12
-    pop     %r11
-    pop     %r10
-    pop     %r9
-    pop     %r8
-    pop     %rbp
-    pop     %rdi
-    pop     %rsi
-    pop     %rdx
-    pop     %rcx
-    pop     %rbx
-    pop     %rax
+    POP_GPRS
     mov     16(%rsp), %rcx              /* rip, for SYSRET */
     mov     32(%rsp), %r11              /* rflags, for SYSRET */
     mov     40(%rsp), %rsp              /* the user's stack */

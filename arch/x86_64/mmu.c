@@ -76,3 +76,39 @@ uint64_t x86_kernel_root(void)
 {
     return kernel_root;
 }
+
+/*
+ * TLB shootdown: x86 has no broadcast invalidation, so the other CPUs are
+ * asked with an IPI to flush their user translations (a CR3 reload drops
+ * every non-global entry, SDM vol. 3A 4.10.4.1) and the caller waits for
+ * each to clear its request flag. While waiting it serves requests aimed
+ * at itself, so two CPUs shooting at each other with IRQs off cannot
+ * deadlock.
+ */
+void x86_tlb_serve_request(void)
+{
+    struct cpu *c = arch_this_cpu();
+    if (__atomic_load_n(&c->arch.tlb_flush_request, __ATOMIC_ACQUIRE)) {
+        write_cr3(x86_read_cr3());
+        __atomic_store_n(&c->arch.tlb_flush_request, 0, __ATOMIC_RELEASE);
+    }
+}
+
+void arch_tlb_shootdown(uintptr_t va, size_t len)
+{
+    struct cpu *self = arch_this_cpu();
+    for (uintptr_t p = va; p < va + len; p += PAGE_SIZE)
+        arch_tlb_flush_page(p);
+    for (unsigned i = 0; i < MAX_CPUS; i++) {
+        if (&cpus[i] != self && READ_ONCE(cpus[i].online)) {
+            __atomic_store_n(&cpus[i].arch.tlb_flush_request, 1, __ATOMIC_RELEASE);
+            x86_lapic_send((uint32_t)cpus[i].hwid, (1u << 14) | VECTOR_TLB_SHOOTDOWN);
+        }
+    }
+    for (unsigned i = 0; i < MAX_CPUS; i++) {
+        while (&cpus[i] != self && __atomic_load_n(&cpus[i].arch.tlb_flush_request, __ATOMIC_ACQUIRE)) {
+            x86_tlb_serve_request();
+            arch_cpu_relax();
+        }
+    }
+}

@@ -19,10 +19,13 @@ void arch_print_regs(const struct trapframe *tf)
             x86_read_cr2(), x86_read_cr3(), x86_read_cr4());
 }
 
-/* With frame pointers, [rbp] is the caller's rbp and [rbp + 8] the return address. */
+/* With frame pointers, [rbp] is the caller's rbp and [rbp + 8] the return
+ * address. Read safely: a corrupt chain ends the backtrace, not the panic. */
 void arch_frame_next(uintptr_t fp, uintptr_t *caller_fp, uintptr_t *ret_pc)
 {
-    const uintptr_t *frame = (const uintptr_t *)fp;
-    *caller_fp = frame[0];
-    *ret_pc = frame[1];
+    uint64_t prev, ret;
+    if (arch_safe_read64(fp, &prev) != 0 || arch_safe_read64(fp + 8, &ret) != 0)
+        prev = ret = 0;
+    *caller_fp = prev;
+    *ret_pc = ret;
 }

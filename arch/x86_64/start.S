@@ -94,14 +94,36 @@ high:
 4:  hlt
     jmp     4b
 
+/*
+ * x86_ap_entry - the trampoline's step 4, for every other CPU: still on the
+ * boot page tables, IRQs off, no stack. Load the kernel's page tables (NXE
+ * is already on), take the stack and struct cpu the boot CPU left in
+ * x86_ap_boot, and call x86_secondary_entry(cpu).
+ */
+    .text
+    .globl x86_ap_entry
+x86_ap_entry:
+    mov     x86_ap_boot + 0(%rip), %rax     /* kernel page tables */
+    mov     %rax, %cr3
+    mov     x86_ap_boot + 8(%rip), %rsp     /* the CPU's idle-thread stack */
+    mov     x86_ap_boot + 16(%rip), %rdi    /* its struct cpu */
+    xor     %ebp, %ebp
+    call    x86_secondary_entry
+5:  hlt
+    jmp     5b
+
     .data
     .balign 8
+    .globl x86_ap_boot
+x86_ap_boot:                                /* struct x86_ap_boot in x86_smp.c */
+    .quad 0, 0, 0
     .globl kernel_phys_base
 kernel_phys_base:
     .quad 0
 
     .bss
     .balign 4096
+    .globl boot_pml4
 boot_pml4:      .skip 4096
 boot_pdpt_low:  .skip 4096
 boot_pd_low:    .skip 4 * 4096

@@ -13,6 +13,7 @@
  *   IRQs off on entry; the IRET restores the user's RFLAGS (IF on).
  */
 #include <arch/impl.h>
+#include "frame.h"
 
     .text
     .globl arch_context_switch
@@ -38,21 +39,7 @@ x86_return_to_user:
     mov     %rdi, %rsp
     .globl x86_iret_to_user
 x86_iret_to_user:               /* %rsp = trapframe */
-    pop     %r15
-    pop     %r14
-    pop     %r13
-    pop     %r12
-    pop     %r11
-    pop     %r10
-    pop     %r9
-    pop     %r8
-    pop     %rbp
-    pop     %rdi
-    pop     %rsi
-    pop     %rdx
-    pop     %rcx
-    pop     %rbx
-    pop     %rax
+    POP_GPRS
     add     $16, %rsp           /* vector, error code */
     swapgs                      /* GS base back to the user's */
     iretq

@@ -34,6 +34,10 @@ static void interrupt(struct trapframe *tf)
     case VECTOR_IPI_RESCHEDULE: /* the sender set need_resched; just look at it */
         x86_lapic_eoi();
         break;
+    case VECTOR_TLB_SHOOTDOWN:
+        x86_lapic_eoi();
+        x86_tlb_serve_request();
+        break;
     case VECTOR_IPI_STOP:
         x86_lapic_eoi();
         arch_halt();

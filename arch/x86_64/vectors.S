@@ -13,6 +13,7 @@
  * IRQs are off (all IDT entries are interrupt gates).
  */
 #include <arch/impl.h>
+#include "frame.h"
 
 
     .text
@@ -41,21 +42,7 @@ vector_stub_\vec:
     STUBS 192, 255
 
 trap_common:
-    pushq   %rax
-    pushq   %rbx
-    pushq   %rcx
-    pushq   %rdx
-    pushq   %rsi
-    pushq   %rdi
-    pushq   %rbp
-    pushq   %r8
-    pushq   %r9
-    pushq   %r10
-    pushq   %r11
-    pushq   %r12
-    pushq   %r13
-    pushq   %r14
-    pushq   %r15
+    PUSH_GPRS
     testb   $3, 18*8(%rsp)      /* came from user mode (CPL 3)? */
     jz      1f
     swapgs                      /* then GS base must become this CPU's struct cpu */
@@ -65,21 +52,7 @@ trap_common:
     testb   $3, 18*8(%rsp)
     jz      2f
     swapgs
-2:  popq    %r15
-    popq    %r14
-    popq    %r13
-    popq    %r12
-    popq    %r11
-    popq    %r10
-    popq    %r9
-    popq    %r8
-    popq    %rbp
-    popq    %rdi
-    popq    %rsi
-    popq    %rdx
-    popq    %rcx
-    popq    %rbx
-    popq    %rax
+2:  POP_GPRS
     add     $16, %rsp           /* vector and error code */
     iretq
 

@@ -48,7 +48,12 @@ void x86_trap(struct trapframe *tf);
 void x86_time_init(const struct boot_info *bi);
 /* power.c: remember how to power off (UEFI runtime services). */
 void x86_power_init(const struct boot_info *bi);
+/* cpu.c: descriptor tables, per-CPU pointer, SYSCALL MSRs for this CPU. */
+void x86_cpu_init(struct cpu *c);
+/* smp.c: where other CPUs arrive (from start.S). */
+void x86_secondary_entry(struct cpu *c);
 /* mmu.c */
+void x86_tlb_serve_request(void);
 void x86_paging_features_init(void);
 uint64_t x86_kernel_root(void);
 /* lapic.c */

@@ -2,9 +2,12 @@
 /*
  * kernel/mm/page_alloc.c - physical pages (see page_alloc.h).
  *
- * A singly linked free list: each free page holds the physical address of
- * the next one in its first 8 bytes, written through the direct map. Simple
- * and O(1); contiguous multi-page allocations are never needed because
+ * Two sources, both O(1): a singly linked list of freed pages (each holds
+ * the physical address of the next in its first 8 bytes, written through
+ * the direct map), and the ranges of usable memory that have never been
+ * handed out. Pages come from the list first, then from the ranges, so boot
+ * never has to touch every page of RAM to build a list (which costs seconds
+ * under an emulator). Contiguous multi-page allocations are never needed:
  * larger kernel objects (stacks) are mapped page by page.
  */
 #include "kernel/mm/page_alloc.h"
@@ -15,8 +18,14 @@
 #include "lib/string.h"
 
 static struct spinlock lock = SPINLOCK_INIT;
-static uint64_t free_head; /* physical address of the first free page, 0 = none */
-static size_t free_count;
+static uint64_t free_head; /* physical address of the first freed page, 0 = none */
+static size_t free_count;  /* pages on the list and in the ranges */
+
+struct fresh_range {
+    uint64_t next, end; /* [next, end): usable pages never handed out */
+};
+static struct fresh_range ranges[BOOT_MMAP_MAX];
+static unsigned nranges;
 
 /* The boot window: a bump allocator used before the direct map exists. */
 static const struct boot_info *boot_bi;
@@ -73,8 +82,16 @@ uint64_t page_alloc(void)
     uint64_t pa = free_head;
     if (pa) {
         free_head = *(uint64_t *)phys_to_virt(pa);
-        free_count--;
+    } else {
+        while (nranges && ranges[nranges - 1].next == ranges[nranges - 1].end)
+            nranges--;
+        if (nranges) {
+            pa = ranges[nranges - 1].next;
+            ranges[nranges - 1].next += PAGE_SIZE;
+        }
     }
+    if (pa)
+        free_count--;
     spin_unlock_irqrestore(&lock, flags);
     if (pa)
         memset(phys_to_virt(pa), 0, PAGE_SIZE);
@@ -101,25 +118,29 @@ size_t page_boot_count(void)
     return boot_used;
 }
 
-/* Free usable pages from the top down, so low pages end up first in the list. */
+static void add_range(uint64_t lo, uint64_t hi)
+{
+    if (lo < hi && nranges < BOOT_MMAP_MAX) {
+        ranges[nranges++] = (struct fresh_range){lo, hi};
+        free_count += (hi - lo) / PAGE_SIZE;
+    }
+}
+
+/* Every usable page the direct map reaches, minus those the boot window used.
+ * Ranges are consumed from the last one, so high memory goes first. */
 void page_alloc_init_free_list(const struct boot_info *bi)
 {
     boot_window_va = 0; /* the final page tables map the window only through the direct map */
-    for (uint32_t i = bi->mmap_count; i-- > 0;) {
+    for (uint32_t i = 0; i < bi->mmap_count; i++) {
         const struct boot_mem_region *r = &bi->mmap[i];
         if (r->type != BOOT_MEM_USABLE)
             continue;
         uint64_t lo = ALIGN_UP(r->base, PAGE_SIZE), hi = ALIGN_DOWN(r->base + r->size, PAGE_SIZE);
-        if (hi > ARCH_DIRECT_MAP_SIZE)
-            hi = ARCH_DIRECT_MAP_SIZE; /* only what the direct map reaches */
-        if (lo == 0)
-            lo = PAGE_SIZE; /* physical page 0 stays unused: 0 means "no page" */
-        for (uint64_t pa = hi; pa > lo;) {
-            pa -= PAGE_SIZE;
-            bool used_at_boot = pa >= boot_window_lo && pa < boot_next;
-            if (!used_at_boot)
-                page_free(pa);
-        }
+        hi = MIN(hi, (uint64_t)ARCH_DIRECT_MAP_SIZE); /* only what the direct map reaches */
+        lo = MAX(lo, (uint64_t)PAGE_SIZE); /* physical page 0 stays unused: 0 means "no page" */
+        /* Cut out [boot_window_lo, boot_next), which the boot window handed out. */
+        add_range(lo, MIN(hi, boot_window_lo));
+        add_range(MAX(lo, boot_next), hi);
     }
     boot_bi = NULL;
 }

@@ -46,7 +46,9 @@ static pte_t *walk(struct aspace *as, uintptr_t va, int level, bool create)
             uint64_t pa = page_alloc();
             if (!pa)
                 return NULL;
-            *e = arch_pte_table(pa, as->user);
+            /* Release: the zeroed table is visible before the link to it,
+             * to other CPUs' table walks and to lock-free vm_query. */
+            __atomic_store_n(e, arch_pte_table(pa, as->user), __ATOMIC_RELEASE);
         } else if (arch_pte_is_leaf(*e, l)) {
             return NULL;
         }
@@ -83,6 +85,8 @@ int vm_map(struct aspace *as, uintptr_t va, uint64_t pa, size_t size, unsigned p
             break;
         }
         *e = arch_pte_leaf(pa, prot, level);
+        /* Some MMUs may remember "not mapped" (RISC-V without Svvptc): forget it. */
+        arch_tlb_flush_page(va);
         uint64_t step = 1ull << level_shift(level);
         va += step;
         pa += step;
@@ -92,18 +96,33 @@ int vm_map(struct aspace *as, uintptr_t va, uint64_t pa, size_t size, unsigned p
     return err;
 }
 
+/* Up to UNMAP_BATCH pages are taken out, then every CPU's TLB forgets
+ * them, then they are freed: never free a page another CPU may still reach. */
+#define UNMAP_BATCH 32
+
 void vm_unmap(struct aspace *as, uintptr_t va, size_t size, bool free_pages)
 {
+    uint64_t freed[UNMAP_BATCH];
     unsigned long flags = spin_lock_irqsave(&as->lock);
-    for (uintptr_t end = va + size; va < end; va += PAGE_SIZE) {
-        pte_t *e = walk(as, va, 0, false);
-        if (!e || !arch_pte_valid(*e))
+    for (uintptr_t end = va + size; va < end;) {
+        uintptr_t start = va;
+        unsigned n = 0;
+        for (; va < end && n < UNMAP_BATCH; va += PAGE_SIZE) {
+            pte_t *e = walk(as, va, 0, false);
+            if (!e || !arch_pte_valid(*e))
+                continue;
+            freed[n++] = arch_pte_addr(*e);
+            *e = 0;
+        }
+        if (n == 0)
             continue;
-        uint64_t pa = arch_pte_addr(*e);
-        *e = 0;
-        arch_tlb_flush_page(va);
-        if (free_pages)
-            page_free(pa);
+        if (as->user)
+            arch_tlb_shootdown(start, va - start);
+        else
+            for (uintptr_t p = start; p < va; p += PAGE_SIZE) /* kernel: never live elsewhere */
+                arch_tlb_flush_page(p);
+        for (unsigned i = 0; free_pages && i < n; i++)
+            page_free(freed[i]);
     }
     spin_unlock_irqrestore(&as->lock, flags);
 }
@@ -163,7 +182,10 @@ void aspace_destroy(struct aspace *as)
 
 void aspace_activate(struct aspace *as)
 {
+    unsigned long flags = arch_irq_save();
+    this_cpu()->sched.user_as = as;
     arch_aspace_activate(as ? as->root : 0);
+    arch_irq_restore(flags);
 }
 
 void *ioremap(uint64_t pa, size_t size)

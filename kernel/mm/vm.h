@@ -46,7 +46,7 @@ bool vm_query(struct aspace *as, uintptr_t va, uint64_t *pa, unsigned *prot);
 int aspace_create(struct aspace *as);
 /* Free every user page and page table of an address space. */
 void aspace_destroy(struct aspace *as);
-/* Make it this CPU's current user address space. */
+/* Make it (NULL: none) this CPU's current user address space. */
 void aspace_activate(struct aspace *as);
 
 /* Map device registers into the direct map with device attributes. */

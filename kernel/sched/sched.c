@@ -86,24 +86,56 @@ static void enqueue(struct thread *t)
     }
 }
 
+/* Unlink t (whose predecessor on c's queue is prev, NULL if first). */
+static void unlink_queued(struct cpu *c, struct thread *prev, struct thread *t)
+{
+    if (prev)
+        prev->next = t->next;
+    else
+        c->sched.queue_head = t->next;
+    if (c->sched.queue_tail == t)
+        c->sched.queue_tail = prev;
+    c->sched.queued--;
+    t->next = NULL;
+}
+
 /* Remove and return the first thread on c's queue that may run on `cpu`. */
 static struct thread *dequeue_for(struct cpu *c, unsigned cpu)
 {
     struct thread *prev = NULL;
     for (struct thread *t = c->sched.queue_head; t; prev = t, t = t->next) {
-        if (!allowed(t, cpu))
-            continue;
-        if (prev)
-            prev->next = t->next;
-        else
-            c->sched.queue_head = t->next;
-        if (c->sched.queue_tail == t)
-            c->sched.queue_tail = prev;
-        c->sched.queued--;
-        t->next = NULL;
-        return t;
+        if (allowed(t, cpu)) {
+            unlink_queued(c, prev, t);
+            return t;
+        }
     }
     return NULL;
+}
+
+/* Take t off c's queue; false if it was not there. */
+static bool dequeue_thread(struct cpu *c, struct thread *t)
+{
+    struct thread *prev = NULL;
+    for (struct thread *q = c->sched.queue_head; q; prev = q, q = q->next) {
+        if (q == t) {
+            unlink_queued(c, prev, t);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is anything queued, here or elsewhere, that may run on c? (An idle CPU
+ * asks at every tick, so it steals work it was not woken for.) */
+static bool work_for(const struct cpu *c)
+{
+    for (unsigned i = 0; i < MAX_CPUS; i++) {
+        for (struct thread *t = cpus[i].sched.queue_head; t; t = t->next) {
+            if (allowed(t, c->id))
+                return true;
+        }
+    }
+    return false;
 }
 
 /* Local work first; otherwise steal from another CPU; otherwise idle. */
@@ -126,6 +158,10 @@ static void finish_switch(struct cpu *c)
         c->sched.dead = NULL;
         if (dead->kstack_top)
             kstack_free(dead->kstack_top);
+        /* Only now, with no CPU still running on its behalf, may the task's
+         * slot become a zombie (and then be reused). */
+        if (dead->last_of_task)
+            task_ended_locked(dead->task);
         dead->state = THREAD_UNUSED;
     }
 }
@@ -151,8 +187,9 @@ static void switch_locked(void)
     next->cpu = c->id;
     next->slice = SCHED_SLICE_TICKS;
     c->sched.current = next;
-    if (next->task != prev->task)
-        aspace_activate(next->task ? &next->task->as : NULL);
+    struct aspace *next_as = next->task ? &next->task->as : NULL;
+    if (next_as != c->sched.user_as) /* compare what is loaded: an exiting thread unloads it */
+        aspace_activate(next_as);
     arch_set_kernel_stack(next->kstack_top);
     arch_context_switch(&prev->saved_sp, next->saved_sp);
     finish_switch(this_cpu()); /* prev again, possibly on another CPU */
@@ -215,10 +252,21 @@ struct thread *thread_create(const char *name, void (*fn)(void *), void *arg, ui
     return new_thread(name, fn, arg, affinity, task);
 }
 
+/* The allowed online CPU with the fewest queued threads (new threads spread out). */
+static unsigned least_loaded_cpu(const struct thread *t)
+{
+    unsigned best = home_cpu(t);
+    for (unsigned i = 0; i < MAX_CPUS; i++) {
+        if (allowed(t, i) && cpus[i].online && cpus[i].sched.queued < cpus[best].sched.queued)
+            best = i;
+    }
+    return best;
+}
+
 void thread_start(struct thread *t)
 {
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    t->cpu = home_cpu(t);
+    t->cpu = least_loaded_cpu(t);
     enqueue(t);
     spin_unlock_irqrestore(&sched_lock, flags);
 }
@@ -249,6 +297,9 @@ void thread_exit(void)
 {
     arch_irq_save();
     spin_lock_irqsave(&sched_lock);
+    /* A dying thread may come here with preemption disabled (task_exit does):
+     * its extra counts die with it; the switch needs exactly sched_lock's. */
+    this_cpu()->preempt_count = 1;
     this_cpu()->sched.current->state = THREAD_DEAD;
     switch_locked();
     panic("thread_exit: a dead thread was scheduled");
@@ -308,7 +359,7 @@ void sched_enter_idle(void)
     struct thread *idle = c->sched.idle;
     idle->state = THREAD_RUNNING;
     c->sched.current = idle;
-    c->online = true;
+    __atomic_store_n(&c->online, true, __ATOMIC_RELEASE); /* after current: enqueue() reads both */
     idle_loop(NULL);
     panic("sched_enter_idle: returned");
 }
@@ -360,18 +411,32 @@ void sched_sleep_ns(uint64_t ns)
     spin_unlock_irqrestore(&sched_lock, flags);
 }
 
-int sched_set_affinity(struct thread *t, uint64_t mask)
+struct thread *sched_find_thread_locked(const struct task *task, int tid)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t->tid == tid && t->task == task && t->state != THREAD_UNUSED &&
+            t->state != THREAD_DEAD)
+            return t;
+    }
+    return NULL;
+}
+
+int sched_set_affinity_locked(struct thread *t, uint64_t mask)
 {
     uint64_t online = 0;
     for (unsigned i = 0; i < MAX_CPUS; i++)
         online |= (uint64_t)cpus[i].online << i;
     if (!(mask & online))
         return -1;
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
     t->affinity = mask;
-    if (t->state == THREAD_RUNNING && !allowed(t, t->cpu))
+    if (t->state == THREAD_RUNNING && !allowed(t, t->cpu)) {
         cpus[t->cpu].sched.need_resched = true; /* moves at its next preemption point */
-    spin_unlock_irqrestore(&sched_lock, flags);
+    } else if (t->state == THREAD_RUNNABLE && !allowed(t, t->cpu)) {
+        struct cpu *c = &cpus[t->cpu];
+        if (dequeue_thread(c, t)) /* waiting where it may not run: move it now */
+            enqueue(t);
+    }
     return 0;
 }
 
@@ -400,7 +465,7 @@ void sched_tick(void)
     wake_sleepers_locked(arch_counter());
     struct thread *t = c->sched.current;
     if (t == c->sched.idle) {
-        c->sched.need_resched = c->sched.queued != 0;
+        c->sched.need_resched = work_for(c);
     } else if (t->slice == 0 || --t->slice == 0 || !allowed(t, c->id)) {
         c->sched.need_resched = true;
     }

@@ -50,6 +50,7 @@ struct thread {
     unsigned slice;       /* ticks left in the current time slice */
     bool killed;          /* its task is exiting: leave at the next return to user */
     bool in_syscall;      /* between syscall entry and exit (statistics) */
+    bool last_of_task;    /* dying as its task's last thread: the task ends after the switch */
     void (*entry)(void *);
     void *arg;
     struct {
@@ -103,8 +104,11 @@ void sched_wake_thread_locked(struct thread *t);
 /* Sleep for at least ns nanoseconds. */
 void sched_sleep_ns(uint64_t ns);
 
-/* Change where a thread may run; it moves at its next scheduling point. */
-int sched_set_affinity(struct thread *t, uint64_t mask);
+/* A live thread of `task` by id (sched_lock held), or NULL. */
+struct thread *sched_find_thread_locked(const struct task *task, int tid);
+/* Change where a thread may run (sched_lock held); a running thread moves at
+ * its next preemption point, a queued one at once. -1 if no CPU in mask is online. */
+int sched_set_affinity_locked(struct thread *t, uint64_t mask);
 
 /* Timer interrupt, every CPU, IRQs off. */
 void sched_tick(void);

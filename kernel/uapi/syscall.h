@@ -30,7 +30,10 @@
 #define SYS_sched_getaffinity 17 /* (int tid or 0) -> mask */
 #define SYS_debug_sleep 18      /* (unsigned long ns) -> 0: sleeps inside the kernel */
 #define SYS_debug_free_pages 19 /* () -> free physical pages (tests check for leaks) */
-#define NR_SYSCALLS 20
+#define SYS_debug_spin 20       /* (unsigned long ns) -> 0: busy inside the kernel, preemptible */
+#define SYS_debug_stats 21      /* (struct debug_stats *) -> 0 */
+#define SYS_debug_leak_lock 22  /* () -> returns holding a lock: only with crash=lock-to-user */
+#define NR_SYSCALLS 23
 
 /* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
  * one layout fits all three); the kernel lives at the top of the address space. */
@@ -42,6 +45,14 @@
 struct timespec {
     long tv_sec;
     long tv_nsec;
+};
+
+/* What SYS_debug_stats reports (scheduler counters since boot). */
+struct debug_stats {
+    unsigned long cpus_online;
+    unsigned long migrations;           /* a thread ran on another CPU than before */
+    unsigned long preempted_in_syscall; /* a thread lost its CPU inside a syscall */
+    unsigned long ticks[8];             /* timer interrupts per CPU */
 };
 #endif
 

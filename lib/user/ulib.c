@@ -34,6 +34,48 @@ int spawn(const char *name, const char *const argv[])
     return (int)syscall2(SYS_spawn, name, argv);
 }
 
+void thread_exit(void)
+{
+    syscall0(SYS_thread_exit);
+    for (;;)
+        ;
+}
+
+/* What a new thread finds at the top of its stack. */
+struct thread_start {
+    void (*fn)(void *);
+    void *arg;
+};
+
+static void thread_entry(struct thread_start *ts)
+{
+    ts->fn(ts->arg);
+    thread_exit();
+}
+
+int thread_create(void (*fn)(void *), void *arg, void *stack, size_t size)
+{
+    uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+    struct thread_start *ts = (struct thread_start *)(top - 16);
+    ts->fn = fn;
+    ts->arg = arg;
+    top -= 32; /* below the start record, still 16-byte aligned */
+#if defined(__x86_64__)
+    top -= 8; /* as if thread_entry had been called: rsp = 8 mod 16 at entry */
+#endif
+    return (int)syscall3(SYS_thread_create, thread_entry, ts, top);
+}
+
+int sched_setaffinity(int tid, unsigned long mask)
+{
+    return (int)syscall2(SYS_sched_setaffinity, tid, mask);
+}
+
+long sched_getaffinity(int tid)
+{
+    return syscall1(SYS_sched_getaffinity, tid);
+}
+
 uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -92,6 +134,11 @@ void ktap_note(const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     printf("    # %s\n", msg);
+}
+
+void ktap_skip(const char *name, const char *reason)
+{
+    printf("    ok %d - %s # SKIP %s\n", ++ktap_count, name, reason);
 }
 
 int ktap_done(void)

@@ -31,6 +31,12 @@ void *brk(void *addr);
 int spawn(const char *name, const char *const argv[]);
 int wait(int pid, int *status);
 int getcpu(void);
+/* A new thread in this program running fn(arg) on a stack of `size` bytes
+ * at `stack` (the caller's memory); it ends when fn returns. Its tid or -errno. */
+int thread_create(void (*fn)(void *), void *arg, void *stack, size_t size);
+__attribute__((noreturn)) void thread_exit(void);
+int sched_setaffinity(int tid, unsigned long mask);
+long sched_getaffinity(int tid);
 
 /* Nanoseconds of CLOCK_MONOTONIC. */
 uint64_t now_ns(void);
@@ -46,6 +52,8 @@ int puts(const char *s);
  */
 void ktap_check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ktap_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A subtest that cannot run here ("ok N - name # SKIP reason"). */
+void ktap_skip(const char *name, const char *reason);
 int ktap_done(void);
 
 #define KTAP_EXPECT_EQ(got, want, name)                                                \

@@ -42,8 +42,11 @@ KTEST(boot, stack_is_aligned)
 
 KTEST(boot, per_cpu_pointer)
 {
-    KEXPECT(this_cpu() == &cpus[0]);
-    KEXPECT_EQ(this_cpu()->id, 0);
+    unsigned long flags = arch_irq_save(); /* this_cpu() needs the thread to stay put */
+    struct cpu *c = this_cpu();
+    arch_irq_restore(flags);
+    KEXPECT(c->self == c);
+    KEXPECT(c >= &cpus[0] && c < &cpus[MAX_CPUS]);
 }
 
 KTEST(boot, memory_map_is_sane)

@@ -75,3 +75,8 @@ KTEST(user, spawn_unknown_program)
     const char *argv[] = {"nope"};
     KEXPECT_EQ(task_spawn("nope", 1, argv, NULL), -ENOENT);
 }
+
+KTEST(user, smp_scheduler)
+{
+    KEXPECT_EQ(run0("test_smp"), 0);
+}

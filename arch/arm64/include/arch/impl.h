@@ -99,16 +99,6 @@ struct arch_cpu {
     uint32_t gic_mask;   /* this CPU's GICv2 CPU-interface bit, for GICD_SGIR targets */
 };
 
-/*
- * An exception-table entry for the instruction at local label `insn`,
- * resuming at label `fixup` (kernel/extable.h), for inline assembly.
- */
-#define EXTABLE_ENTRY(insn, fixup)                                                                 \
-    ".pushsection __ex_table, \"a\"\n"                                                             \
-    ".balign 8\n"                                                                                  \
-    ".quad " #insn ", " #fixup "\n"                                                                \
-    ".popsection\n"
-
 /* TPIDR_EL1: a software thread-ID register, free for the kernel's use. */
 static inline struct cpu *arch_this_cpu(void)
 {
@@ -143,6 +133,15 @@ static inline void arch_irq_enable(void)
 static inline void arch_irq_disable(void)
 {
     __asm__ volatile("msr daifset, #3" : : : "memory");
+}
+
+/* DAIF.I (bit 7): IRQs masked on this CPU. No "memory" clobber: this_cpu()
+ * calls it everywhere, and a check need not be a compiler barrier. */
+static inline bool arch_irqs_disabled(void)
+{
+    unsigned long daif;
+    __asm__ volatile("mrs %0, daif" : "=r"(daif));
+    return daif & (1ul << 7);
 }
 
 /*

@@ -37,6 +37,15 @@
 #define CPU_KSTACK_TOP 8
 #define CPU_USER_SP    16
 
+/* Offsets in struct riscv_hart_boot, what a starting hart reads (start.S;
+ * the C layout is in smp.c and checked there). */
+#define HART_BOOT_SATP  0
+#define HART_BOOT_STACK 8
+#define HART_BOOT_CPU   16
+#define HART_BOOT_HWID  24
+#define HART_BOOT_STRAY 32
+#define HART_BOOT_SIZE  40
+
 /* Trap frame layout, shared with vectors.S (checked in trap.c). */
 #define TF_X(n)    (8 * (n)) /* general register xn */
 #define TF_SEPC    (32 * 8)
@@ -148,13 +157,6 @@ static inline void arch_tlb_flush_page(uintptr_t va)
     __asm__ volatile("sfence.vma %0, zero" : : "r"(va) : "memory");
 }
 
-/* An exception-table entry (kernel/extable.h) for inline assembly. */
-#define EXTABLE_ENTRY(insn, fixup)                                                                 \
-    ".pushsection __ex_table, \"a\"\n"                                                              \
-    ".balign 8\n"                                                                                  \
-    ".quad " #insn ", " #fixup "\n"                                                                \
-    ".popsection\n"
-
 /* In the kernel, tp holds this CPU's struct cpu * (start.S, arch_early_init). */
 static inline struct cpu *arch_this_cpu(void)
 {
@@ -175,6 +177,13 @@ static inline void arch_irq_restore(unsigned long flags)
 {
     if (flags & SSTATUS_SIE)
         __asm__ volatile("csrs sstatus, %0" : : "r"(SSTATUS_SIE) : "memory");
+}
+
+static inline bool arch_irqs_disabled(void)
+{
+    unsigned long s;
+    __asm__ volatile("csrr %0, sstatus" : "=r"(s));
+    return !(s & SSTATUS_SIE);
 }
 
 static inline void arch_irq_enable(void)

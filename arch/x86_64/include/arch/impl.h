@@ -30,10 +30,14 @@
 #define GDT_TSS 0x28
 #define GDT_ENTRIES 7 /* null, kcode, kdata, udata, ucode, tss (2 slots) */
 
+/* Physical page where other CPUs start (below 1 MiB: they start in real mode). */
+#define X86_TRAMPOLINE_BASE 0x8000
+
 /* Interrupt vectors the kernel programs (0-31 are the CPU's exceptions). */
 #define VECTOR_TIMER 32
 #define VECTOR_IPI_RESCHEDULE 0xf0
 #define VECTOR_IPI_STOP 0xf1
+#define VECTOR_TLB_SHOOTDOWN 0xf2
 #define VECTOR_SPURIOUS 0xff
 #define VECTOR_SYSCALL 0x100 /* not a real vector: marks frames built by SYSCALL */
 
@@ -80,6 +84,7 @@ struct arch_cpu {
     uint64_t user_rsp;   /* CPU_USER_RSP: scratch while SYSCALL switches stacks */
     uint64_t gdt[GDT_ENTRIES];
     struct x86_tss tss;
+    uint32_t tlb_flush_request; /* set by another CPU's arch_tlb_shootdown */
 };
 
 /* Page-table entry bits (SDM vol. 3A 4.5, tables 4-14 to 4-20). */
@@ -132,13 +137,6 @@ static inline void arch_tlb_flush_page(uintptr_t va)
     __asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
 }
 
-/* An exception-table entry (kernel/extable.h) for inline assembly. */
-#define EXTABLE_ENTRY(insn, fixup)                                                     \
-    ".pushsection __ex_table, \"a\"\n"                                                 \
-    ".balign 8\n"                                                                      \
-    ".quad " #insn ", " #fixup "\n"                                                    \
-    ".popsection\n"
-
 static inline struct cpu *arch_this_cpu(void)
 {
     struct cpu *c;
@@ -157,6 +155,13 @@ static inline void arch_irq_restore(unsigned long flags)
 {
     if (flags & (1ul << 9)) /* RFLAGS.IF */
         __asm__ volatile("sti" : : : "memory");
+}
+
+static inline bool arch_irqs_disabled(void)
+{
+    unsigned long flags;
+    __asm__ volatile("pushfq; popq %0" : "=r"(flags));
+    return !(flags & (1ul << 9));
 }
 
 static inline void arch_irq_enable(void) { __asm__ volatile("sti" : : : "memory"); }

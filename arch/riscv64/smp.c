@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/riscv64/smp.c - starting the other harts, and keeping their
+ * instruction fetches coherent with code the kernel writes.
+ *
+ * The devicetree lists the harts (kernel/platform.c); the SBI firmware
+ * keeps every hart but the boot hart parked, in the HSM "stopped" state.
+ * HSM hart_start (SBI spec 9.1) starts one in S mode with the MMU off at a
+ * physical address, a0 = its hart id and a1 = an opaque word. Here the
+ * opaque word is the physical address of that hart's boot record: the
+ * kernel's satp, the stack to run on (its idle thread's) and its struct
+ * cpu. start.S (riscv_secondary_entry) turns paging on with the boot page
+ * tables, reads the record, switches to the kernel's tables and stack and
+ * calls riscv_secondary_main below.
+ *
+ * Each hart has a record of its own, so a hart that arrives after the boot
+ * hart gave up waiting for it still finds its own data, never the next
+ * hart's. The record also names its hart: now and then the firmware sends a
+ * started hart to the image's entry (_start) rather than to start_addr,
+ * without the opaque word, and start.S then finds the record by hart id.
+ */
+#include "kernel/arch_callbacks.h"
+#include "riscv.h"
+#include "sbi.h"
+
+struct riscv_hart_boot {
+    uint64_t satp;      /* HART_BOOT_SATP: the kernel's page tables */
+    uint64_t stack_top; /* HART_BOOT_STACK: the idle thread's kernel stack */
+    struct cpu *cpu;    /* HART_BOOT_CPU: becomes tp; 0 = record unused */
+    uint64_t hwid;      /* HART_BOOT_HWID: the hart it is for (start.S's search) */
+    uint64_t stray_a1;  /* HART_BOOT_STRAY: a1 if the hart came in at _start, else 0 */
+};
+_Static_assert(offsetof(struct riscv_hart_boot, satp) == HART_BOOT_SATP, "start.S offset");
+_Static_assert(offsetof(struct riscv_hart_boot, stack_top) == HART_BOOT_STACK, "start.S offset");
+_Static_assert(offsetof(struct riscv_hart_boot, cpu) == HART_BOOT_CPU, "start.S offset");
+_Static_assert(offsetof(struct riscv_hart_boot, hwid) == HART_BOOT_HWID, "start.S offset");
+_Static_assert(offsetof(struct riscv_hart_boot, stray_a1) == HART_BOOT_STRAY, "start.S offset");
+_Static_assert(sizeof(struct riscv_hart_boot) == HART_BOOT_SIZE, "start.S size");
+
+/* Global, with their size, for start.S: a hart the firmware sends to _start
+ * instead of riscv_secondary_entry looks its record up by hart id there. */
+struct riscv_hart_boot riscv_hart_boot[MAX_CPUS];
+const uint64_t riscv_hart_boot_size = sizeof(riscv_hart_boot);
+
+extern char riscv_secondary_entry[]; /* start.S */
+
+/* The physical address of something in the kernel image (start.S maps the
+ * image at KERNEL_VBASE from its physical base, and so do the kernel's tables). */
+static uint64_t image_phys(const void *p)
+{
+    return arch_kernel_phys_base() + ((uintptr_t)p - (uintptr_t)_kernel_start);
+}
+
+/* Nothing to set aside: the entry code and the records live in the image. */
+void arch_memory_reserve(struct boot_info *bi)
+{
+    (void)bi;
+}
+
+static bool has_hsm(void)
+{
+    static int hsm = -1; /* probed on first use, by the boot hart */
+    if (hsm < 0) {
+        hsm = sbi_spec_version() > 0 && sbi_probe_extension(SBI_EXT_HSM);
+        if (!hsm)
+            kprintf("smp: the SBI firmware has no HSM extension: the other harts stay stopped\n");
+    }
+    return hsm;
+}
+
+int arch_cpu_start(struct cpu *c, uintptr_t stack_top)
+{
+    if (c->id >= MAX_CPUS || !has_hsm())
+        return -1;
+    struct riscv_hart_boot *rec = &riscv_hart_boot[c->id];
+    rec->satp = SATP_MODE_SV39 | riscv_kernel_root() >> 12; /* ASID 0, as mmu.c */
+    rec->stack_top = stack_top;
+    rec->hwid = c->hwid;
+    rec->stray_a1 = 0;
+    rec->cpu = c;
+    /* The record must be in memory before the hart can read it; the ecall
+     * is not a fence by itself. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    struct sbiret r =
+        sbi_hart_start(c->hwid, image_phys(riscv_secondary_entry), image_phys(rec));
+    if (r.error != SBI_SUCCESS) {
+        rec->cpu = NULL; /* not for a hart that turns up at _start later */
+        kprintf("cpu%u: SBI HSM hart_start(hart %llu) failed: error %ld%s\n", c->id,
+                (unsigned long long)c->hwid, r.error,
+                r.error == SBI_ERR_ALREADY_AVAILABLE ? " (already started)" : "");
+        return -1;
+    }
+    return 0;
+}
+
+/* The new hart, from start.S: kernel tables, its stack, tp and stvec set. */
+void riscv_secondary_main(struct cpu *c)
+{
+    /* What arch_mmu_switch does on the boot hart: SUM and MXR off, and the
+     * same root again (start.S already switched), with a full flush. */
+    arch_mmu_switch(riscv_kernel_root());
+    uint64_t stray = riscv_hart_boot[c->id].stray_a1;
+    if (stray)
+        kprintf("cpu%u: the firmware started hart %llu at the image entry (a1 = %#llx), not "
+                "at the HSM start address: recovered\n",
+                c->id, (unsigned long long)c->hwid, (unsigned long long)stray);
+    secondary_main(c);
+}
+
+/*
+ * exec wrote a user program's code through the direct map. FENCE.I orders
+ * only this hart's fetches after its own stores (ISA, "Zifencei"); the
+ * program may run on any hart, now or after a migration, so every hart must
+ * execute one: RFENCE remote_fence_i with hart_mask_base = -1 means all
+ * harts (SBI spec 8.1, and 3 on hart masks). The stores are made globally
+ * visible first. Firmware without RFENCE cannot do that for us: then only
+ * the local FENCE.I is done here and in arch_enter_user (stackshift runs
+ * one hart on such firmware anyway: it has no HSM either).
+ */
+void arch_sync_icache(const void *kva, size_t len)
+{
+    (void)kva;
+    (void)len;
+    __asm__ volatile("fence rw, rw\n\tfence.i" : : : "memory");
+    if (sbi_has_rfence())
+        sbi_remote_fence_i(0, -1ul);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/random/random.h - the kernel's random numbers.
+ *
+ * At boot, random_init() gathers seed material from every source it can
+ * find (the CPU's generator, the firmware's seed, timer jitter), credits
+ * each only what it can honestly carry, and keys a ChaCha20 CRNG with it.
+ * Each CPU then draws from its own batch of CRNG output (cheap, no lock),
+ * and keeps a small LFSR113 generator seeded from the CRNG for the per-
+ * syscall stack offset.
+ */
+#ifndef KERNEL_RANDOM_RANDOM_H
+#define KERNEL_RANDOM_RANDOM_H
+
+#include "boot/bootinfo.h"
+#include "kernel/types.h"
+
+/* Bits of credited entropy the CRNG needs before it calls itself seeded. */
+#define CRNG_READY_BITS 256
+
+/* Boot CPU, after arch_init and before other CPUs start: collect seeds,
+ * print where they came from, key the CRNG, seed this CPU's LFSR113. */
+void random_init(struct boot_info *bi);
+/* Every other CPU as it comes online: seed its LFSR113 from the CRNG. */
+void random_cpu_init(void);
+
+/* True once CRNG_READY_BITS were credited and the ChaCha20 self-test passed. */
+bool crng_ready(void);
+/* CRNG output, any context. Cheap: per-CPU batches, IRQs masked briefly. */
+void get_random_bytes(void *buf, size_t len);
+uint8_t get_random_u8(void);
+uint16_t get_random_u16(void);
+uint32_t get_random_u32(void);
+uint64_t get_random_u64(void);
+/* This CPU's LFSR113 (not cryptographic: for the stack offset). Any context. */
+uint32_t prng_u32(void);
+
+#endif

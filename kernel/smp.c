@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/smp.c - bring up the other CPUs.
+ *
+ * The boot CPU is logical CPU 0; the others get 1, 2, ... in the order the
+ * firmware lists them. For each, the scheduler makes an idle thread, whose
+ * kernel stack the new CPU starts on (arch_cpu_start); the new CPU sets
+ * itself up and arrives in secondary_main(), which starts its timer and
+ * becomes that idle thread. The boot CPU waits for it, but never forever.
+ */
+#include "kernel/smp.h"
+
+#include "kernel/arch_callbacks.h"
+#include "kernel/platform.h"
+#include "kernel/random/random.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time.h"
+
+#define START_TIMEOUT_NS 1000000000ull
+
+void secondary_main(struct cpu *c)
+{
+    kprintf("cpu%u: online (hardware id 0x%llx)\n", c->id, (unsigned long long)c->hwid);
+    random_cpu_init();
+    arch_timer_start(SCHED_TICK_HZ);
+    sched_enter_idle(); /* sets c->online */
+}
+
+static bool wait_online(struct cpu *c)
+{
+    uint64_t deadline = time_now_ns() + START_TIMEOUT_NS;
+    while (!READ_ONCE(c->online)) {
+        if (time_now_ns() > deadline)
+            return false;
+        arch_cpu_relax();
+    }
+    return true;
+}
+
+static bool start_one(unsigned idx, uint64_t hwid)
+{
+    struct cpu *c = &cpus[idx];
+    c->self = c;
+    c->id = idx;
+    c->hwid = hwid;
+    uintptr_t stack = sched_prepare_cpu(idx);
+    if (arch_cpu_start(c, stack) != 0) {
+        kprintf("cpu%u: hardware id 0x%llx: the firmware refused to start it\n", idx,
+                (unsigned long long)hwid);
+        return false;
+    }
+    if (!wait_online(c)) {
+        kprintf("cpu%u: hardware id 0x%llx did not come up within a second: skipped\n", idx,
+                (unsigned long long)hwid);
+        return false;
+    }
+    return true;
+}
+
+
+unsigned smp_boot(const struct boot_info *bi)
+{
+    struct platform_cpu ids[MAX_CPUS];
+    const char *source;
+    int n = platform_cpus(bi, ids, MAX_CPUS, &source);
+    uint64_t self = arch_cpu_hwid();
+    cpus[0].hwid = self;
+    unsigned next = 1;
+    for (int i = 0; i < n && i < MAX_CPUS; i++) {
+        if (ids[i].hwid == self || next >= MAX_CPUS)
+            continue;
+        /* A CPU that is merely late may still arrive and use the start-up
+         * data (x86 shares one record): start no more CPUs after that. */
+        if (!start_one(next++, ids[i].hwid)) {
+            kprintf("smp: not starting the remaining CPUs\n");
+            break;
+        }
+    }
+    if (n > MAX_CPUS)
+        kprintf("smp: %d CPUs described, using the first %d\n", n, MAX_CPUS);
+    kprintf("smp: %u CPU%s online\n", smp_online(), smp_online() == 1 ? "" : "s");
+    return smp_online();
+}
+
+unsigned smp_online(void)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < MAX_CPUS; i++)
+        n += READ_ONCE(cpus[i].online);
+    return n;
+}
