@@ -45,7 +45,12 @@ static __noreturn void panic_with(const struct trapframe *tf, const char *fmt, v
     if (__atomic_fetch_add(&panicking, 1, __ATOMIC_SEQ_CST))
         arch_halt(); /* a second panic (this or another CPU): the first one reports */
     printk_emergency();
-    kprintf("\nKERNEL PANIC on CPU %u: ", this_cpu()->id);
+    struct cpu *self = this_cpu();
+    for (unsigned i = 0; i < MAX_CPUS; i++) { /* the other CPUs stop where they are */
+        if (&cpus[i] != self && READ_ONCE(cpus[i].online))
+            arch_send_ipi(i, IPI_STOP);
+    }
+    kprintf("\nKERNEL PANIC on CPU %u: ", self->id);
     kvprintf(fmt, ap);
     kprintf("\n");
     arch_print_regs(tf);

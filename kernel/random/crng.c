@@ -101,6 +101,22 @@ void crng_set_reseed_source(unsigned (*read64)(uint64_t *out))
     reseed_read = read64;
 }
 
+/* Make the next refill on any CPU reseed (tests): returns false if there is
+ * no hardware source to reseed from, else the generation before. */
+bool crng_reseed_soon(uint64_t *generation_now)
+{
+    unsigned long flags = spin_lock_irqsave(&base_lock);
+    *generation_now = generation;
+    next_reseed_ns = 0;
+    spin_unlock_irqrestore(&base_lock, flags);
+    return reseed_read != NULL;
+}
+
+uint64_t crng_generation(void)
+{
+    return READ_ONCE(generation);
+}
+
 bool crng_ready(void)
 {
     return READ_ONCE(ready);

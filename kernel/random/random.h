@@ -32,6 +32,10 @@ uint8_t get_random_u8(void);
 uint16_t get_random_u16(void);
 uint32_t get_random_u32(void);
 uint64_t get_random_u64(void);
+/* Tests: make the next refill reseed from the hardware source (false if
+ * there is none) and tell the current key generation. */
+bool crng_reseed_soon(uint64_t *generation_now);
+uint64_t crng_generation(void);
 /* This CPU's LFSR113 (not cryptographic: for the stack offset). Any context. */
 uint32_t prng_u32(void);
 

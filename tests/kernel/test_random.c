@@ -92,3 +92,16 @@ KTEST(random, per_cpu_prng_seeded_and_distinct)
     uint32_t a = prng_u32(), b = prng_u32();
     KEXPECT(a != b);
 }
+
+KTEST(random, periodic_reseed_changes_the_key)
+{
+    uint64_t before;
+    if (!crng_reseed_soon(&before)) {
+        ktest_note("no hardware source to reseed from on this machine");
+        return;
+    }
+    uint8_t sink[CRNG_BATCH];
+    get_random_bytes(sink, sizeof(sink)); /* the refill reseeds first */
+    get_random_bytes(sink, sizeof(sink));
+    KEXPECT(crng_generation() > before);
+}
