@@ -99,6 +99,22 @@ static void maybe_crash(const char *cmdline)
     }
 }
 
+/* run=<program>: start that embedded program (user/) and wait for it. */
+static int run_program(const char *cmdline)
+{
+    char name[32];
+    if (!cmdline_get(cmdline, "run", name, sizeof(name)))
+        return 0;
+    const char *argv[] = {name};
+    int status = 0, pid = task_spawn(name, 1, argv, NULL);
+    if (pid < 0 || task_wait(NULL, pid, &status) != pid) {
+        kprintf("run=%s: cannot start it (error %d)\n", name, pid);
+        return 1;
+    }
+    kprintf("run=%s: exit status %d\n", name, status);
+    return status != 0;
+}
+
 void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
 {
     cpus[0].self = &cpus[0];
@@ -117,6 +133,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     smp_boot(bi);
     maybe_crash(bi->cmdline);
     int failed = ktest_run(bi->cmdline, boot_path_name(bi->path));
+    failed += run_program(bi->cmdline);
     kprintf("stackshift: %s, powering off\n", failed ? "self-tests FAILED" : "done");
     arch_poweroff(failed ? EXIT_TESTS_FAILED : EXIT_OK);
 }
