@@ -104,6 +104,34 @@
 
 #define KERNEL_MAP_2M 32           /* 64 MiB of 2 MiB blocks for the image and early allocations */
 
+/*
+ * mmu_on_boot_tables tcr: MAIR, TCR (from register \tcr), TTBR0 = the boot
+ * identity map, TTBR1 = the boot kernel map, then the MMU and caches on.
+ * TLBI VMALLE1 first drops any TLB entries the firmware's translation regime
+ * may have left for EL1; IC IALLU after drops instructions fetched before
+ * the switch. Used by the boot CPU (step 7) and by every secondary CPU.
+ * Clobbers x9, so \tcr must be another register.
+ */
+.macro mmu_on_boot_tables tcr
+    ldr     x9, =MAIR_VALUE
+    msr     mair_el1, x9
+    msr     tcr_el1, \tcr
+    adr_l   x9, idmap_l0
+    msr     ttbr0_el1, x9
+    adr_l   x9, kmap_l0
+    msr     ttbr1_el1, x9
+    isb
+    tlbi    vmalle1
+    dsb     nsh
+    isb
+    ldr     x9, =SCTLR_ON
+    msr     sctlr_el1, x9
+    isb
+    ic      iallu
+    dsb     nsh
+    isb
+.endm
+
     .section .text.head, "ax"
     .globl _start
 /*
@@ -249,25 +277,9 @@ real_start:
 
     // Step 7: translation registers, then the MMU. TLBI VMALLE1 drops any TLB
     // entries the firmware's own translation regime may have left for EL1.
-    ldr     x9, =MAIR_VALUE
-    msr     mair_el1, x9
-    ldr     x9, =TCR_VALUE
-    bfi     x9, x23, #TCR_IPS_SHIFT, #3
-    msr     tcr_el1, x9
-    adr_l   x9, idmap_l0
-    msr     ttbr0_el1, x9
-    adr_l   x9, kmap_l0
-    msr     ttbr1_el1, x9
-    isb
-    tlbi    vmalle1
-    dsb     nsh
-    isb
-    ldr     x9, =SCTLR_ON
-    msr     sctlr_el1, x9
-    isb
-    ic      iallu                   // drop instructions fetched before the switch
-    dsb     nsh
-    isb
+    ldr     x10, =TCR_VALUE
+    bfi     x10, x23, #TCR_IPS_SHIFT, #3
+    mmu_on_boot_tables x10
 
     // Step 8: continue at the linked address. The literal holds the link-time
     // (virtual) address of `high`; from here on adr/adrp yield high addresses.
@@ -372,23 +384,7 @@ secondary_entry:
     ldr     x22, [x19, #SB_ROOT]    // kernel root table (physical)
     ldr     x23, [x19, #SB_TCR]     // the boot CPU's TCR_EL1 (IPS included)
     ldr     x24, [x19, #SB_PA_MINUS_VA]
-    ldr     x9, =MAIR_VALUE
-    msr     mair_el1, x9
-    msr     tcr_el1, x23
-    adr_l   x9, idmap_l0
-    msr     ttbr0_el1, x9
-    adr_l   x9, kmap_l0
-    msr     ttbr1_el1, x9
-    isb
-    tlbi    vmalle1
-    dsb     nsh
-    isb
-    ldr     x9, =SCTLR_ON
-    msr     sctlr_el1, x9
-    isb
-    ic      iallu
-    dsb     nsh
-    isb
+    mmu_on_boot_tables x23
     ldr     x9, =secondary_high
     br      x9
 secondary_high:
