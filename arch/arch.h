@@ -118,6 +118,15 @@ uint64_t arch_cpu_hwid(void);
  * waits, bounded, for c->online), negative if the firmware refused. */
 int arch_cpu_start(struct cpu *c, uintptr_t stack_top);
 
+/* ---- Device interrupts ------------------------------------------------- */
+
+/* Boot CPU, IRQs on, once: route the boot console UART's interrupt (x86:
+ * COM1 = ISA IRQ 4 through the I/O APIC; arm64: the devicetree's GIC SPI;
+ * riscv64: the devicetree's PLIC source) to the boot CPU, calling handler()
+ * in interrupt context (IRQs off); the arch acknowledges the interrupt
+ * controller after it returns. false if the platform does not say how. */
+bool arch_console_irq(void (*handler)(void));
+
 /* ---- Timer and inter-processor interrupts ---------------------------- */
 
 /* This CPU, IRQs off: interrupt hz times a second, calling sched_tick(). */

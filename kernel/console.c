@@ -16,11 +16,21 @@
 #include "kernel/bootinfo.h"
 #include "kernel/dev/uart.h"
 #include "kernel/mm.h"
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "lib/fdt.h"
 #include "lib/printf.h"
 
 static struct uart uart;
 static char name[48];
+
+/* Input received by interrupt, waiting for console_getc(): a ring. */
+#define RX_SIZE 256
+static struct spinlock rx_lock = SPINLOCK_INIT;
+static char rx_ring[RX_SIZE];
+static unsigned rx_head, rx_tail; /* head: next write, tail: next read */
+static bool rx_by_irq;
+static unsigned long rx_irqs;
 
 static bool uart_from_fdt(const struct fdt *f)
 {
@@ -96,13 +106,57 @@ const char *console_name(void)
     return console_ready() ? name : "none";
 }
 
-int console_getc(void)
+static int uart_getc(void)
 {
     if (uart.kind == UART_PL011)
         return pl011_getc(&uart);
     if (uart.kind != UART_NONE)
         return ns16550_getc(&uart);
     return -1;
+}
+
+/* The UART's interrupt (arch code calls it, IRQs off): drain it into the ring. */
+static void console_rx_interrupt(void)
+{
+    unsigned long flags = spin_lock_irqsave(&rx_lock);
+    int c;
+    while ((c = uart_getc()) >= 0) {
+        if (rx_head - rx_tail < RX_SIZE) /* full: drop the byte */
+            rx_ring[rx_head++ % RX_SIZE] = (char)c;
+    }
+    if (uart.kind == UART_PL011)
+        pl011_rx_irq_clear(&uart);
+    rx_irqs++;
+    spin_unlock_irqrestore(&rx_lock, flags);
+}
+
+int console_getc(void)
+{
+    if (!rx_by_irq)
+        return uart_getc();
+    unsigned long flags = spin_lock_irqsave(&rx_lock);
+    int c = rx_head != rx_tail ? (unsigned char)rx_ring[rx_tail++ % RX_SIZE] : -1;
+    spin_unlock_irqrestore(&rx_lock, flags);
+    return c;
+}
+
+void console_start_input_irq(void)
+{
+    if (uart.kind == UART_NONE || !arch_console_irq(console_rx_interrupt)) {
+        kprintf("console: input is polled (no interrupt route for the UART)\n");
+        return;
+    }
+    rx_by_irq = true;
+    if (uart.kind == UART_PL011)
+        pl011_rx_irq_enable(&uart);
+    else
+        ns16550_rx_irq_enable(&uart);
+    kprintf("console: input by interrupt\n");
+}
+
+unsigned long console_rx_interrupts(void)
+{
+    return READ_ONCE(rx_irqs);
 }
 
 bool console_mmio(uint64_t *pa, uint64_t *size)

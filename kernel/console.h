@@ -13,6 +13,11 @@ bool console_ready(void);
 void console_write(const char *s, size_t n);
 /* A received byte, or -1 if none is waiting (never blocks). */
 int console_getc(void);
+/* Boot CPU, interrupts running: take input by interrupt from now on, into
+ * a buffer console_getc() drains, if the arch can route the UART's IRQ. */
+void console_start_input_irq(void);
+/* Bytes received by interrupt since boot (tests). */
+unsigned long console_rx_interrupts(void);
 /* The console's register page if it is memory-mapped (mm_init maps it). */
 bool console_mmio(uint64_t *pa, uint64_t *size);
 /* mm_init switched page tables: recompute the registers' virtual address. */

@@ -131,6 +131,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     arch_timer_start(SCHED_TICK_HZ);
     arch_irq_enable();
     smp_boot(bi);
+    console_start_input_irq();
     maybe_crash(bi->cmdline);
     int failed = ktest_run(bi->cmdline, boot_path_name(bi->path));
     failed += run_program(bi->cmdline);

@@ -115,6 +115,52 @@ int acpi_madt_cpus(const void *madt, uint32_t len, struct acpi_cpu *out, int max
     return count;
 }
 
+/* MADT entry types 1 (I/O APIC: id, reserved, address, GSI base; ACPI 6.5
+ * 5.2.12.3) and 2 (interrupt source override: bus, source, GSI, flags;
+ * 5.2.12.5). Walks entries the same way acpi_madt_cpus does. */
+#define MADT_IOAPIC 1
+#define MADT_ISO 2
+
+static const uint8_t *madt_entry(const uint8_t *t, uint32_t len, uint8_t type, uint8_t min_len,
+                                 uint32_t *off)
+{
+    while (*off + 2 <= len) {
+        uint8_t etype = t[*off], elen = t[*off + 1];
+        if (elen < 2 || *off + elen > len)
+            return NULL;
+        uint32_t here = *off;
+        *off += elen;
+        if (etype == type && elen >= min_len)
+            return t + here;
+    }
+    return NULL;
+}
+
+int acpi_madt_ioapic(const void *madt, uint32_t len, uint64_t *addr, uint32_t *gsi_base)
+{
+    uint32_t off = SDT_HEADER_LEN + 8;
+    const uint8_t *e = len >= off ? madt_entry(madt, len, MADT_IOAPIC, 12, &off) : NULL;
+    if (!e)
+        return ACPI_ERR_NOTFOUND;
+    *addr = le32(e + 4);
+    *gsi_base = le32(e + 8);
+    return ACPI_OK;
+}
+
+uint32_t acpi_madt_isa_gsi(const void *madt, uint32_t len, unsigned isa_irq, uint16_t *flags)
+{
+    uint32_t off = SDT_HEADER_LEN + 8;
+    const uint8_t *e;
+    *flags = 0;
+    while (len >= off && (e = madt_entry(madt, len, MADT_ISO, 10, &off))) {
+        if (e[2] == 0 /* ISA */ && e[3] == isa_irq) {
+            *flags = (uint16_t)(e[8] | e[9] << 8);
+            return le32(e + 4);
+        }
+    }
+    return isa_irq;
+}
+
 /* FADT fields: PM_TMR_BLK at 76 (4 bytes), Flags at 112 (TMR_VAL_EXT is bit 8),
  * X_PM_TMR_BLK generic address at 208 (address space id, ..., address at +4). */
 int acpi_fadt_pm_timer(const void *fadt, uint32_t len, uint16_t *port, unsigned *bits)

@@ -41,6 +41,11 @@ int acpi_init(struct acpi *a, uint64_t rsdp_phys, acpi_map_fn map);
 const void *acpi_find(const struct acpi *a, const char *sig, uint32_t *len);
 /* Enabled processors in a MADT; fills up to max entries, returns the count or an error. */
 int acpi_madt_cpus(const void *madt, uint32_t len, struct acpi_cpu *out, int max);
+/* The first I/O APIC in a MADT: its MMIO address and first GSI. */
+int acpi_madt_ioapic(const void *madt, uint32_t len, uint64_t *addr, uint32_t *gsi_base);
+/* The GSI an ISA IRQ arrives on (itself unless an override says otherwise),
+ * and the override's MPS INTI flags (0: bus default, ISA = edge, high). */
+uint32_t acpi_madt_isa_gsi(const void *madt, uint32_t len, unsigned isa_irq, uint16_t *flags);
 /* The PM timer's I/O port and width (24 or 32 bits) from a FADT. */
 int acpi_fadt_pm_timer(const void *fadt, uint32_t len, uint16_t *port, unsigned *bits);
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARCHES = ["x86_64", "arm64", "riscv64"]
 DEFAULT_CMDLINE = "ktest=all"
+# The console test asks for this word on the serial line; run_qemu types it.
+TYPED = "console.expect=stackshift"
 EXIT_OK, EXIT_TESTS_FAILED, EXIT_PANIC = 0, 1, 3
 ADDR2LINE = {"x86_64": "x86_64-linux-gnu-addr2line", "arm64": "aarch64-linux-gnu-addr2line",
              "riscv64": "riscv64-linux-gnu-addr2line"}
@@ -63,7 +65,8 @@ def boot_matrix():
     boots = []
     for arch in ARCHES:
         for fw in firmware[arch]:
-            boots.append(Boot(f"{arch}.{fw}", arch, fw, expect=booted(arch, 4)))
+            boots.append(Boot(f"{arch}.{fw}", arch, fw, cmdline=f"{DEFAULT_CMDLINE} {TYPED}",
+                              expect=booted(arch, 4) + [r"console: input by interrupt"]))
         fw = firmware[arch][-1]
         # Other CPU counts boot too and report the right number.
         for smp in (1, 3):
@@ -242,18 +245,36 @@ def symbolize(arch, lines):
                  and m.group(1) in names else "") for l in lines]
 
 
+def type_when_asked(p, log_path):
+    """Answer the kernel's "### INPUT PLEASE: <word>" by typing the word."""
+    while p.poll() is None:
+        with open(log_path, "rb") as f:
+            m = re.search(rb"### INPUT PLEASE: (\S+)", f.read())
+        if m:
+            try:
+                p.stdin.write(m.group(1) + b"\r")
+                p.stdin.flush()
+            except OSError:
+                pass
+            return
+        time.sleep(0.2)
+
+
 def run_qemu(cmd, log_path, timeout):
     """Run QEMU in its own process group; returns (rc or None on timeout, seconds)."""
     start = time.time()
     with open(log_path, "wb") as log:
-        p = subprocess.Popen(cmd, shell=True, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log,
+        p = subprocess.Popen(cmd, shell=True, cwd=ROOT, stdin=subprocess.PIPE, stdout=log,
                              stderr=subprocess.STDOUT, start_new_session=True)
+        typist = threading.Thread(target=type_when_asked, args=(p, log_path), daemon=True)
+        typist.start()
         try:
             rc = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
             rc = None
+        typist.join(timeout=1)
     return rc, time.time() - start
 
 

@@ -7,8 +7,9 @@
  * Specification version 2.0"): a distributor (GICD_*, one per system)
  * routes interrupts to a CPU interface (GICC_*, banked per CPU, at the
  * same address on every CPU). INTIDs 0-15 are SGIs (software generated,
- * our IPIs), 16-31 PPIs (private per CPU: the timers), 32+ SPIs (unused:
- * the console is polled). Register offsets: IHI 0048B tables 4-1 and 4-2.
+ * our IPIs), 16-31 PPIs (private per CPU: the timers), 32+ SPIs (shared
+ * peripherals: the console UART, routed to the boot CPU by
+ * arch_console_irq). Register offsets: IHI 0048B tables 4-1 and 4-2.
  * The devicetree node ("arm,cortex-a15-gic", "arm,gic-400") gives the
  * distributor in reg[0] and the CPU interface in reg[1]. QEMU's virt
  * machine has a GICv2 unless told gic-version=3; the Raspberry Pi 4 has a
@@ -31,6 +32,8 @@
 #define GICD_ICACTIVER(n) (0x380 + 4 * (n))
 #define GICD_IPRIORITYR   0x400 /* one byte per INTID */
 #define GICD_ITARGETSR    0x800 /* one byte per INTID; 0-31 read as this CPU's own bit */
+/* 2 bits per INTID, the upper one: 1 = edge-triggered, 0 = level-sensitive */
+#define GICD_ICFGR(n)     (0xc00 + 4 * (n))
 #define GICD_SGIR         0xf00 /* CPUTargetList [23:16], SGIINTID [3:0] */
 #define GICC_CTLR         0x000
 #define GICC_PMR          0x004 /* priority mask: only priorities below it are signalled */
@@ -48,6 +51,10 @@
 
 static uintptr_t gicd, gicc;
 static unsigned timer_intid = PPI_BASE + 11;
+static unsigned gic_intids;                    /* GICD_TYPER: INTIDs the distributor has */
+static int gic_node = -1;                      /* the GIC's devicetree node (offset in the blob) */
+static unsigned console_intid = INTID_SPECIAL; /* none until arch_console_irq */
+static void (*console_handler)(void);
 static uint64_t timer_period;
 
 static uint32_t rd(uintptr_t base, unsigned reg)
@@ -88,11 +95,13 @@ void arm64_gic_init(const struct fdt *f)
     if (node < 0 || fdt_reg(f, node, 0, &dist, &size) || fdt_reg(f, node, 1, &cpu, &size))
         return; /* arch_timer_start reports it */
     find_timer(f);
+    gic_node = node;
     gicd = (uintptr_t)ioremap(dist, 0x1000);
     gicc = (uintptr_t)ioremap(cpu, 0x1000);
     /* Whatever the firmware left: every SPI disabled, not pending, not active. */
     wr(gicd, GICD_CTLR, 0);
     unsigned words = (rd(gicd, GICD_TYPER) & 0x1f) + 1;
+    gic_intids = 32 * words;
     for (unsigned i = 1; i < words; i++) {
         wr(gicd, GICD_ICENABLER(i), ~0u);
         wr(gicd, GICD_ICPENDR(i), ~0u);
@@ -155,6 +164,59 @@ void arch_send_ipi(unsigned cpu, int kind)
         wr(gicd, GICD_SGIR, target << 16 | sgi);
 }
 
+/* The node's interrupt parent (DT spec 2.4.1): its own or the nearest
+ * ancestor's interrupt-parent phandle. */
+static int interrupt_parent(const struct fdt *f, int node)
+{
+    uint32_t phandle;
+    for (; node >= 0; node = fdt_parent(f, node))
+        if (fdt_prop_u32(f, node, "interrupt-parent", &phandle))
+            return fdt_node_by_phandle(f, phandle);
+    return FDT_ERR_NOTFOUND;
+}
+
+/*
+ * The boot console (/chosen/stdout-path) UART's interrupt. Its first
+ * interrupt specifier, in the GIC's #interrupt-cells = 3 format: <type
+ * number flags>, type 0 = SPI (INTID number + 32) or 1 = PPI (number + 16),
+ * flags [3:0] the trigger: bits 0-1 = an edge, bits 2-3 = a level (QEMU's
+ * PL011: <0 1 4>, SPI 1 = INTID 33, level high). Program it in the
+ * distributor (IHI 0048B 4.3): disabled while it changes, GICD_ICFGR
+ * edge/level, GICD_IPRIORITYR, GICD_ITARGETSR this CPU's interface bit
+ * (read-only for a PPI, which is banked: this CPU's anyway), GICD_ISENABLER.
+ */
+bool arch_console_irq(void (*handler)(void))
+{
+    const struct fdt *f = boot_fdt();
+    uint32_t len, cells;
+    const char *path = f ? fdt_prop(f, fdt_path(f, "/chosen"), "stdout-path", &len) : NULL;
+    int uart = path ? fdt_path(f, path) : FDT_ERR_NOTFOUND;
+    const uint8_t *irq = uart >= 0 ? fdt_prop(f, uart, "interrupts", &len) : NULL;
+    if (!irq || !gicd || gic_node < 0 || interrupt_parent(f, uart) != gic_node ||
+        !fdt_prop_u32(f, gic_node, "#interrupt-cells", &cells) || cells != 3 || len < 12)
+        return false;
+    uint32_t type = fdt_be32(irq), number = fdt_be32(irq + 4), flags = fdt_be32(irq + 8);
+    unsigned id = type == 0 && number < 988  ? 32 + number
+                  : type == 1 && number < 16 ? PPI_BASE + number
+                                             : INTID_SPECIAL;
+    if (id >= INTID_SPECIAL || id >= gic_intids || id == timer_intid)
+        return false;
+    unsigned long irqs = arch_irq_save(); /* stay on this CPU; no IRQ while half set up */
+    uint32_t bit = 1u << (id % 32), cfg_shift = 2 * (id % 16) + 1;
+    wr(gicd, GICD_ICENABLER(id / 32), bit);
+    uint32_t cfg = rd(gicd, GICD_ICFGR(id / 16)) & ~(1u << cfg_shift);
+    wr(gicd, GICD_ICFGR(id / 16), cfg | (flags & 0x3 ? 1u : 0u) << cfg_shift);
+    arch_mmio_write8(gicd + GICD_IPRIORITYR + id, GIC_PRIO);
+    arch_mmio_write8(gicd + GICD_ITARGETSR + id, (uint8_t)this_cpu()->arch.gic_mask);
+    console_handler = handler;
+    console_intid = id;
+    wr(gicd, GICD_ISENABLER(id / 32), bit);
+    arch_irq_restore(irqs);
+    kprintf("arm64: console interrupt: %s INTID %u, %s-triggered\n", type ? "PPI" : "SPI", id,
+            flags & 0x3 ? "edge" : "level");
+    return true;
+}
+
 /* An IRQ exception, IRQs masked: acknowledge, handle, end. */
 void arm64_irq(struct trapframe *tf)
 {
@@ -174,6 +236,9 @@ void arm64_irq(struct trapframe *tf)
     } else if (id == SGI_STOP) {
         wr(gicc, GICC_EOIR, iar);
         arch_halt();
+    } else if (id == console_intid) {
+        console_handler(); /* drains the UART: its level drops before the EOI */
+        wr(gicc, GICC_EOIR, iar);
     } else {
         wr(gicc, GICC_EOIR, iar);
         panic_trap(tf, "unexpected interrupt, INTID %u", id);

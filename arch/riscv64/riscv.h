@@ -33,9 +33,11 @@
 /* sie / sip bits (priv spec 4.1.3): software, timer, external interrupts. */
 #define SIE_SSIE         (1ul << 1)
 #define SIE_STIE         (1ul << 5)
+#define SIE_SEIE         (1ul << 9)
 /* Interrupt codes in scause (priv spec 4.1.8, table 4.2). */
 #define IRQ_S_SOFT       1
 #define IRQ_S_TIMER      5
+#define IRQ_S_EXTERNAL   9
 
 /* trap.c: called from vectors.S with interrupts off. */
 void riscv_trap(struct trapframe *tf);
@@ -46,6 +48,8 @@ __noreturn void riscv_return_to_user(struct trapframe *tf);
 void riscv_timer_init(const struct fdt *f, uint32_t boot_hart);
 void riscv_timer_interrupt(void);
 void riscv_ipi_interrupt(void);
+/* plic.c: the supervisor external interrupt (the console UART's). */
+void riscv_external_interrupt(void);
 /* time.c: the devicetree node of hart `hart` under /cpus, or -1. */
 int riscv_cpu_node(const struct fdt *f, uint32_t hart);
 /* time.c: does the devicetree say hart `hart` has extension `ext` ("sstc")? */

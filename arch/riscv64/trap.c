@@ -100,6 +100,9 @@ static void interrupt(struct trapframe *tf, unsigned long code)
     case IRQ_S_SOFT:
         riscv_ipi_interrupt();
         break;
+    case IRQ_S_EXTERNAL:
+        riscv_external_interrupt();
+        break;
     default:
         riscv_trap_ra = tf->ra;
         panic_trap(tf, "unexpected %s (scause %#lx)", interrupt_name(code), tf->scause);

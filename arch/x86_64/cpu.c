@@ -199,8 +199,16 @@ void arch_idle(void)
     __asm__ volatile("sti; hlt" : : : "memory");
 }
 
+static const struct boot_info *boot_bi;
+
+bool arch_console_irq(void (*handler)(void))
+{
+    return boot_bi && x86_console_irq_route(boot_bi, handler);
+}
+
 void arch_init(const struct boot_info *bi)
 {
+    boot_bi = bi;
     this_cpu()->hwid = arch_cpu_hwid();
     x86_power_init(bi);
     x86_time_init(bi);

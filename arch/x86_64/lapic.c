@@ -19,11 +19,15 @@
 #define LAPIC_TIMER_CUR 0x390
 #define LAPIC_TIMER_DIV 0x3e0
 #define TIMER_PERIODIC (1u << 17)
+#define TIMER_TSC_DEADLINE (2u << 17)
+#define MSR_TSC_DEADLINE 0x6e0
 #define ICR_PENDING (1u << 12)
 #define ICR_ASSERT (1u << 14)
 
 static uintptr_t lapic;
-static uint32_t ticks_per_period; /* timer counts per scheduler tick */
+static uint32_t ticks_per_period; /* APIC timer counts per scheduler tick (periodic mode) */
+static bool tsc_deadline;         /* CPUID.1:ECX[24]: the timer fires at a TSC value */
+static uint64_t tsc_period;       /* TSC ticks per scheduler tick (deadline mode) */
 
 static uint32_t rd(unsigned reg) { return arch_mmio_read32(lapic + reg); }
 static void wr(unsigned reg, uint32_t v) { arch_mmio_write32(lapic + reg, v); }
@@ -62,14 +66,46 @@ void x86_lapic_init(void)
     wr(LAPIC_SVR, 0x100 | VECTOR_SPURIOUS);
 }
 
+static const char *x86_timer_mode_name(void);
+
+/*
+ * The tick. With TSC-deadline mode (SDM vol. 3A 11.5.4.1) the timer fires
+ * when the TSC reaches IA32_TSC_DEADLINE, so no calibration against the
+ * APIC's own clock is needed and each tick is re-armed from the TSC;
+ * otherwise the APIC timer runs in periodic mode with a calibrated count.
+ */
 void arch_timer_start(unsigned hz)
 {
+    uint32_t r[4];
     x86_lapic_init();
+    x86_cpuid(1, 0, r);
+    tsc_deadline = r[2] & (1u << 24);
+    if (arch_this_cpu()->id == 0)
+        kprintf("timer: local APIC, %s mode, %u Hz\n", x86_timer_mode_name(), hz);
+    if (tsc_deadline) {
+        tsc_period = arch_counter_hz() / hz;
+        wr(LAPIC_LVT_TIMER, TIMER_TSC_DEADLINE | VECTOR_TIMER);
+        __asm__ volatile("mfence" : : : "memory"); /* SDM: order the LVT write before the MSR */
+        x86_wrmsr(MSR_TSC_DEADLINE, arch_counter() + tsc_period);
+        return;
+    }
     if (!ticks_per_period)
         ticks_per_period = calibrate(hz);
     wr(LAPIC_TIMER_DIV, 0x3);
     wr(LAPIC_LVT_TIMER, TIMER_PERIODIC | VECTOR_TIMER);
     wr(LAPIC_TIMER_INIT, ticks_per_period);
+}
+
+/* Timer interrupt: arm the next deadline (periodic mode needs nothing). */
+void x86_timer_rearm(void)
+{
+    if (tsc_deadline)
+        x86_wrmsr(MSR_TSC_DEADLINE, arch_counter() + tsc_period);
+}
+
+static const char *x86_timer_mode_name(void)
+{
+    return tsc_deadline ? "TSC-deadline" : "periodic";
 }
 
 void x86_lapic_eoi(void)

@@ -28,10 +28,15 @@ static void interrupt(struct trapframe *tf)
 {
     switch (tf->vector) {
     case VECTOR_TIMER:
+        x86_timer_rearm();
         x86_lapic_eoi();
         sched_tick();
         break;
     case VECTOR_IPI_RESCHEDULE: /* the sender set need_resched; just look at it */
+        x86_lapic_eoi();
+        break;
+    case VECTOR_CONSOLE:
+        x86_console_interrupt();
         x86_lapic_eoi();
         break;
     case VECTOR_TLB_SHOOTDOWN:

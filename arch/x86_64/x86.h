@@ -54,6 +54,9 @@ void x86_cpu_init(struct cpu *c);
 void x86_secondary_entry(struct cpu *c);
 /* mmu.c */
 void x86_tlb_serve_request(void);
+/* ioapic.c: COM1's interrupt to the boot CPU; its handler, from trap.c. */
+bool x86_console_irq_route(const struct boot_info *bi, void (*handler)(void));
+void x86_console_interrupt(void);
 void x86_paging_features_init(void);
 uint64_t x86_kernel_root(void);
 /* lapic.c */
@@ -61,6 +64,7 @@ void x86_lapic_init(void);
 void x86_lapic_eoi(void);
 uint32_t x86_lapic_id(void);
 void x86_lapic_send(uint32_t apic_id, uint32_t icr);
+void x86_timer_rearm(void);
 /* switch.S / entry.S / uaccess.S */
 __noreturn void x86_return_to_user(struct trapframe *tf);
 void x86_syscall_entry(void);

@@ -51,6 +51,14 @@ int ns16550_getc(const struct uart *u)
     return (reg_read(u, LSR) & LSR_DR) ? reg_read(u, THR) : -1; /* RBR shares offset 0 */
 }
 
+/* IER bit 0: "received data available" (and, with FIFOs, the character
+ * timeout). The line raises its interrupt only with MCR.OUT2 set on PCs. */
+void ns16550_rx_irq_enable(const struct uart *u)
+{
+    reg_write(u, MCR, 0x0b); /* DTR, RTS, OUT2 */
+    reg_write(u, IER, 0x01);
+}
+
 void ns16550_putc(const struct uart *u, char c)
 {
     for (int spins = 0; !(reg_read(u, LSR) & LSR_THRE) && spins < 1000000; spins++)

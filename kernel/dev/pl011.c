@@ -11,6 +11,10 @@
 #define UARTDR 0x000
 #define UARTFR 0x018
 #define UARTCR 0x030
+#define UARTIMSC 0x038 /* interrupt mask set/clear: 1 = enabled */
+#define UARTICR 0x044  /* interrupt clear */
+#define INT_RX (1u << 4)  /* receive (FIFO level reached) */
+#define INT_RT (1u << 6)  /* receive timeout (bytes waiting, line idle) */
 #define FR_RXFE (1u << 4) /* receive FIFO empty */
 #define FR_TXFF (1u << 5) /* transmit FIFO full */
 #define CR_UARTEN (1u << 0)
@@ -28,6 +32,16 @@ int pl011_getc(const struct uart *u)
     if (arch_mmio_read32(u->base + UARTFR) & FR_RXFE)
         return -1;
     return (int)(arch_mmio_read32(u->base + UARTDR) & 0xff);
+}
+
+void pl011_rx_irq_enable(const struct uart *u)
+{
+    arch_mmio_write32(u->base + UARTIMSC, INT_RX | INT_RT);
+}
+
+void pl011_rx_irq_clear(const struct uart *u)
+{
+    arch_mmio_write32(u->base + UARTICR, INT_RX | INT_RT);
 }
 
 void pl011_putc(const struct uart *u, char c)

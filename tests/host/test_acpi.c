@@ -45,7 +45,9 @@ static void sdt(uint32_t at, const char *sig, uint32_t len)
     fix_checksum(mem + at, len, 9);
 }
 
-/* At base: RSDP (rev 2) -> XSDT at +64 -> MADT at +256 and FADT at +512. */
+/* At base: RSDP (rev 2) -> XSDT at +64 -> MADT at +256 and FADT at +512.
+ * The MADT: three local APICs, one x2APIC, then (madt_extra) an I/O APIC
+ * and an override of ISA IRQ 0 to GSI 2. */
 static void build(uint32_t base)
 {
     memset(mem, 0, sizeof mem);
@@ -56,7 +58,13 @@ static void build(uint32_t base)
     }
     e[0] = 9, e[1] = 16; /* x2APIC id 300, uid 7, enabled */
     put32(e + 4, 300), put32(e + 8, 1), put32(e + 12, 7);
-    sdt(base + 256, "APIC", 36 + 8 + 8 * 3 + 16);
+    e += 16;
+    e[0] = 1, e[1] = 12, e[2] = 5; /* I/O APIC id 5 at 0xfec00000, GSIs from 0 */
+    put32(e + 4, 0xfec00000), put32(e + 8, 0);
+    e += 12;
+    e[0] = 2, e[1] = 10, e[2] = 0, e[3] = 0; /* ISA IRQ 0 -> GSI 2, flags 0x000d */
+    put32(e + 4, 2), e[8] = 0x0d, e[9] = 0;
+    sdt(base + 256, "APIC", 36 + 8 + 8 * 3 + 16 + 12 + 10);
     put32(mem + base + 512 + 76, 0x608);  /* PM_TMR_BLK */
     put32(mem + base + 512 + 112, 1u << 8); /* TMR_VAL_EXT */
     sdt(base + 512, "FACP", 276);
@@ -114,11 +122,32 @@ TEST(rejects_bad_checksums_and_lengths)
     CHECK(acpi_find(&a, "APIC", &len) == NULL);
     build(1024);
     mem[1024 + 256 + 44 + 1] = 200; /* an entry running past the table's end */
-    fix_checksum(mem + 1024 + 256, 84, 9);
+    fix_checksum(mem + 1024 + 256, 106, 9);
     CHECK_EQ_INT(acpi_init(&a, 1024, map), ACPI_OK);
     const void *madt = acpi_find(&a, "APIC", &len);
     struct acpi_cpu cpus[4];
     CHECK(madt && acpi_madt_cpus(madt, len, cpus, 4) == ACPI_ERR_TABLE);
 }
 
-RUN_TESTS("acpi", CASE(finds_tables_and_cpus), CASE(rejects_bad_checksums_and_lengths))
+TEST(finds_ioapic_and_isa_overrides)
+{
+    struct acpi a;
+    uint32_t len;
+    build(1024);
+    CHECK_EQ_INT(acpi_init(&a, 1024, map), ACPI_OK);
+    const void *madt = acpi_find(&a, "APIC", &len);
+    uint64_t addr = 0;
+    uint32_t base = 99;
+    uint16_t flags = 99;
+    CHECK(madt && acpi_madt_ioapic(madt, len, &addr, &base) == ACPI_OK);
+    CHECK_EQ_INT(addr, 0xfec00000);
+    CHECK_EQ_INT(base, 0);
+    CHECK_EQ_INT(acpi_madt_isa_gsi(madt, len, 0, &flags), 2);
+    CHECK_EQ_INT(flags, 0x0d);
+    CHECK_EQ_INT(acpi_madt_isa_gsi(madt, len, 4, &flags), 4); /* no override */
+    CHECK_EQ_INT(flags, 0);
+    CHECK_EQ_INT(acpi_madt_ioapic(madt, 44, &addr, &base), ACPI_ERR_NOTFOUND);
+}
+
+RUN_TESTS("acpi", CASE(finds_tables_and_cpus), CASE(rejects_bad_checksums_and_lengths),
+          CASE(finds_ioapic_and_isa_overrides))

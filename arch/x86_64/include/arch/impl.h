@@ -35,6 +35,7 @@
 
 /* Interrupt vectors the kernel programs (0-31 are the CPU's exceptions). */
 #define VECTOR_TIMER 32
+#define VECTOR_CONSOLE 0x30 /* COM1, through the I/O APIC */
 #define VECTOR_IPI_RESCHEDULE 0xf0
 #define VECTOR_IPI_STOP 0xf1
 #define VECTOR_TLB_SHOOTDOWN 0xf2
