@@ -20,6 +20,12 @@ static inline void *phys_to_virt(uint64_t pa)
     return (void *)(uintptr_t)(pa + phys_map_offset);
 }
 
+/* The same, typed for table readers such as lib/acpi.c's acpi_map_fn. */
+static inline const void *phys_to_virt_const(uint64_t pa)
+{
+    return phys_to_virt(pa);
+}
+
 /* Kernel image bounds, from the linker script (virtual addresses). */
 extern char _kernel_start[], _etext[], _erodata[], _kernel_end[], __bss_start[], __bss_end[];
 

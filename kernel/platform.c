@@ -10,11 +10,6 @@
 #include "lib/acpi.h"
 #include "lib/string.h"
 
-static const void *map_phys(uint64_t pa)
-{
-    return phys_to_virt(pa);
-}
-
 static int cpus_from_fdt(const struct fdt *f, struct platform_cpu *out, int max)
 {
     int count = 0, parent = fdt_path(f, "/cpus");
@@ -39,7 +34,7 @@ static int cpus_from_acpi(uint64_t rsdp, struct platform_cpu *out, int max)
     uint32_t len;
     const void *madt;
     struct acpi_cpu cpus[64];
-    if (acpi_init(&a, rsdp, map_phys) != ACPI_OK || !(madt = acpi_find(&a, "APIC", &len)))
+    if (acpi_init(&a, rsdp, phys_to_virt_const) != ACPI_OK || !(madt = acpi_find(&a, "APIC", &len)))
         return 0;
     int count = acpi_madt_cpus(madt, len, cpus, (int)ARRAY_SIZE(cpus));
     for (int i = 0; i < count && i < max && i < (int)ARRAY_SIZE(cpus); i++)

@@ -35,11 +35,6 @@ static void ioapic_write(unsigned reg, uint32_t v)
     arch_mmio_write32(ioapic + IOWIN, v);
 }
 
-static const void *map_phys(uint64_t pa)
-{
-    return phys_to_virt(pa);
-}
-
 bool x86_console_irq_route(const struct boot_info *bi, void (*handler)(void))
 {
     struct acpi a;
@@ -47,7 +42,7 @@ bool x86_console_irq_route(const struct boot_info *bi, void (*handler)(void))
     uint64_t addr;
     uint16_t flags;
     const void *madt;
-    if (acpi_init(&a, bi->acpi_rsdp_phys, map_phys) != ACPI_OK ||
+    if (acpi_init(&a, bi->acpi_rsdp_phys, phys_to_virt_const) != ACPI_OK ||
         !(madt = acpi_find(&a, "APIC", &len)) ||
         acpi_madt_ioapic(madt, len, &addr, &gsi_base) != ACPI_OK)
         return false;

@@ -33,11 +33,6 @@ static uint64_t tsc_hz_from_cpuid(void)
     return (uint64_t)r[2] * r[1] / r[0];
 }
 
-static const void *map_phys(uint64_t pa)
-{
-    return phys_to_virt(pa);
-}
-
 static uint64_t tsc_hz_from_pm_timer(const struct boot_info *bi)
 {
     struct acpi a;
@@ -45,7 +40,7 @@ static uint64_t tsc_hz_from_pm_timer(const struct boot_info *bi)
     uint16_t port;
     unsigned bits;
     const void *fadt;
-    if (acpi_init(&a, bi->acpi_rsdp_phys, map_phys) != ACPI_OK ||
+    if (acpi_init(&a, bi->acpi_rsdp_phys, phys_to_virt_const) != ACPI_OK ||
         !(fadt = acpi_find(&a, "FACP", &len)) ||
         acpi_fadt_pm_timer(fadt, len, &port, &bits) != ACPI_OK)
         return 0;
