@@ -60,7 +60,7 @@ static long invoke(unsigned long nr, const struct sysargs *args)
 void syscall_dispatch(struct trapframe *tf)
 {
     /* (a) entry timestamp: later work takes it here. */
-    struct thread *self = current_thread();
+    struct thread *self = this_cpu()->sched.current; /* IRQs are still off here */
     self->in_syscall = true;
     arch_irq_enable(); /* system calls are preemptible */
     struct sysargs args = {{arch_sc_arg(tf, 0), arch_sc_arg(tf, 1), arch_sc_arg(tf, 2),
