@@ -11,6 +11,8 @@
  * migrate_in_syscall: a thread pinned to CPU 0 sleeps inside the kernel;
  *   meanwhile its affinity is changed to CPU 1; when the call returns it
  *   must be running on CPU 1.
+ * pinned: a thread pinned to each CPU in turn, yielding and sleeping so
+ *   the scheduler has every chance to move it, must never run elsewhere.
  * ticks: every CPU's timer interrupt count advances.
  */
 #include "lib/user/ulib.h"
@@ -153,6 +155,23 @@ static void test_migrate_in_syscall(unsigned ncpus)
     sched_setaffinity(0, online_mask);
 }
 
+static void test_pinned(unsigned ncpus)
+{
+    int strays = 0;
+    for (unsigned cpu = 0; cpu < ncpus; cpu++) {
+        sched_setaffinity(0, 1ul << cpu);
+        for (int i = 0; i < 100; i++) {
+            if (i % 2)
+                yield();
+            else
+                sleep_ns(100000);
+            strays += getcpu() != (int)cpu;
+        }
+    }
+    sched_setaffinity(0, online_mask);
+    KTAP_EXPECT_EQ(strays, 0, "smp.pinned_thread_stays_on_its_cpu");
+}
+
 static void test_ticks(unsigned ncpus)
 {
     struct debug_stats a, b;
@@ -178,6 +197,7 @@ int main(void)
         return ktap_done();
     }
     test_ticks(ncpus);
+    test_pinned(ncpus);
     test_stress(ncpus);
     test_migrate_in_syscall(ncpus);
     return ktap_done();
