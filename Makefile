@@ -93,7 +93,7 @@ UCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
     -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
     -I. -MMD -MP $(ARCH_USER_CFLAGS)
-ULIB_SRCS := lib/user/ulib.c lib/string.c lib/printf.c lib/user/crt0_$(ARCH).S
+ULIB_SRCS := lib/user/ulib.c lib/string.c lib/printf.c lib/entropy.c lib/user/crt0_$(ARCH).S
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
 USER_PROGS := $(basename $(notdir $(wildcard user/*.c)))
 USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))

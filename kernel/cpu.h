@@ -11,6 +11,7 @@
 #define KERNEL_CPU_H
 
 #include "arch/arch.h"
+#include "kernel/kstack_offset/state.h"
 #include "lib/lfsr113.h"
 
 #define MAX_CPUS 8
@@ -49,7 +50,8 @@ struct cpu {
     const char *lock_site;  /* file:line of the last spinlock taken (diagnostics) */
     struct sched_cpu sched;
     struct crng_cpu crng;
-    struct lfsr113 prng; /* per-CPU LFSR113 for the stack offset, seeded from the CRNG */
+    struct lfsr113 prng; /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */
+    struct kstack_offset_cpu kstack; /* the stack offset strategies (kernel/kstack_offset/) */
 };
 
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");

@@ -35,14 +35,20 @@ void ktest_note(const char *fmt, ...)
     kprintf("    # %s\n", msg);
 }
 
-/* ktest=all, or a comma list of suites ("boot") and single tests ("boot.fdt"). */
+/* ktest=all, or a comma list of suites ("boot") and single tests ("boot.fdt");
+ * a "-" in front leaves one out ("all,-kstack"). */
 static bool selected(const struct ktest *t, const char *list, size_t len)
 {
-    char full[64];
-    if (cmdline_list_has(list, len, "all") || cmdline_list_has(list, len, t->suite))
-        return true;
+    char full[64], minus[66];
     snprintf(full, sizeof(full), "%s.%s", t->suite, t->name);
-    return cmdline_list_has(list, len, full);
+    snprintf(minus, sizeof(minus), "-%s", t->suite);
+    if (cmdline_list_has(list, len, minus))
+        return false;
+    snprintf(minus, sizeof(minus), "-%s", full);
+    if (cmdline_list_has(list, len, minus))
+        return false;
+    return cmdline_list_has(list, len, "all") || cmdline_list_has(list, len, t->suite) ||
+           cmdline_list_has(list, len, full);
 }
 
 int ktest_run(const char *cmdline, const char *boot_path)

@@ -6,7 +6,8 @@
  *
  * defines test "boot.bss_is_zero". Tests are collected by the linker (section
  * .ktest) in link order and run by ktest_run() when the command line asks
- * (ktest=all, or ktest=<suite>,<suite.name>,...). Output:
+ * (ktest=all, or ktest=<suite>,<suite.name>,..., with -<suite> or -<suite.name>
+ * to leave some out). Output:
  *
  *   ### BEGIN KTAP <arch> <boot path>
  *   KTAP version 1

@@ -15,6 +15,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/ktest.h"
+#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/panic.h"
 #include "kernel/platform.h"
 #include "kernel/random/random.h"
@@ -127,6 +128,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     time_init();
     report_boot(bi);
     random_init(bi);
+    kstack_offset_init(bi);
     sched_init();
     arch_timer_start(SCHED_TICK_HZ);
     arch_irq_enable();

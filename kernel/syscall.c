@@ -8,12 +8,16 @@
  *   (a) the entry timestamp for the latency histograms,
  *   (b) the random kernel stack offset, applied before the handler runs,
  *   (c) the exit timestamp,
- * each marked below. The number is bounds-checked and then clamped with a
+ * each marked below. (b) is kernel/kstack_offset/: the strategy in force
+ * draws an offset while IRQs are still masked from the entry, and the
+ * alloca moves this function's stack pointer down by it, so the handler and
+ * everything it calls run at a random depth. The number is bounds-checked and then clamped with a
  * mask, so that even a mispredicted bounds check cannot make the CPU read
  * past the table speculatively (the Spectre v1 pattern).
  */
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
+#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall.h"
 
@@ -40,6 +44,11 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_debug_spin] = sys_debug_spin,
     [SYS_debug_stats] = sys_debug_stats,
     [SYS_debug_leak_lock] = sys_debug_leak_lock,
+    [SYS_kstack_set] = sys_kstack_set,
+    [SYS_kstack_get] = sys_kstack_get,
+    [SYS_kstack_probe] = sys_kstack_probe,
+    [SYS_kstack_stats] = sys_kstack_stats,
+    [SYS_kstack_debug] = sys_kstack_debug,
 };
 
 /* All ones if idx < size, else 0, computed without a branch (idx, size < 2^63). */
@@ -57,17 +66,26 @@ static long invoke(unsigned long nr, const struct sysargs *args)
     return fn ? fn(args) : -ENOSYS;
 }
 
+/* Called from the arch entry code with IRQs off; returns with them off. */
 void syscall_dispatch(struct trapframe *tf)
 {
     /* (a) entry timestamp: later work takes it here. */
-    struct thread *self = this_cpu()->sched.current; /* IRQs are still off here */
+    /* IRQs are still off from the entry, so this CPU and its current thread
+     * cannot change under us: arch_this_cpu() without this_cpu()'s check. */
+    struct cpu *c = arch_this_cpu();
+    struct thread *self = c->sched.current;
+    /* (b) the random stack offset, drawn and applied before anything else
+     * runs on this stack (kernel/kstack_offset/kstack_offset.h). */
+    const struct kstack_strategy *strategy = READ_ONCE(kstack_strategy_now);
+    KSTACK_OFFSET_APPLY(strategy->draw(c, self));
     self->in_syscall = true;
     arch_irq_enable(); /* system calls are preemptible */
     struct sysargs args = {{arch_sc_arg(tf, 0), arch_sc_arg(tf, 1), arch_sc_arg(tf, 2),
                             arch_sc_arg(tf, 3), arch_sc_arg(tf, 4), arch_sc_arg(tf, 5)}};
-    /* (b) the kernel stack offset: later work moves the stack here, before invoke(). */
     long ret = invoke(arch_sc_nr(tf), &args);
     arch_sc_set_ret(tf, ret);
+    if (strategy->exit) /* the legacy designs choose the next offset here */
+        strategy->exit(self);
     /* (c) exit timestamp: later work takes it here. */
     arch_irq_disable();
     self->in_syscall = false;

@@ -38,5 +38,10 @@ long sys_debug_free_pages(const struct sysargs *args);
 long sys_debug_spin(const struct sysargs *args);
 long sys_debug_stats(const struct sysargs *args);
 long sys_debug_leak_lock(const struct sysargs *args);
+long sys_kstack_set(const struct sysargs *args);
+long sys_kstack_get(const struct sysargs *args);
+long sys_kstack_probe(const struct sysargs *args);
+long sys_kstack_stats(const struct sysargs *args);
+long sys_kstack_debug(const struct sysargs *args);
 
 #endif

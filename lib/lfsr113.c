@@ -13,22 +13,15 @@
  *
  * where mask_k = 0xFFFFFFFF << (32 - k) keeps the top k bits, the state proper
  * (the paper's constants 4294967294, 4294967288, 4294967280, 4294967168).
+ * The step itself is inline in lfsr113.h (lfsr113_step); this file seeds.
  */
 #include "lib/lfsr113.h"
 
-/* (k, q, s) per component: L'Ecuyer 1999, the LFSR113 parameter set. */
+/* k per component (L'Ecuyer 1999, the LFSR113 parameter set; q and s are in lfsr113.h). */
 #define K1 31
-#define Q1 6
-#define S1 18
 #define K2 29
-#define Q2 2
-#define S2 2
 #define K3 28
-#define Q3 13
-#define S3 7
 #define K4 25
-#define Q4 3
-#define S4 13
 
 /* The top k bits of a 32-bit word; the state of a degree-k component. */
 #define TOP_BITS(k) (0xFFFFFFFFu << (32 - (k)))
@@ -38,12 +31,6 @@
 _Static_assert(TOP_BITS(K1) == 4294967294u && TOP_BITS(K4) == 4294967168u, "LFSR113 masks");
 _Static_assert(MIN_SEED(K1) == 2 && MIN_SEED(K2) == 8 && MIN_SEED(K3) == 16 && MIN_SEED(K4) == 128,
                "LFSR113 seed minimums (above 1, 7, 15, 127)");
-
-static inline uint32_t taus_step(uint32_t z, unsigned k, unsigned q, unsigned s)
-{
-    uint32_t b = ((z << q) ^ z) >> (k - s);
-    return ((z & TOP_BITS(k)) << s) ^ b;
-}
 
 static uint32_t seed_component(uint32_t seed, unsigned k)
 {
@@ -56,13 +43,4 @@ void lfsr113_seed(struct lfsr113 *s, const uint32_t seed[4])
     s->z[1] = seed_component(seed[1], K2);
     s->z[2] = seed_component(seed[2], K3);
     s->z[3] = seed_component(seed[3], K4);
-}
-
-uint32_t lfsr113_next(struct lfsr113 *s)
-{
-    s->z[0] = taus_step(s->z[0], K1, Q1, S1);
-    s->z[1] = taus_step(s->z[1], K2, Q2, S2);
-    s->z[2] = taus_step(s->z[2], K3, Q3, S3);
-    s->z[3] = taus_step(s->z[3], K4, Q4, S4);
-    return s->z[0] ^ s->z[1] ^ s->z[2] ^ s->z[3];
 }

@@ -30,7 +30,27 @@ struct lfsr113 {
  */
 void lfsr113_seed(struct lfsr113 *s, const uint32_t seed[4]);
 
-/* Advance every component by one step and return the XOR of the four. */
-uint32_t lfsr113_next(struct lfsr113 *s);
+/*
+ * One step of a component with parameters (k, q, s) (derivation in
+ * lfsr113.c): the new bits b are x(m+k) = x(m) ^ x(m+q) for the window's
+ * bits; the state (the top k bits) shifts up by s and takes them in.
+ * Inline, because the stack offset strategies draw on every system call.
+ */
+static inline uint32_t lfsr113_step(uint32_t z, unsigned k, unsigned q, unsigned s)
+{
+    uint32_t b = ((z << q) ^ z) >> (k - s);
+    return ((z & (0xFFFFFFFFu << (32 - k))) << s) ^ b;
+}
+
+/* Advance every component by one step and return the XOR of the four;
+ * (k, q, s) = (31, 6, 18), (29, 2, 2), (28, 13, 7), (25, 3, 13). */
+static inline uint32_t lfsr113_next(struct lfsr113 *s)
+{
+    s->z[0] = lfsr113_step(s->z[0], 31, 6, 18);
+    s->z[1] = lfsr113_step(s->z[1], 29, 2, 2);
+    s->z[2] = lfsr113_step(s->z[2], 28, 13, 7);
+    s->z[3] = lfsr113_step(s->z[3], 25, 3, 13);
+    return s->z[0] ^ s->z[1] ^ s->z[2] ^ s->z[3];
+}
 
 #endif

@@ -65,13 +65,24 @@ def boot_matrix():
     boots = []
     for arch in ARCHES:
         for fw in firmware[arch]:
-            boots.append(Boot(f"{arch}.{fw}", arch, fw, cmdline=f"{DEFAULT_CMDLINE} {TYPED}",
-                              expect=booted(arch, 4) + [r"console: input by interrupt"]))
+            # The kstack suite (about a minute) runs on one boot per arch: the last path.
+            tests = DEFAULT_CMDLINE if fw == firmware[arch][-1] else f"{DEFAULT_CMDLINE},-kstack"
+            boots.append(Boot(f"{arch}.{fw}", arch, fw, cmdline=f"{tests} {TYPED}",
+                              expect=booted(arch, 4) + [r"console: input by interrupt",
+                                                        r"kstack: strategy prng \(default\)"]))
         fw = firmware[arch][-1]
         # Other CPU counts boot too and report the right number.
-        for smp in (1, 3):
+        # They also choose the stack offset strategy on the command line:
+        # a valid name, an unknown one, and (riscv64) one the CPU cannot do.
+        bad = "hw" if arch == "riscv64" else "bogus"
+        warning = (r"kstack: WARNING: kstack=hw is not available here; keeping prng" if bad == "hw"
+                   else r"kstack: WARNING: unknown kstack=bogus; valid: off counter crng16 task "
+                        r"siphash prng prng-task pool hw; keeping prng")
+        for smp, choice, says in ((1, "pool", [r"kstack: strategy pool "]),
+                                  (3, bad, [warning, r"kstack: strategy prng \(default\)"])):
             boots.append(Boot(f"{arch}.{fw}.smp{smp}", arch, fw, smp=smp,
-                              cmdline="ktest=boot,user.smp_scheduler", expect=booted(arch, smp)))
+                              cmdline=f"ktest=boot,user.smp_scheduler kstack={choice}",
+                              expect=booted(arch, smp) + says))
         # A broken kernel must be caught and reported, on every arch, with the
         # CPU, the registers and a backtrace, and the panic exit status.
         panic_report = [r"KERNEL PANIC on CPU \d+", r"Backtrace:", r"#1 +0x[0-9a-f]+"]

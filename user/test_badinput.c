@@ -16,7 +16,8 @@ static const long implemented[] = {
     SYS_clock_gettime, SYS_brk, SYS_spawn, SYS_wait, SYS_getcpu, SYS_thread_create,
     SYS_thread_exit, SYS_gettid, SYS_sched_setaffinity, SYS_sched_getaffinity,
     SYS_debug_sleep, SYS_debug_free_pages, SYS_debug_spin, SYS_debug_stats,
-    SYS_debug_leak_lock,
+    SYS_debug_leak_lock, SYS_kstack_set, SYS_kstack_get, SYS_kstack_probe, SYS_kstack_stats,
+    SYS_kstack_debug,
 };
 
 static bool is_implemented(long nr)
@@ -114,6 +115,24 @@ static void test_spawn_wait_args(void)
     KTAP_EXPECT_EQ(syscall2(SYS_sched_setaffinity, 99999, 1), -ESRCH, "badinput.affinity_no_thread");
 }
 
+static void test_kstack_args(void)
+{
+    for (unsigned i = 0; i < 5; i++) {
+        KTAP_EXPECT_EQ(syscall3(SYS_kstack_probe, 0, 0, bad_ptrs[i]), -EFAULT,
+                       name("kstack_probe_bad_result", i));
+        KTAP_EXPECT_EQ(syscall2(SYS_kstack_stats, -1, bad_ptrs[i]), -EFAULT,
+                       name("kstack_stats_bad_result", i));
+    }
+    long now = syscall0(SYS_kstack_get);
+    KTAP_EXPECT_EQ(syscall1(SYS_kstack_set, 9), -EINVAL, "badinput.kstack_set_unknown");
+    KTAP_EXPECT_EQ(syscall1(SYS_kstack_set, -1), -EINVAL, "badinput.kstack_set_negative");
+    KTAP_EXPECT_EQ(syscall0(SYS_kstack_get), now, "badinput.kstack_set_refused_changes_nothing");
+    KTAP_EXPECT_EQ(syscall3(SYS_kstack_probe, 2, 0, 0), -EINVAL, "badinput.kstack_probe_bad_flags");
+    KTAP_EXPECT_EQ(syscall3(SYS_kstack_probe, 1, 4096, 0), -EINVAL, "badinput.kstack_probe_bad_cpu");
+    KTAP_EXPECT_EQ(syscall2(SYS_kstack_stats, 4096, 0), -EINVAL, "badinput.kstack_stats_bad_cpu");
+    KTAP_EXPECT_EQ(syscall2(SYS_kstack_debug, 999, 0), -EINVAL, "badinput.kstack_debug_bad_op");
+}
+
 int main(void)
 {
     long before = syscall0(SYS_debug_free_pages);
@@ -121,6 +140,7 @@ int main(void)
     test_write_read();
     test_time_args();
     test_spawn_wait_args();
+    test_kstack_args();
     long after = syscall0(SYS_debug_free_pages);
     if (before != after)
         ktap_note("free pages before %ld, after %ld", before, after);

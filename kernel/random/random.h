@@ -36,7 +36,15 @@ uint64_t get_random_u64(void);
  * there is none) and tell the current key generation. */
 bool crng_reseed_soon(uint64_t *generation_now);
 uint64_t crng_generation(void);
-/* This CPU's LFSR113 (not cryptographic: for the stack offset). Any context. */
+/* This CPU's LFSR113 (not cryptographic: test workloads and the `pool`
+ * strategy's fallback; the stack offset strategies keep their own). Any context. */
 uint32_t prng_u32(void);
+/* The CPU's fastest random instruction that passed its boot checks (RDRAND,
+ * RNDR, Zkr seed), for the `hw` stack offset strategy: whether there is one,
+ * one read (bits delivered, 0 on failure after bounded retries; any
+ * context), and its name. */
+bool random_hw_available(void);
+unsigned random_hw_read(uint64_t *out);
+const char *random_hw_name(void);
 
 #endif

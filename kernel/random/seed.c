@@ -55,6 +55,7 @@ static int inject_source = -1;   /* a CPU source, or one of: */
 static enum inject_mode inject_mode;
 static unsigned inject_reads;
 static int reseed_source = -1;
+static int fast_source = -1; /* for the `hw` stack offset strategy: a DRBG if there is one */
 static bool jitter_deterministic = true; /* until measured otherwise */
 static struct health reseed_health;
 
@@ -212,6 +213,10 @@ static unsigned cpu_sources(const struct boot_info *bi, bool disabled)
         }
         kprintf("random: %-10s found, used: %u bits credited (%u health-tested samples)\n",
                 s->name, credit, STARTUP_SAMPLES);
+        /* The `hw` stack offset strategy reads the fastest healthy source: a
+         * DRBG (RDRAND, RNDR) rather than a conditioned seed (RDSEED, RNDRRS). */
+        if (fast_source < 0 || (!s->seed_class && sources[fast_source].seed_class))
+            fast_source = i;
         /* Reseed from the first healthy seed-class source, else a DRBG one. */
         if (reseed_source < 0 || (s->seed_class && !sources[reseed_source].seed_class)) {
             reseed_source = i;
@@ -335,4 +340,19 @@ void random_init(struct boot_info *bi)
                 total == 0 && jitter_deterministic ? "deterministic" : "weak");
     print_test_output();
     random_cpu_init();
+}
+
+bool random_hw_available(void)
+{
+    return fast_source >= 0;
+}
+
+unsigned random_hw_read(uint64_t *out)
+{
+    return arch_rng_read(fast_source, out);
+}
+
+const char *random_hw_name(void)
+{
+    return fast_source >= 0 ? sources[fast_source].name : "none";
 }

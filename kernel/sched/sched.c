@@ -13,6 +13,7 @@
 #include "kernel/sched/sched.h"
 
 #include "kernel/arch_callbacks.h"
+#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
@@ -242,6 +243,7 @@ static struct thread *new_thread(const char *name, void (*fn)(void *), void *arg
     t->affinity = affinity;
     t->cpu = 0;
     strlcpy(t->name, name, sizeof(t->name));
+    kstack_offset_thread_init(t);
     t->saved_sp = arch_thread_init(t->kstack_top, thread_trampoline);
     return t;
 }
@@ -317,6 +319,8 @@ static void idle_loop(void *unused)
             switch_locked();
             spin_unlock_irqrestore(&sched_lock, flags);
             arch_irq_restore(flags);
+        } else if (kstack_offset_idle(c)) {
+            arch_irq_restore(flags); /* topped up the offset pool: look again */
         } else {
             arch_idle(); /* waits for an interrupt, returns with IRQs enabled */
         }
@@ -461,6 +465,7 @@ void sched_tick(void)
 {
     struct cpu *c = this_cpu();
     c->sched.ticks++;
+    kstack_offset_tick(c);
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     wake_sleepers_locked(arch_counter());
     struct thread *t = c->sched.current;

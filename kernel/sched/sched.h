@@ -56,6 +56,7 @@ struct thread {
     struct {
         uintptr_t pc, sp, arg0, arg1;
     } user_start; /* where a user thread enters user mode first */
+    struct kstack_offset_thread kstack; /* per-thread offset state (task, prng-task) */
     char name[16];
 };
 

@@ -16,6 +16,7 @@
 #define ENOMEM 12
 #define EFAULT 14
 #define EBUSY 16
+#define ENODEV 19
 #define EEXIST 17
 #define EINVAL 22
 #define ENOSPC 28

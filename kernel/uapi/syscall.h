@@ -33,7 +33,12 @@
 #define SYS_debug_spin 20       /* (unsigned long ns) -> 0: busy inside the kernel, preemptible */
 #define SYS_debug_stats 21      /* (struct debug_stats *) -> 0 */
 #define SYS_debug_leak_lock 22  /* () -> returns holding a lock: only with crash=lock-to-user */
-#define NR_SYSCALLS 23
+#define SYS_kstack_set 23       /* (unsigned strategy) -> 0, -EINVAL unknown, -ENODEV unavailable */
+#define SYS_kstack_get 24       /* () -> the strategy in force (kernel/uapi/kstack.h) */
+#define SYS_kstack_probe 25     /* (unsigned flags, unsigned target_cpu, struct kstack_probe *) -> 0 */
+#define SYS_kstack_stats 26     /* (long cpu or -1 for all, struct kstack_stats *) -> 0 */
+#define SYS_kstack_debug 27     /* (unsigned op, unsigned long arg) -> depends on op */
+#define NR_SYSCALLS 28
 
 /* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
  * one layout fits all three); the kernel lives at the top of the address space. */

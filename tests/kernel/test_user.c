@@ -80,3 +80,30 @@ KTEST(user, smp_scheduler)
 {
     KEXPECT_EQ(run0("test_smp"), 0);
 }
+
+/* The stack offset strategies (user/test_kstack.c prints the kstack.* subtests). */
+static int run_kstack(const char *part)
+{
+    const char *argv[] = {"test_kstack", part};
+    return run("test_kstack", 2, argv);
+}
+
+KTEST(kstack, distribution_and_bounds)
+{
+    KEXPECT_EQ(run_kstack("distribution"), 0);
+}
+
+KTEST(kstack, migration_attack)
+{
+    KEXPECT_EQ(run_kstack("migration"), 0);
+}
+
+KTEST(kstack, integrity)
+{
+    KEXPECT_EQ(run_kstack("integrity"), 0);
+}
+
+KTEST(kstack, pool)
+{
+    KEXPECT_EQ(run_kstack("pool"), 0);
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/kstack_offset/kstack_offset.h - per-syscall kernel stack offset
+ * randomisation: the mechanism and the strategies behind it.
+ *
+ * What it does. On every system call, after the entry code has saved the
+ * user's registers and before the handler runs, syscall_dispatch() moves its
+ * own stack pointer down by a random multiple of 16 bytes (an alloca), so
+ * every frame the handler and its callees build sits at a depth that changes
+ * from one call to the next. Interrupts and faults get no offset: the attacks
+ * this answers are driven through system calls.
+ *
+ * Why 6 bits in 16-byte steps. The offset is rnd & 0x3F0: 64 values, 0 to
+ * 1008 bytes. The bottom 4 bits would be thrown away anyway, because every
+ * ABI the project runs (SysV x86-64, AAPCS64, RISC-V psABI) keeps the stack
+ * 16-byte aligned at calls, and alloca rounds to that; masking them off
+ * ourselves means no rounding happens, so no carry can turn 64 values into
+ * 65 (the bug Linux's mask change fixed). A wider mask would cost stack:
+ * 1 KiB of the 16 KiB kernel stack is reserved for it already.
+ *
+ * Why at entry. The strategies that draw the offset at the start of the call
+ * use it at once, on the CPU and thread that drew it, with IRQs still
+ * masked from the entry: nothing can move the thread in between. The legacy
+ * designs chose the next offset at exit and stored it per CPU; a thread moved
+ * to another CPU in the middle of a call then updates the wrong CPU, leaving
+ * the old CPU's next offset known to it (Bug 1, docs/kstack.md).
+ *
+ * What it buys, and what not. A stack object's address can no longer be
+ * learned once and reused: an attacker that needs it (an uninitialised-stack
+ * spray, a leak of a stack pointer, a pivot) must guess again on every call.
+ * But there are only 64 guesses: an attacker that can simply retry wins 1
+ * time in 64, half the time within 45 tries. The mechanism raises cost; it
+ * does not make an attack impossible, which is why speed matters more than
+ * strength beyond "unpredictable on each call".
+ *
+ * The strategies (names fixed: kstack=<name>, the benchmark, the tests) each
+ * provide a draw at entry and optionally an update at exit:
+ *   draw(c, t)  syscall entry, IRQs off, c = this CPU, t = current thread:
+ *               the raw offset (the mechanism masks it).
+ *   exit(t)     after the handler, IRQs and preemption ON (the legacy
+ *               designs ran there too; see each one's comment).
+ * A strategy that cannot run here (hw without a CPU instruction) says so
+ * through available().
+ */
+#ifndef KERNEL_KSTACK_OFFSET_KSTACK_OFFSET_H
+#define KERNEL_KSTACK_OFFSET_KSTACK_OFFSET_H
+
+#include "boot/bootinfo.h"
+#include "kernel/cpu.h"
+#include "kernel/uapi/kstack.h"
+
+struct thread;
+
+struct kstack_strategy {
+    const char *name;
+    uint32_t (*draw)(struct cpu *c, struct thread *t);
+    void (*exit)(struct thread *t); /* NULL: nothing to do at exit */
+    bool (*available)(void);        /* NULL: always */
+};
+
+/*
+ * Move the stack pointer down by (off & KSTACK_OFFSET_MASK) bytes for the
+ * rest of the calling function, i.e. for everything it calls. It must be a
+ * macro expanded in syscall_dispatch() itself: an alloca in a helper would be
+ * freed when the helper returns. The empty asm takes the pointer as an input
+ * and clobbers memory, so the compiler cannot prove the allocation unused and
+ * drop it (checked in the generated code: docs/kstack.md).
+ */
+#define KSTACK_OFFSET_APPLY(off)                                                       \
+    do {                                                                               \
+        void *bump_ = __builtin_alloca((off) & KSTACK_OFFSET_MASK);                     \
+        __asm__ volatile("" : : "r"(bump_) : "memory");                                \
+    } while (0)
+
+/* The strategy in force; read once per system call, at entry. */
+extern const struct kstack_strategy *kstack_strategy_now;
+
+/* Boot CPU, after random_init and before other CPUs start: seed every CPU's
+ * state, fill the pools, take kstack=<name> from the command line. */
+void kstack_offset_init(const struct boot_info *bi);
+/* A new thread (its own generator and offset), from thread creation. */
+void kstack_offset_thread_init(struct thread *t);
+/* Timer tick and idle loop, IRQs off: top up this CPU's pool if it is low.
+ * The idle loop refills a little at a time (returns true while more is
+ * wanted), so an interrupt never waits long. */
+void kstack_offset_tick(struct cpu *c);
+bool kstack_offset_idle(struct cpu *c);
+
+/* Switch every CPU to strategy id: 0, -EINVAL (no such strategy) or -ENODEV
+ * (not available here). Safe while other CPUs are inside system calls: each
+ * call finishes with the strategy it started with. */
+int kstack_offset_select(unsigned id);
+/* Tests (KSTACK_DEBUG_FIXED): every CPU uses this offset, strategy KSTACK_FIXED. */
+void kstack_offset_select_fixed(uint32_t offset);
+/* The id of the strategy in force. */
+unsigned kstack_offset_current(void);
+/* The debug system calls are allowed (kstack.debug or ktest= on the command
+ * line): they leak offsets, so a normal boot refuses them. */
+bool kstack_offset_debug_allowed(void);
+
+/* Per-strategy implementation details the system calls need. */
+const struct kstack_strategy *kstack_strategy_by_id(unsigned id);
+unsigned kstack_strategy_id(const struct kstack_strategy *s);
+/* KSTACK_DEBUG_VERIFY on this CPU (IRQs off): the number of generators whose
+ * state is not their seed advanced by exactly the draws counted. */
+unsigned kstack_offset_verify_this_cpu(struct cpu *c);
+/* KSTACK_DEBUG_DRAIN: empty this CPU's pool (IRQs off). */
+void kstack_pool_drain(struct cpu *c);
+/* Each strategy file's own set-up and integrity check (select.c calls them). */
+void kstack_siphash_init(void);
+void kstack_pool_init(struct cpu *c);
+void kstack_pool_refill(struct cpu *c, unsigned max_bytes);
+unsigned kstack_pool_level(const struct cpu *c);
+unsigned kstack_pool_verify(struct cpu *c);
+unsigned kstack_siphash_verify(struct cpu *c);
+unsigned kstack_prng_verify(struct cpu *c);
+
+/* The strategies (kernel/kstack_offset/<file>.c). */
+extern const struct kstack_strategy kstack_off, kstack_counter, kstack_crng16, kstack_task,
+    kstack_siphash, kstack_prng, kstack_prng_task, kstack_pool, kstack_hw, kstack_fixed;
+
+/* Count one event of strategy s on CPU c (IRQs off, or c is a raw pointer). */
+#define KSTACK_COUNT(c, s, what) ((c)->kstack.count[(s)][(what)]++)
+
+#endif

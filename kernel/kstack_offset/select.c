@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/kstack_offset/select.c - which strategy is in force, how it is
+ * chosen (kstack=<name> at boot, SYS_kstack_set at run time), the `off`
+ * baseline and the tests' `fixed` offset, and the set-up of every CPU's and
+ * thread's state.
+ *
+ * Switching is one pointer store. syscall_dispatch() loads the pointer once
+ * at entry and uses that strategy for the whole call, exit update included,
+ * so a switch while other CPUs are inside system calls only affects their
+ * next call; each strategy keeps its own state, so none is ever half-updated
+ * by another. The cost is the same for every strategy, `off` included: one
+ * load, one indirect call at entry, one load and branch at exit.
+ */
+#include "kernel/kstack_offset/kstack_offset.h"
+
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/random/random.h"
+#include "kernel/sched/sched.h"
+#include "lib/cmdline.h"
+#include "lib/string.h"
+
+static uint32_t off_draw(struct cpu *c, struct thread *t)
+{
+    return 0;
+}
+
+static uint32_t fixed_draw(struct cpu *c, struct thread *t)
+{
+    KSTACK_COUNT(c, KSTACK_FIXED, KSTACK_CNT_DRAWS);
+    return c->kstack.fixed;
+}
+
+const struct kstack_strategy kstack_off = {"off", off_draw, NULL, NULL};
+const struct kstack_strategy kstack_fixed = {"fixed", fixed_draw, NULL, NULL};
+
+static const struct kstack_strategy *const strategies[KSTACK_NR + 1] = {
+    [KSTACK_OFF] = &kstack_off,         [KSTACK_COUNTER] = &kstack_counter,
+    [KSTACK_CRNG16] = &kstack_crng16,   [KSTACK_TASK] = &kstack_task,
+    [KSTACK_SIPHASH] = &kstack_siphash, [KSTACK_PRNG] = &kstack_prng,
+    [KSTACK_PRNG_TASK] = &kstack_prng_task, [KSTACK_POOL] = &kstack_pool,
+    [KSTACK_HW] = &kstack_hw,           [KSTACK_FIXED] = &kstack_fixed,
+};
+
+const struct kstack_strategy *kstack_strategy_now = &kstack_off; /* until init */
+static bool debug_allowed;
+
+const struct kstack_strategy *kstack_strategy_by_id(unsigned id)
+{
+    return id <= KSTACK_NR ? strategies[id] : NULL;
+}
+
+unsigned kstack_strategy_id(const struct kstack_strategy *s)
+{
+    for (unsigned id = 0; id <= KSTACK_NR; id++) {
+        if (strategies[id] == s)
+            return id;
+    }
+    return KSTACK_OFF;
+}
+
+unsigned kstack_offset_current(void)
+{
+    return kstack_strategy_id(READ_ONCE(kstack_strategy_now));
+}
+
+static bool available(const struct kstack_strategy *s)
+{
+    return !s->available || s->available();
+}
+
+int kstack_offset_select(unsigned id)
+{
+    if (id >= KSTACK_NR)
+        return -EINVAL;
+    if (!available(strategies[id]))
+        return -ENODEV;
+    WRITE_ONCE(kstack_strategy_now, strategies[id]);
+    return 0;
+}
+
+/* KSTACK_DEBUG_FIXED: every CPU uses `offset` (the bounds test's deepest stack). */
+void kstack_offset_select_fixed(uint32_t offset)
+{
+    for (unsigned i = 0; i < MAX_CPUS; i++)
+        WRITE_ONCE(cpus[i].kstack.fixed, offset);
+    WRITE_ONCE(kstack_strategy_now, &kstack_fixed);
+}
+
+bool kstack_offset_debug_allowed(void)
+{
+    return debug_allowed;
+}
+
+static void seed_lfsr(struct lfsr113 *s)
+{
+    uint32_t seed[4];
+    get_random_bytes(seed, sizeof(seed));
+    lfsr113_seed(s, seed);
+    memzero_explicit(seed, sizeof(seed));
+}
+
+void kstack_offset_thread_init(struct thread *t)
+{
+    t->kstack.offset = get_random_u16();
+    seed_lfsr(&t->kstack.prng);
+}
+
+/* Every CPU's state is seeded here, before any CPU runs user code, so no
+ * generator ever starts from zero or from another CPU's state. */
+static void cpu_init(struct cpu *c)
+{
+    struct kstack_offset_cpu *k = &c->kstack;
+    k->offset = get_random_u16();
+    seed_lfsr(&k->prng);
+    k->prng_seed = k->prng;
+    kstack_pool_init(c);
+}
+
+/* kstack=<name>: the strategy to boot with; anything else keeps the default. */
+static unsigned boot_choice(const char *cmdline)
+{
+    static const char *const names[KSTACK_NR] = KSTACK_NAMES;
+    char want[16];
+    if (!cmdline_get(cmdline, "kstack", want, sizeof(want)))
+        return KSTACK_DEFAULT;
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        if (strcmp(want, names[id]) != 0)
+            continue;
+        if (available(strategies[id]))
+            return id;
+        kprintf("kstack: WARNING: kstack=%s is not available here; keeping %s\n", want,
+                names[KSTACK_DEFAULT]);
+        return KSTACK_DEFAULT;
+    }
+    kprintf("kstack: WARNING: unknown kstack=%s; valid: off counter crng16 task siphash prng "
+            "prng-task pool hw; keeping %s\n", want, names[KSTACK_DEFAULT]);
+    return KSTACK_DEFAULT;
+}
+
+void kstack_offset_init(const struct boot_info *bi)
+{
+    for (unsigned i = 0; i < MAX_CPUS; i++)
+        cpu_init(&cpus[i]);
+    kstack_siphash_init();
+    char suites[2];
+    debug_allowed = cmdline_flag(bi->cmdline, "kstack.debug") ||
+                    cmdline_get(bi->cmdline, "ktest", suites, sizeof(suites));
+    unsigned id = boot_choice(bi->cmdline);
+    kstack_offset_select(id);
+    kprintf("kstack: strategy %s%s (random offset 0..%u in 16-byte steps on every system "
+            "call); hw source: %s%s\n",
+            strategies[id]->name, id == KSTACK_DEFAULT ? " (default)" : "", KSTACK_OFFSET_MAX,
+            random_hw_name(), debug_allowed ? "; debug calls enabled" : "");
+}
+
+void kstack_offset_tick(struct cpu *c)
+{
+    if (kstack_pool_level(c) < KSTACK_POOL_LOW_WATER)
+        kstack_pool_refill(c, KSTACK_POOL_BYTES);
+}
+
+/* A kilobyte at a time: about 20,000 instructions with IRQs off. */
+bool kstack_offset_idle(struct cpu *c)
+{
+    if (kstack_pool_level(c) > KSTACK_POOL_BYTES - 1024)
+        return false;
+    kstack_pool_refill(c, 1024);
+    return true;
+}
+
+unsigned kstack_offset_verify_this_cpu(struct cpu *c)
+{
+    return kstack_prng_verify(c) + kstack_siphash_verify(c) + kstack_pool_verify(c);
+}

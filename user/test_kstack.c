@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * user/test_kstack.c - the stack offset strategies, told apart by what they
+ * do (docs/kstack.md). One part per run, chosen by argv[1]:
+ *
+ *   distribution  100,000 SYS_kstack_probe calls per strategy: the offsets
+ *                 seen (the handler's depth minus its depth under `off`)
+ *                 must cover all 64 values uniformly (chi-squared, 63
+ *                 degrees of freedom, below 131.4; min-entropy >= 5.8 bits);
+ *                 `off` gives one value. Also kstack.bounds: every offset a
+ *                 multiple of 16 and at most 1008, and the deepest system
+ *                 calls, run at the largest offset, leave a quarter of the
+ *                 kernel stack unused.
+ *   migration     Bug 1, 10,000 trials per strategy: a call during which
+ *                 the caller is moved from CPU 0 to CPU 1 tells it its
+ *                 offset; back on CPU 0 (moved there by the scheduler on the
+ *                 way out of a call made on CPU 1, so no system call ends on
+ *                 CPU 0 in between) it predicts the next one.
+ *   integrity     Bug 2: 10^6 system calls from 8 threads on every CPU,
+ *                 moved around and with the strategy switched under them;
+ *                 then every CPU's generators must be their seeds advanced
+ *                 by exactly the draws they made, and no pool byte used twice.
+ *   pool          a system call storm on every CPU leaves the pool never
+ *                 dry; a forced-dry pool takes the counted fallback.
+ */
+#include "kernel/uapi/kstack.h"
+#include "lib/entropy.h"
+#include "lib/user/ulib.h"
+
+#define SAMPLES 100000
+#define TRIALS 10000
+#define STACK_SIZE (16 * 1024)
+#define MAX_THREADS 8
+
+static const char *const names[KSTACK_NR] = KSTACK_NAMES;
+static unsigned long base_depth; /* the probe's depth under `off` */
+static unsigned ncpus;
+
+static long probe(unsigned flags, unsigned cpu, struct kstack_probe *r)
+{
+    return syscall3(SYS_kstack_probe, flags, cpu, r);
+}
+
+static long set_strategy(unsigned id)
+{
+    return syscall1(SYS_kstack_set, id);
+}
+
+static long kdebug(unsigned op, unsigned long arg)
+{
+    return syscall2(SYS_kstack_debug, op, arg);
+}
+
+static void stats(long cpu, struct kstack_stats *st)
+{
+    syscall2(SYS_kstack_stats, cpu, st);
+}
+
+/* The offset of one probe call: its depth below the `off` depth. */
+static long offset_now(void)
+{
+    struct kstack_probe r;
+    if (probe(0, 0, &r) != 0)
+        return -1;
+    return (long)r.depth - (long)base_depth;
+}
+
+static bool calibrate(void)
+{
+    struct kstack_probe r;
+    if (set_strategy(KSTACK_OFF) != 0 || probe(0, 0, &r) != 0)
+        return false;
+    base_depth = r.depth;
+    return true;
+}
+
+/* Switch to strategy id; false (and a SKIP line for `what`) if unavailable. */
+static bool use(unsigned id, const char *what)
+{
+    long err = set_strategy(id);
+    if (err == 0)
+        return true;
+    char name[64];
+    snprintf(name, sizeof(name), "kstack.%s.%s", what, names[id]);
+    ktap_skip(name, err == -ENODEV ? "not available on this CPU/firmware" : "cannot select");
+    return false;
+}
+
+static unsigned bit_length(unsigned v)
+{
+    unsigned n = 0;
+    for (; v; v >>= 1)
+        n++;
+    return n;
+}
+
+/* ---- distribution and bounds ---------------------------------------------- */
+
+/* Deep system calls with the stack painted first: the most of the kernel
+ * stack they used (the kernel scans for the first overwritten word). */
+static long deep_calls_high_water(void)
+{
+    static char buf[512];
+    memset(buf, '.', sizeof(buf) - 1);
+    kdebug(KSTACK_DEBUG_PAINT, 0);
+    const char *argv[] = {"child", "0", "0", NULL};
+    char pid[16];
+    snprintf(pid, sizeof(pid), "%d", getpid());
+    argv[2] = pid;
+    int status, child = spawn("child", argv);
+    wait(child, &status);
+    write(1, "\r", 1);
+    sleep_ns(1000000);
+    yield();
+    void *top = brk(0);
+    brk((char *)top + 65536);
+    brk(top);
+    struct kstack_probe r;
+    probe(KSTACK_PROBE_MIGRATE, ncpus > 1 ? 1 : 0, &r);
+    sched_setaffinity(0, (1ul << ncpus) - 1);
+    syscall6(9999, -1, -1, -1, -1, -1, -1);
+    return kdebug(KSTACK_DEBUG_HIGHWATER, 0);
+}
+
+static void report_distribution(unsigned id, const uint64_t *counts, long bad)
+{
+    struct entropy_report e;
+    entropy_measure(counts, 64, &e);
+    ktap_note("%s: %u distinct offsets (lkdtm would print \"%u bits\"), Shannon %lu.%03lu bits, "
+              "min-entropy %lu.%03lu bits, chi2(63) %lu.%03lu, %ld outside {0,16,..,1008}",
+              names[id], e.distinct, bit_length(e.distinct), (unsigned long)e.shannon_milli / 1000,
+              (unsigned long)e.shannon_milli % 1000, (unsigned long)e.min_milli / 1000,
+              (unsigned long)e.min_milli % 1000, (unsigned long)e.chi2_milli / 1000,
+              (unsigned long)e.chi2_milli % 1000, bad);
+    if (id == KSTACK_OFF)
+        ktap_check(e.distinct == 1 && counts[0] == SAMPLES && bad == 0,
+                   "kstack.distribution.off");
+    else
+        ktap_check(e.distinct == 64 && e.chi2_milli < 131400 && e.min_milli >= 5800 && bad == 0,
+                   "kstack.distribution.%s", names[id]);
+}
+
+static void test_distribution(void)
+{
+    long stack_size = kdebug(KSTACK_DEBUG_STACK_SIZE, 0), limit = stack_size * 3 / 4;
+    kdebug(KSTACK_DEBUG_FIXED, KSTACK_OFFSET_MAX);
+    long deepest = offset_now(); /* the fixed strategy's offset, as measured */
+    long worst = deep_calls_high_water();
+    ktap_note("fixed offset %ld: deepest system calls used %ld of %ld bytes of kernel stack "
+              "(limit %ld)", deepest, worst, stack_size, limit);
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        static uint64_t counts[64];
+        if (!use(id, "distribution")) {
+            char name[64];
+            snprintf(name, sizeof(name), "kstack.bounds.%s", names[id]);
+            ktap_skip(name, "not available on this CPU/firmware");
+            continue;
+        }
+        memset(counts, 0, sizeof(counts));
+        long bad = 0, max = 0;
+        for (int i = 0; i < SAMPLES; i++) {
+            long off = offset_now();
+            if (off < 0 || off > (long)KSTACK_OFFSET_MAX || off % 16) {
+                bad++;
+                continue;
+            }
+            counts[off / 16]++;
+            max = off > max ? off : max;
+        }
+        report_distribution(id, counts, bad);
+        long used = deep_calls_high_water();
+        ktap_note("%s: largest offset %ld; deepest calls used %ld bytes", names[id], max, used);
+        ktap_check(bad == 0 && deepest == (long)KSTACK_OFFSET_MAX && worst < limit &&
+                       used < limit,
+                   "kstack.bounds.%s", names[id]);
+    }
+    set_strategy(KSTACK_DEFAULT);
+}
+
+/* ---- migration attack (Bug 1) --------------------------------------------- */
+
+static void pin(unsigned cpu)
+{
+    sched_setaffinity(0, 1ul << cpu);
+}
+
+/* One trial: true if the offset was predicted; *valid if the staging worked
+ * (moved 0 -> 1 during the leak, back on 0 for the victim call, and no exit
+ * update on CPU 0 in between). */
+static bool trial(bool *valid)
+{
+    struct kstack_probe leak, victim;
+    pin(0); /* runs wherever we are; we are on CPU 0 when it returns */
+    if (probe(KSTACK_PROBE_MIGRATE, 1, &leak) != 0)
+        return *valid = false;
+    pin(0); /* made on CPU 1: any exit update lands there; then moved to 0 */
+    if (probe(0, 0, &victim) != 0)
+        return *valid = false;
+    *valid = leak.entry_cpu == 0 && leak.exit_cpu == 1 && victim.entry_cpu == 0 &&
+             victim.entry_updates == leak.entry_updates;
+    return victim.depth == leak.depth;
+}
+
+static void test_migration(void)
+{
+    if (ncpus < 2) {
+        ktap_skip("kstack.migration_attack", "needs two CPUs");
+        return;
+    }
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        if (!use(id, "migration_attack"))
+            continue;
+        int hits = 0, valid = 0;
+        for (int i = 0; i < TRIALS; i++) {
+            bool ok;
+            hits += trial(&ok);
+            valid += ok;
+        }
+        bool legacy = id == KSTACK_OFF || id == KSTACK_COUNTER || id == KSTACK_CRNG16;
+        ktap_note("%s: predicted %d of %d (%d.%02d%%; chance is 1.56%%), %d trials staged "
+                  "cleanly", names[id], hits, TRIALS, hits * 100 / TRIALS, hits * 10000 / TRIALS % 100,
+                  valid);
+        ktap_check(valid >= TRIALS * 99 / 100 &&
+                       (legacy ? hits >= TRIALS * 97 / 100 : hits <= TRIALS * 22 / 1000),
+                   "kstack.migration_attack.%s", names[id]);
+    }
+    pin(0);
+    sched_setaffinity(0, (1ul << ncpus) - 1);
+    set_strategy(KSTACK_DEFAULT);
+}
+
+/* ---- integrity (Bug 2) ------------------------------------------------------ */
+
+#define INTEGRITY_CALLS 1000000ul
+#define MIN_MIGRATIONS 10000ul
+
+struct worker {
+    uint64_t seed;
+    volatile int done;
+};
+
+static struct worker workers[MAX_THREADS];
+static volatile int stop;
+static unsigned long total_calls, forced_moves;
+static char *stacks;
+
+static uint64_t next_random(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void churn(void *arg)
+{
+    struct worker *w = arg;
+    struct kstack_probe r;
+    while (!stop) {
+        uint64_t x = next_random(&w->seed);
+        unsigned cpu = (unsigned)(x >> 32) % ncpus;
+        switch (x % 16) {
+        case 0: probe(KSTACK_PROBE_MIGRATE, cpu, &r); __atomic_add_fetch(&forced_moves, 1, __ATOMIC_RELAXED); break;
+        case 1: sched_setaffinity(0, 1ul << cpu); break;
+        case 2: sched_setaffinity(0, (1ul << ncpus) - 1); break;
+        case 3: yield(); break;
+        case 4: probe(0, 0, &r); break;
+        default: getpid(); break;
+        }
+        __atomic_add_fetch(&total_calls, 1, __ATOMIC_RELAXED);
+    }
+    w->done = 1;
+}
+
+static unsigned long migrations(void)
+{
+    struct debug_stats st;
+    syscall1(SYS_debug_stats, &st);
+    return st.migrations;
+}
+
+/* Every CPU checks its own generators, from a thread pinned to it. */
+static long verify_every_cpu(void)
+{
+    long bad = 0;
+    for (unsigned cpu = 0; cpu < ncpus; cpu++) {
+        pin(cpu);
+        bad += kdebug(KSTACK_DEBUG_VERIFY, 0);
+    }
+    sched_setaffinity(0, (1ul << ncpus) - 1);
+    return bad;
+}
+
+static void test_integrity(void)
+{
+    stacks = brk(0);
+    if (brk(stacks + MAX_THREADS * STACK_SIZE) != stacks + MAX_THREADS * STACK_SIZE) {
+        ktap_check(false, "kstack.integrity (no memory for threads)");
+        return;
+    }
+    unsigned long moved_before = migrations(), switches = 0;
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    for (int i = 0; i < MAX_THREADS; i++) {
+        workers[i].seed = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1);
+        thread_create(churn, &workers[i], stacks + i * STACK_SIZE, STACK_SIZE);
+    }
+    uint64_t deadline = now_ns() + 120000000000ull;
+    while (now_ns() < deadline && (__atomic_load_n(&total_calls, __ATOMIC_RELAXED) < INTEGRITY_CALLS ||
+                                   migrations() - moved_before < MIN_MIGRATIONS)) {
+        set_strategy((unsigned)(next_random(&seed) % KSTACK_NR)); /* hw may refuse: fine */
+        switches++;
+        sleep_ns(200000);
+    }
+    stop = 1;
+    for (int i = 0; i < MAX_THREADS; i++) {
+        while (!workers[i].done)
+            sleep_ns(1000000);
+    }
+    set_strategy(KSTACK_OFF); /* nothing draws while the CPUs check themselves */
+    unsigned long moved = migrations() - moved_before;
+    long bad = verify_every_cpu();
+    struct kstack_stats st;
+    stats(-1, &st);
+    ktap_note("%lu system calls by %d threads on %u CPUs, %lu migrations (%lu forced in a call), "
+              "%lu strategy switches; draws: prng %lu, siphash %lu, pool %lu",
+              total_calls, MAX_THREADS, ncpus, moved, forced_moves, switches,
+              st.count[KSTACK_PRNG][KSTACK_CNT_DRAWS], st.count[KSTACK_SIPHASH][KSTACK_CNT_DRAWS],
+              st.count[KSTACK_POOL][KSTACK_CNT_DRAWS]);
+    ktap_note("generator states that are not their seed advanced by their draws: %ld", bad);
+    ktap_note("crng16 (Bug 2 made visible): %lu of %lu exit updates read one CPU's offset and "
+              "wrote another's", st.count[KSTACK_CRNG16][KSTACK_CNT_CROSS_CPU],
+              st.count[KSTACK_CRNG16][KSTACK_CNT_EXIT_UPDATES]);
+    ktap_check(bad == 0 && total_calls >= INTEGRITY_CALLS && moved >= MIN_MIGRATIONS,
+               "kstack.integrity.per_cpu_generators");
+    set_strategy(KSTACK_DEFAULT);
+}
+
+/* ---- pool ------------------------------------------------------------------- */
+
+static volatile unsigned long storm_calls;
+
+static void storm(void *arg)
+{
+    struct worker *w = arg;
+    pin((unsigned)(w - workers) % ncpus);
+    uint64_t end = now_ns() + 1000000000ull;
+    unsigned long n = 0;
+    while (!stop) {
+        for (int i = 0; i < 1000; i++)
+            getpid();
+        n += 1000;
+        if (now_ns() > end)
+            break;
+    }
+    __atomic_add_fetch(&storm_calls, n, __ATOMIC_RELAXED);
+    w->done = 1;
+}
+
+static void test_pool(void)
+{
+    struct kstack_stats before, after;
+    struct debug_stats ticks0, ticks1;
+    set_strategy(KSTACK_POOL);
+    syscall1(SYS_debug_stats, &ticks0);
+    stats(-1, &before);
+    stacks = brk(0);
+    brk(stacks + MAX_THREADS * STACK_SIZE);
+    stop = 0;
+    for (unsigned i = 0; i < ncpus && i < MAX_THREADS; i++) {
+        workers[i].done = 0;
+        thread_create(storm, &workers[i], stacks + i * STACK_SIZE, STACK_SIZE);
+    }
+    for (unsigned i = 0; i < ncpus && i < MAX_THREADS; i++) {
+        while (!workers[i].done)
+            sleep_ns(10000000);
+    }
+    stats(-1, &after);
+    syscall1(SYS_debug_stats, &ticks1);
+    ktap_note("timer ticks during the storm: cpu0 %lu, cpu1 %lu, cpu2 %lu, cpu3 %lu",
+              ticks1.ticks[0] - ticks0.ticks[0], ticks1.ticks[1] - ticks0.ticks[1],
+              ticks1.ticks[2] - ticks0.ticks[2], ticks1.ticks[3] - ticks0.ticks[3]);
+    unsigned long dry = after.count[KSTACK_POOL][KSTACK_CNT_DRY] - before.count[KSTACK_POOL][KSTACK_CNT_DRY];
+    ktap_note("storm: %lu getpid calls on %u CPUs in 1 s; %lu pool refills, %lu dry, %lu bytes "
+              "left", storm_calls, ncpus,
+              after.count[KSTACK_POOL][KSTACK_CNT_REFILLS] - before.count[KSTACK_POOL][KSTACK_CNT_REFILLS],
+              dry, after.pool_level);
+    /* Forced dry: the next draw must take the fallback and count it (a tick
+     * may refill the pool between the two calls: try a few times). */
+    pin(0);
+    long forced = 0, off = -1;
+    for (int i = 0; i < 10 && forced == 0; i++) {
+        stats(0, &before);
+        kdebug(KSTACK_DEBUG_DRAIN, 0);
+        off = offset_now();
+        stats(0, &after);
+        forced = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRY] - before.count[KSTACK_POOL][KSTACK_CNT_DRY]);
+    }
+    sched_setaffinity(0, (1ul << ncpus) - 1);
+    ktap_note("forced dry: %ld dry events counted, fallback offset %ld", forced, off);
+    ktap_check(dry == 0 && forced >= 1 && off >= 0 && off <= (long)KSTACK_OFFSET_MAX && off % 16 == 0,
+               "kstack.pool_never_dry");
+    set_strategy(KSTACK_DEFAULT);
+}
+
+int main(int argc, char **argv)
+{
+    struct debug_stats st;
+    syscall1(SYS_debug_stats, &st);
+    ncpus = (unsigned)st.cpus_online;
+    if (!calibrate()) {
+        ktap_check(false, "kstack.probe_available (kstack.debug or ktest= on the command line)");
+        return ktap_done();
+    }
+    const char *part = argc > 1 ? argv[1] : "";
+    if (strcmp(part, "distribution") == 0)
+        test_distribution();
+    else if (strcmp(part, "migration") == 0)
+        test_migration();
+    else if (strcmp(part, "integrity") == 0)
+        test_integrity();
+    else if (strcmp(part, "pool") == 0)
+        test_pool();
+    else
+        ktap_check(false, "kstack.part (distribution, migration, integrity or pool)");
+    return ktap_done();
+}
