@@ -7,7 +7,8 @@
 #
 # gnu-efi for arm64 cannot be installed beside the amd64 one; boot/efi/efi.mk
 # downloads and unpacks it under build/ (it needs the arm64 foreign
-# architecture, which this script adds when root).
+# architecture, which this script adds when root). gnuplot-nox draws the
+# benchmark plots (scripts/bench_report.py); about 3.5 MB, no X11.
 set -eu
 
 PACKAGES="make gcc libc6-dev python3 git
@@ -15,7 +16,8 @@ gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
-mtools gdb-multiarch"
+mtools gdb-multiarch
+gnuplot-nox"
 
 # Firmware files the boot paths load, and the package each comes from.
 FIRMWARE="/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf

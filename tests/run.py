@@ -3,6 +3,7 @@
 """tests/run.py - run every test of the project and print one verdict line.
 
   host unit tests   build/host/test_* (lib/ compiled natively with ASan/UBSan)
+                    and tests/host/test_*.py (the host scripts)
   boot tests        each arch booted in QEMU through its firmware path(s);
                     the kernel's KTAP self-test lines are collected, and the
                     boot itself is checked (banner, memory map, CPU count,
@@ -206,24 +207,32 @@ def parse_ktap(lines):
 
 
 def run_host_tests(results, flt):
+    """build/host/test_* (compiled from tests/host/test_*.c) and tests/host/test_*.py
+    (run with this Python); each prints KTAP, and a case NAME becomes host.NAME."""
     hostdir = os.path.join(ROOT, "build", "host")
+    programs = []
     for exe in sorted(os.listdir(hostdir)) if os.path.isdir(hostdir) else []:
         path = os.path.join(hostdir, exe)
-        if not exe.startswith("test_") or "." in exe or not os.access(path, os.X_OK):
-            continue
-        if flt and flt not in f"host.{exe[5:]}":
+        if exe.startswith("test_") and "." not in exe and os.access(path, os.X_OK):
+            programs.append((exe[5:], [path]))
+    pydir = os.path.join(ROOT, "tests", "host")
+    for script in sorted(os.listdir(pydir)):
+        if script.startswith("test_") and script.endswith(".py"):
+            programs.append((script[5:-3], [sys.executable, os.path.join(pydir, script)]))
+    for suite, cmd in programs:
+        if flt and flt not in f"host.{suite}":
             continue
         try:
-            p = subprocess.run([path], capture_output=True, text=True, timeout=300)
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
             lines = p.stdout.splitlines() + p.stderr.splitlines()
         except subprocess.TimeoutExpired:
-            results.report(False, f"host.{exe[5:]}", ["timed out"])
+            results.report(False, f"host.{suite}", ["timed out"])
             continue
         cases = parse_ktap(lines)
         for name, ok, diag in cases:
             results.report(ok, f"host.{name}", diag)
         if p.returncode != 0 and all(ok for _, ok, _ in cases):
-            results.report(False, f"host.{exe[5:]}.exit", [f"exit status {p.returncode}"]
+            results.report(False, f"host.{suite}.exit", [f"exit status {p.returncode}"]
                            + lines[-40:])
 
 

@@ -1,0 +1,423 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""scripts/bench_report.py - turn the benchmark's serial log into tables, CSV and plots.
+
+  scripts/bench_report.py --log FILE --out DIR [--check]
+
+DIR is normally build/bench/<arch>. A log holding several arches gets one
+subdirectory DIR/<arch>/ each. Python standard library only; the plots need
+gnuplot (Debian: gnuplot-nox) and are skipped, with a message, without it.
+
+The raw format, the contract with the kernel and user/bench. One record a
+line, fields separated by single spaces; anything before "BENCH" on the line
+(a serial-console prefix) and a trailing \\r are ignored, and so is every
+line that is not a record:
+
+  BENCH arch <arch>                    starts an arch's records
+  BENCH counter <name> <hz>            tsc | pmccntr | cntvct | cycle | time; hz 0 = unknown
+  BENCH icount <0|1>                   1: QEMU -icount, values are instruction counts
+  BENCH row <side> <strategy> <syscall> <round> <count> <mean_x1000> <p50> <p99> <p999> <max>
+  BENCH cdf <side> <strategy> <syscall> <lower>:<count> <lower>:<count> ...
+  BENCH end                            the arch's benchmark finished
+
+side is "user" (round trip timed in user space) or "kernel" (the in-kernel
+timers); strategy and syscall are any tokens without spaces (strategies off
+counter crng16 task siphash prng prng-task pool hw; syscalls getpid getppid
+invalid, later ipc/call0 and so on). Values are integer counter ticks; the
+mean is times 1000. A row is one round of one (side, strategy, syscall); cdf
+lines give histogram buckets (lower edge and count) summed over all rounds,
+and several lines for one key add up.
+
+Output: DIR/results.csv (one line per row record); printed, per arch and side,
+the seeds' table (percent change of mean, p99 and p99.9 against "off", with
+(R)/(I) when the 95% Student-t intervals over the rounds do not overlap) and
+a table beside the published figures; DIR/cdf-<syscall>.png (user side),
+DIR/cdf-kernel-<syscall>.png and DIR/table-<side>.png. --check exits 1
+unless every arch has finished tables and "off" has the lowest mean on the
+invalid syscall.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+STRATEGY_ORDER = ["off", "counter", "crng16", "task", "siphash", "prng", "prng-task", "pool", "hw"]
+SYSCALL_ORDER = ["getpid", "getppid", "invalid"]
+SIDES = {"user": "round trip timed in user space", "kernel": "in-kernel timers, entry to exit"}
+STATS = [("mean", "mean"), ("p99", "p99"), ("p999", "p99.9")]  # (field, label as the seeds)
+CSV_HEADER = ["arch", "counter", "side", "strategy", "syscall", "round", "count",
+              "mean", "p50", "p99", "p999", "max"]
+
+# Two-sided 95% Student-t critical values, t(0.975, df). Between entries the
+# next smaller df is used (a wider, more cautious interval); 1.960 beyond 120.
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+       9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120,
+       17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064,
+       25: 2.060, 26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042, 40: 2.021, 60: 2.000,
+       120: 1.980}
+
+# background.md, "Published results to reproduce and beat": change against
+# randomisation off, 10 million calls per syscall, Arm's fastpath tool.
+# (syscall, stat label, old, per-CPU PRNG) in percent.
+PUBLISHED = {
+    "arm64": {
+        "machine": "AWS Graviton3, baseline ~0.19 us per syscall",
+        "old": ("crng16", "old get_random_u16"), "new": ("prng", "per-CPU PRNG"),
+        "rows": [("getpid", "mean", 15.62, 3.43), ("getpid", "p99", 155.01, 3.20),
+                 ("getpid", "p99.9", 156.71, 2.93), ("getppid", "mean", 14.09, 2.12),
+                 ("getppid", "p99", 152.81, 1.55), ("invalid", "mean", 13.89, 3.32),
+                 ("invalid", "p99.9", 168.83, 3.77)]},
+    "x86_64": {
+        "machine": "AWS Sapphire Rapids, VM",
+        "old": ("counter", "old rdtsc"), "new": ("prng", "per-CPU PRNG"),
+        "rows": [("getpid", "mean", 13.32, 4.60), ("getpid", "p99", 13.38, 18.08),
+                 ("getpid", "p99.9", 16.26, 19.38), ("getppid", "mean", 11.96, 5.26),
+                 ("getppid", "p99.9", 11.42, 22.37), ("invalid", "mean", 10.58, 2.91),
+                 ("invalid", "p99.9", 10.35, 21.97)]},
+}
+
+RECORD = re.compile(r"\bBENCH (arch|counter|icount|row|cdf|end)\b ?(.*)$")
+
+
+class Run:
+    """Everything the log says about one arch."""
+
+    def __init__(self, arch):
+        self.arch = arch
+        self.counter, self.hz, self.icount, self.ended = "unknown", 0, False, False
+        self.rows = []      # dicts with the CSV fields, ints except mean (mean_x1000)
+        self.cdf = {}       # (side, strategy, syscall) -> {lower: count}
+
+    def values(self, side, strategy, syscall, field):
+        """Per-round values of one stat (the mean in ticks, not times 1000)."""
+        return [r["mean"] / 1000 if field == "mean" else r[field] for r in self.rows
+                if (r["side"], r["strategy"], r["syscall"]) == (side, strategy, syscall)]
+
+    def keys(self, side, index):
+        """Strategies (index 1) or syscalls (index 2) of a side, in display order."""
+        seen = [k for k in dict.fromkeys((r["side"], r["strategy"], r["syscall"])
+                                         for r in self.rows) if k[0] == side]
+        names = list(dict.fromkeys(k[index] for k in seen))
+        order = STRATEGY_ORDER if index == 1 else SYSCALL_ORDER
+        return [n for n in order if n in names] + [n for n in names if n not in order]
+
+
+def warn(msg):
+    print(f"bench_report: {msg}", file=sys.stderr)
+
+
+def parse_log(lines):
+    """{arch: Run} from the log's lines, in the order the arches appear."""
+    runs, run = {}, None
+    for n, line in enumerate(lines, 1):
+        m = RECORD.search(line.rstrip("\r\n").replace("\r", ""))
+        if not m:
+            continue
+        kind, f = m.group(1), m.group(2).split()
+        try:
+            if kind == "arch":
+                run = runs.setdefault(f[0], Run(f[0]))
+                continue
+            if run is None:
+                run = runs.setdefault("unknown", Run("unknown"))
+            if kind == "counter":
+                run.counter, run.hz = f[0], int(f[1])
+            elif kind == "icount":
+                run.icount = f[0] == "1"
+            elif kind == "end":
+                run.ended = True
+            elif kind == "row":
+                if len(f) != 10 or f[0] not in SIDES:
+                    raise ValueError("bad row")
+                ints = [int(x) for x in f[3:]]
+                run.rows.append(dict(zip(["side", "strategy", "syscall"], f[:3]),
+                                     **dict(zip(CSV_HEADER[5:], ints))))
+            elif kind == "cdf":
+                if f[0] not in SIDES:
+                    raise ValueError("bad side")
+                buckets = run.cdf.setdefault(tuple(f[:3]), {})
+                for pair in f[3:]:
+                    lower, count = (int(x) for x in pair.split(":"))
+                    buckets[lower] = buckets.get(lower, 0) + count
+        except (IndexError, ValueError):
+            warn(f"line {n}: malformed record ignored: {line.strip()}")
+    return runs
+
+
+def t95(df):
+    return T95[max(k for k in T95 if k <= df)] if df <= 120 else 1.960
+
+
+def interval(values):
+    """(mean, low, high) of the 95% Student-t interval; low = high = None for n < 2."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, None, None
+    half = t95(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def compare(off, other):
+    """(percent change of the mean, mark): mark is "R" (other's interval wholly
+    above off's: slower), "I" (wholly below: faster) or "" (overlap, or fewer
+    than 2 rounds). The change is None when off's mean is 0."""
+    o, olo, ohi = interval(off)
+    s, slo, shi = interval(other)
+    change = (s - o) / o * 100 if o else None
+    mark = ""
+    if olo is not None and slo is not None:
+        mark = "R" if slo > ohi else "I" if shi < olo else ""
+    return change, mark
+
+
+def cell(off, other):
+    if not off or not other:
+        return "-"
+    change, mark = compare(off, other)
+    text = "n/a" if change is None else f"{change:+.2f}%"
+    return text + (f" ({mark})" if mark else "")
+
+
+def number(x, decimals):
+    """x with the given decimals; without, as an integer when it is one, else 1 decimal."""
+    if decimals:
+        return f"{x:.{decimals}f}"
+    return str(int(x)) if x == int(x) else f"{x:.1f}"
+
+
+def unit(run):
+    return "instructions (exact, -icount)" if run.icount else f"counter ticks ({run.counter})"
+
+
+def side_table(run, side):
+    """The seeds' layout for one side, as Markdown lines; [] without data."""
+    strategies, syscalls = run.keys(side, 1), run.keys(side, 2)
+    if not syscalls:
+        return []
+    others = [s for s in strategies if s != "off"]
+    head = ["syscall", "stat", "off (instructions)" if run.icount else "off (ticks)"]
+    head += ["off (ns)"] if run.hz > 0 else []
+    lines = [f"## {run.arch}, {side}: {SIDES[side]}", f"values: {unit(run)}"
+             + (f", {run.hz} Hz" if run.hz > 0 else ""), ""]
+    lines += ["| " + " | ".join(head + others) + " |", "|" + "---|" * (len(head) + len(others))]
+    few = False
+    for sc in syscalls:
+        for field, label in STATS:
+            off = run.values(side, "off", sc, field)
+            row = [f"syscall/{sc}", label]
+            if off:
+                o = statistics.fmean(off)
+                row.append(number(o, 3 if field == "mean" else 0))
+                if run.hz > 0:
+                    row.append(f"{o * 1e9 / run.hz:.1f}")
+            else:
+                row += ["-"] * (len(head) - 2)
+            for s in others:
+                vals = run.values(side, s, sc, field)
+                few |= min(len(off), len(vals)) < 2
+                row.append(cell(off, vals))
+            lines.append("| " + " | ".join(row) + " |")
+    rounds = sorted({r["round"] for r in run.rows if r["side"] == side})
+    lines.append("")
+    lines.append(f"{len(rounds)} rounds; cells: change of the per-round average against off; "
+                 "(R) slower, (I) faster: 95% Student-t intervals over the rounds do not overlap")
+    if few:
+        lines.append("note: fewer than 2 rounds for some cells: no (R)/(I) marks possible there")
+    return lines
+
+
+def published_table(run):
+    pub = PUBLISHED.get(run.arch)
+    if pub is None:
+        return [f"## {run.arch}: published figures", "",
+                f"There are no published figures for {run.arch} to compare with."]
+    (old, old_name), (new, new_name) = pub["old"], pub["new"]
+    src = f"published, {pub['machine']}"
+    lines = [f"## {run.arch}: beside the published figures", "",
+             f"| syscall | stat | {old_name} [{src}] | {new_name} [{src}] "
+             f"| {old} [this run, user] | {new} [this run, user] |", "|---|---|---|---|---|---|"]
+    field_of = {label: field for field, label in STATS}
+    for sc, label, p_old, p_new in pub["rows"]:
+        off = run.values("user", "off", sc, field_of[label])
+        ours = [cell(off, run.values("user", s, sc, field_of[label])) for s in (old, new)]
+        lines.append(f"| syscall/{sc} | {label} | {p_old:+.2f}% | {p_new:+.2f}% | "
+                     + " | ".join(ours) + " |")
+    lines += ["", "published: the project's background notes (background.md, 'Published results "
+              "to reproduce and beat'): 10 million calls per syscall, Arm's fastpath tool; "
+              "this run: the user-side table above, same rule for (R)/(I)"]
+    return lines
+
+
+def write_csv(run, path):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(CSV_HEADER)
+        for r in run.rows:
+            mean = f"{r['mean'] // 1000}.{r['mean'] % 1000:03d}"
+            w.writerow([run.arch, run.counter, r["side"], r["strategy"], r["syscall"], r["round"],
+                        r["count"], mean, r["p50"], r["p99"], r["p999"], r["max"]])
+
+
+# ---- Plots (gnuplot) ------------------------------------------------------
+# Each plot is one gnuplot script on stdin with its data inline (datablocks),
+# so no temporary files are left. pngcairo when this gnuplot has it, else png.
+# noenhanced: names like x86_64 must not turn into subscripts.
+TERMINAL = ('if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) '
+            '{ set terminal pngcairo noenhanced size 1000,600 } '
+            'else { set terminal png noenhanced size 1000,600 }\n')
+
+
+def gnuplot(script):
+    p = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+    if p.returncode != 0:
+        warn("gnuplot failed: " + p.stderr.strip().replace("\n", "; "))
+
+
+def quote(s):
+    return '"' + s.replace('"', "'") + '"'
+
+
+def cdf_plot(run, side, syscall, path):
+    series = [(s, run.cdf[(side, s, syscall)]) for s in run.keys(side, 1)
+              if (side, s, syscall) in run.cdf] + \
+             [(k[1], b) for k, b in sorted(run.cdf.items())
+              if k[0] == side and k[2] == syscall and k[1] not in run.keys(side, 1)]
+    series = [(s, b) for s, b in series if sum(b.values()) > 0]
+    if not series:
+        return False
+    out = [TERMINAL, f"set output {quote(path)}",
+           f"set title {quote(f'{run.arch} {syscall}, {side} side: latency CDF per strategy')}",
+           f"set xlabel {quote(unit(run) + ': lower edge of the histogram bucket')}",
+           'set ylabel "fraction of calls up to this bucket"',
+           "set yrange [0:1.02]", "set key bottom right", "set grid"]
+    lows = [lo for _, b in series for lo in b]
+    if min(lows) > 0 and max(lows) > 20 * min(lows):
+        out.append("set logscale x")
+    plots = []
+    for i, (strategy, buckets) in enumerate(series):
+        total, seen = sum(buckets.values()), 0
+        out.append(f"$d{i} << EOD")
+        for lower in sorted(buckets):
+            seen += buckets[lower]
+            out.append(f"{lower} {seen / total:.6f}")
+        out.append("EOD")
+        plots.append(f"$d{i} using 1:2 with steps linewidth 2 title {quote(strategy)}")
+    out.append("plot " + ", ".join(plots))
+    gnuplot("\n".join(out) + "\n")
+    return True
+
+
+def table_plot(run, side, path):
+    others = [s for s in run.keys(side, 1) if s != "off"]
+    if not others:
+        return False
+    out = [TERMINAL, f"set output {quote(path)}",
+           f"set title {quote(f'{run.arch}, {side} side: change against off')}",
+           'set ylabel "change of the per-round average (%)"', "set style data histograms",
+           "set style histogram clustered gap 1", "set style fill solid 0.8 border -1",
+           "set xtics rotate by -30 nomirror", "set grid ytics", 'set datafile missing "?"',
+           "set key outside right", "$d << EOD", " ".join(["label"] + [quote(s) for s in others])]
+    for sc in run.keys(side, 2):
+        for field, label in STATS:
+            off = run.values(side, "off", sc, field)
+            vals = []
+            for s in others:
+                other = run.values(side, s, sc, field)
+                change = compare(off, other)[0] if off and other else None
+                vals.append("?" if change is None else f"{change:.4f}")
+            out.append(" ".join([quote(f"{sc} {label}")] + vals))
+    out += ["EOD", f"plot for [i=2:{len(others) + 1}] $d using i:xtic(1) title columnheader(i)"]
+    gnuplot("\n".join(out) + "\n")
+    return True
+
+
+def plots(run, outdir):
+    if not shutil.which("gnuplot"):
+        print("plots: gnuplot is missing (Debian package gnuplot-nox, see scripts/deps.sh): "
+              "skipped")
+        return
+    made = []
+    for side in SIDES:
+        for sc in run.keys(side, 2) + sorted({k[2] for k in run.cdf if k[0] == side}):
+            name = ("cdf-" if side == "user" else "cdf-kernel-") + sc.replace("/", "-") + ".png"
+            if name not in made and cdf_plot(run, side, sc, os.path.join(outdir, name)):
+                made.append(name)
+        if table_plot(run, side, os.path.join(outdir, f"table-{side}.png")):
+            made.append(f"table-{side}.png")
+    print(f"plots: {', '.join(made) if made else 'none (no data)'} in {outdir}")
+
+
+# ---- Main -----------------------------------------------------------------
+def check(run):
+    """Problems that make --check fail, as strings."""
+    bad = []
+    if not run.ended:
+        bad.append(f"{run.arch}: no 'BENCH end': the benchmark did not finish")
+    sides = [s for s in SIDES if run.keys(s, 2)]
+    if not sides:
+        bad.append(f"{run.arch}: no rows, no tables")
+    for side in sides:
+        off = run.values(side, "off", "invalid", "mean")
+        if not off:
+            bad.append(f"{run.arch} {side}: no off rows for invalid")
+            continue
+        o = statistics.fmean(off)
+        for s in run.keys(side, 1):
+            vals = run.values(side, s, "invalid", "mean")
+            if s != "off" and vals and statistics.fmean(vals) < o:
+                bad.append(f"{run.arch} {side}: {s} is faster than off on invalid by mean "
+                           f"({statistics.fmean(vals):.3f} < {o:.3f})")
+    return bad
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--log", required=True, help="the serial log of the benchmark")
+    ap.add_argument("--out", required=True, help="output directory, e.g. build/bench/x86_64")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless the tables were made and off is fastest on invalid")
+    ap.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    args = ap.parse_args(argv)
+    with open(args.log, errors="replace") as f:
+        runs = parse_log(f)
+    if not any(r.rows for r in runs.values()):
+        warn(f"no BENCH row records in {args.log}")
+        return 1
+    problems = []
+    for run in runs.values():
+        outdir = args.out if len(runs) == 1 else os.path.join(args.out, run.arch)
+        os.makedirs(outdir, exist_ok=True)
+        if not run.ended:
+            warn(f"{run.arch}: no 'BENCH end' in the log: the benchmark did not finish")
+        print(f"# {run.arch}: counter {run.counter}"
+              + (f" at {run.hz} Hz" if run.hz > 0 else ", frequency unknown")
+              + f"; values are {unit(run)}")
+        if not run.icount:
+            print("note: QEMU TCG timings are not hardware timings: only ratios between "
+                  "strategies mean anything")
+        for side in SIDES:
+            lines = side_table(run, side)
+            if lines:
+                print("\n".join(lines) + "\n")
+        print("\n".join(published_table(run)) + "\n")
+        write_csv(run, os.path.join(outdir, "results.csv"))
+        print(f"csv: {os.path.join(outdir, 'results.csv')} ({len(run.rows)} rows)")
+        if not args.no_plots:
+            plots(run, outdir)
+        problems += check(run)
+    if args.check:
+        for p in problems:
+            print(f"check: FAIL: {p}")
+        if problems:
+            return 1
+        print("check: ok: tables made, off is the fastest strategy on invalid")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/host/test_bench_report.py - host tests of scripts/bench_report.py.
+
+Runs the script on tests/host/bench_canned.log (3 rounds, x86_64, made-up
+numbers chosen so the cells below are known by hand) and on edited copies of
+it, and prints one KTAP line per case ("ok N - bench_report.<case>");
+tests/run.py collects them. Exit status 1 when any case failed.
+"""
+import contextlib
+import importlib.util
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(ROOT, "scripts", "bench_report.py")
+CANNED = os.path.join(HERE, "bench_canned.log")
+
+spec = importlib.util.spec_from_file_location("bench_report", SCRIPT)
+br = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(br)
+
+
+def canned():
+    with open(CANNED) as f:
+        return f.read()
+
+
+def run(log_text, *args, plots=False, env=None):
+    """Run the script on log_text; (exit status, stdout + stderr, out dir files)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "serial.log")
+        with open(log, "w") as f:
+            f.write(log_text)
+        out = os.path.join(tmp, "out")
+        cmd = [sys.executable, SCRIPT, "--log", log, "--out", out, *args]
+        if not plots:
+            cmd.append("--no-plots")
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        files = {}
+        for name in sorted(os.listdir(out)) if os.path.isdir(out) else []:
+            with open(os.path.join(out, name), "rb") as f:
+                files[name] = f.read()
+        return p.returncode, p.stdout + p.stderr, files
+
+
+def table(output, heading):
+    """{(row, stat): {column: cell}} of the Markdown table under a "## heading"."""
+    lines = output.split("## " + heading, 1)[1].split("\n## ", 1)[0].splitlines()
+    rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in lines if l.startswith("|")]
+    head = rows[0]
+    return {(r[0], r[1]): dict(zip(head, r)) for r in rows[2:]}
+
+
+def expect(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def expect_eq(got, want, what):
+    if got != want:
+        raise AssertionError(f"{what}: got {got!r}, expected {want!r}")
+
+
+OUT = run(canned())  # the canned log, once, shared by the cases that only read it
+USER = table(OUT[1], "x86_64, user:")
+
+
+def csv_header_and_rows():
+    rc, _, files = OUT
+    expect_eq(rc, 0, "exit status")
+    lines = files["results.csv"].decode().splitlines()
+    expect_eq(lines[0], "arch,counter,side,strategy,syscall,round,count,mean,p50,p99,p999,max",
+              "header")
+    expect_eq(len(lines) - 1, 48, "rows (36 user + 12 kernel; the malformed one dropped)")
+    expect_eq(lines[1], "x86_64,tsc,user,off,getpid,0,100000,199.000,197,210,300,1200", "row 1")
+    expect("x86_64,tsc,user,off,getppid,0,100000,209.500,207,220,310,1240" in lines, "209.500")
+
+
+def percent_change():
+    # getpid mean: off rounds 199/200/201, counter 205/206/207: 206/200 - 1.
+    expect_eq(USER[("syscall/getpid", "mean")]["counter"], "+3.00% (R)", "counter getpid mean")
+    # invalid mean: crng16 170 against off 150: +13.333%.
+    expect_eq(USER[("syscall/invalid", "mean")]["crng16"], "+13.33% (R)", "crng16 invalid mean")
+    expect_eq(USER[("syscall/getpid", "p99.9")]["crng16"], "+156.67% (R)", "crng16 getpid p99.9")
+    change, _ = br.compare([199, 200, 201], [205, 206, 207])
+    expect(abs(change - 3.0) < 1e-9, f"compare() change {change}")
+
+
+def regression_mark():
+    # prng getppid mean: 214.5 +- 1.24 against 210 +- 1.24: wholly above.
+    expect_eq(USER[("syscall/getppid", "mean")]["prng"], "+2.14% (R)", "prng getppid mean")
+    expect_eq(br.compare([10, 10.1, 10.2], [12, 12.1, 12.2])[1], "R", "compare() mark")
+
+
+def improvement_mark():
+    # counter getppid p99: 201 +- 2.48 against 222 +- 4.97: wholly below.
+    expect_eq(USER[("syscall/getppid", "p99")]["counter"], "-9.46% (I)", "counter getppid p99")
+    expect_eq(br.compare([12, 12.1, 12.2], [10, 10.1, 10.2])[1], "I", "compare() mark")
+
+
+def overlap_no_mark():
+    # counter getppid mean 180/200/220 (+-49.7) against 210 (+-1.24): overlap.
+    expect_eq(USER[("syscall/getppid", "mean")]["counter"], "-4.76%", "counter getppid mean")
+    # prng getppid p99 [223.5, 228.5] against off's [217.0, 227.0]: overlap.
+    expect_eq(USER[("syscall/getppid", "p99")]["prng"], "+1.80%", "prng getppid p99")
+    expect_eq(br.compare([1, 2, 3], [2, 3, 4])[1], "", "compare() mark")
+
+
+def student_t():
+    mean, lo, hi = br.interval([1, 2, 3])  # sd 1, df 2: t = 4.303
+    expect(mean == 2 and abs(hi - 2 - 4.303 / 3 ** 0.5) < 1e-9 and abs(lo + hi - 4) < 1e-9,
+           f"interval {mean} {lo} {hi}")
+    expect_eq(br.t95(4), 2.776, "t95(4)")
+    expect_eq(br.t95(35), 2.042, "t95(35) uses df 30")
+    expect_eq(br.t95(1000), 1.960, "t95(1000)")
+    expect_eq(br.interval([5])[1:], (None, None), "one round: no interval")
+
+
+def absolute_off():
+    row = USER[("syscall/getpid", "mean")]
+    expect_eq(row["off (ticks)"], "200.000", "off mean ticks")
+    expect_eq(row["off (ns)"], "200.0", "off mean ns at 1 GHz")
+    expect_eq(USER[("syscall/invalid", "p99")]["off (ticks)"], "160", "off p99")
+    _, out, _ = run(canned().replace("counter tsc 1000000000", "counter tsc 0"))
+    expect("off (ns)" not in out, "no ns column when hz is 0")
+
+
+def few_rounds():
+    text = "\n".join(l for l in canned().splitlines() if not re.search(r"BENCH row \S+ \S+ \S+ [12] ", l))
+    rc, out, files = run(text)
+    expect_eq(rc, 0, "exit status")
+    expect("fewer than 2 rounds" in out, "note about rounds missing")
+    user = table(out, "x86_64, user:")
+    expect(all("(R)" not in c and "(I)" not in c for r in user.values() for c in r.values()),
+           "marks with one round")
+    expect_eq(user[("syscall/getpid", "mean")]["counter"], "+3.02%", "205/199 - 1")
+
+
+def icount_label():
+    _, out, _ = run(canned().replace("BENCH icount 0", "BENCH icount 1"))
+    expect("instructions (exact, -icount)" in out, "icount label")
+    expect("not hardware timings" not in out, "TCG note with icount")
+    expect("off (instructions)" in out, "column name with icount")
+    expect("not hardware timings" in OUT[1], "TCG note without icount")
+    expect("counter ticks (tsc)" in OUT[1], "tick label without icount")
+
+
+def published_table():
+    pub = table(OUT[1], "x86_64: beside")
+    row = pub[("syscall/getpid", "mean")]
+    expect_eq(row["old rdtsc [published, AWS Sapphire Rapids, VM]"], "+13.32%", "published old")
+    expect_eq(row["counter [this run, user]"], "+3.00% (R)", "ours beside it")
+    _, out, _ = run(canned().replace("BENCH arch x86_64", "BENCH arch arm64"))
+    pub = table(out, "arm64: beside")
+    expect_eq(pub[("syscall/invalid", "p99.9")]["old get_random_u16 [published, AWS Graviton3, "
+                                                 "baseline ~0.19 us per syscall]"], "+168.83%", "arm64")
+    expect_eq(pub[("syscall/invalid", "p99.9")]["crng16 [this run, user]"], "+168.00% (R)", "crng16")
+    _, out, _ = run(canned().replace("BENCH arch x86_64", "BENCH arch riscv64"))
+    expect("no published figures for riscv64" in out, "riscv64 note")
+
+
+def noise_ignored():
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        runs = br.parse_log(["junk BENCH arch arm64\r\n", "[ 1.0] BENCH counter cntvct 62500000\r",
+                             "BENCH row user off invalid 0 10 5000 5 5 5 5\r", "BENCHMARK row x",
+                             "BENCH row user off invalid zero 10 5000 5 5 5 5"])
+    expect("line 5: malformed record ignored" in err.getvalue(), "warning for line 5")
+    run_ = runs["arm64"]
+    expect_eq((run_.counter, run_.hz, len(run_.rows)), ("cntvct", 62500000, 1), "parsed")
+    expect("malformed record ignored" in OUT[1], "warning for the canned malformed line")
+
+
+def check_passes():
+    rc, out, _ = run(canned(), "--check")
+    expect_eq(rc, 0, "exit status")
+    expect("check: ok" in out, "check line")
+
+
+def check_fails_when_off_not_fastest():
+    # Off's invalid rounds become 160-ish: counter (156) and prng (155) beat it.
+    text = re.sub(r"(BENCH row user off invalid \d+ 100000 )\d+", r"\g<1>160000", canned())
+    rc, out, _ = run(text, "--check")
+    expect_eq(rc, 1, "exit status")
+    expect("counter is faster than off on invalid by mean" in out, "names counter")
+    expect("prng is faster than off on invalid by mean" in out, "names prng")
+    rc, _, _ = run(canned().replace("BENCH end", ""), "--check")
+    expect_eq(rc, 1, "an unfinished log fails --check")
+
+
+def two_arches():
+    # A log holding two arches: one subdirectory each, one table each.
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "serial.log")
+        with open(log, "w") as f:
+            f.write(canned() + canned().replace("BENCH arch x86_64", "BENCH arch riscv64"))
+        br_out, out = os.path.join(tmp, "out"), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            rc = br.main(["--log", log, "--out", br_out, "--no-plots"])
+        expect_eq(rc, 0, "exit status")
+        out = out.getvalue()
+        expect("## x86_64, user:" in out and "## riscv64, user:" in out, "both tables")
+        for arch in ("x86_64", "riscv64"):
+            with open(os.path.join(br_out, arch, "results.csv")) as f:
+                rows = f.read().splitlines()[1:]
+            expect_eq(len(rows), 48, f"{arch} rows")
+            expect(all(r.startswith(arch + ",") for r in rows), f"{arch} rows' arch")
+
+
+def plots():
+    if not shutil.which("gnuplot"):
+        return "SKIP gnuplot is not installed"
+    rc, out, files = run(canned(), plots=True)
+    expect_eq(rc, 0, "exit status")
+    for name in ("cdf-getpid.png", "cdf-kernel-invalid.png", "table-user.png", "table-kernel.png"):
+        expect(files.get(name, b"").startswith(b"\x89PNG"), f"{name} missing or not a PNG")
+    expect("gnuplot failed" not in out, out)
+    return None
+
+
+def no_gnuplot():
+    env = dict(os.environ, PATH=os.path.join(HERE, "no-such-dir"))
+    rc, out, files = run(canned(), plots=True, env=env)
+    expect_eq(rc, 0, "exit status")
+    expect("gnuplot is missing" in out, "message")
+    expect("results.csv" in files and not any(n.endswith(".png") for n in files), "files")
+
+
+CASES = [csv_header_and_rows, percent_change, regression_mark, improvement_mark, overlap_no_mark,
+         student_t, absolute_off, few_rounds, icount_label, published_table, noise_ignored,
+         check_passes, check_fails_when_off_not_fastest, two_arches, plots, no_gnuplot]
+
+
+def main():
+    print(f"KTAP version 1\n# suite: bench_report\n1..{len(CASES)}")
+    failed = 0
+    for n, case in enumerate(CASES, 1):
+        skip = None
+        try:
+            skip = case()
+            ok = True
+        except Exception as e:  # one broken case must not hide the others
+            print(f"    # {type(e).__name__}: {e}")
+            ok = False
+        failed += not ok
+        print(f"{'ok' if ok else 'not ok'} {n} - bench_report.{case.__name__}"
+              + (f" # {skip}" if skip else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
