@@ -2,13 +2,16 @@
 #
 #   make [ARCH=x86_64|arm64|riscv64]   build the kernel (default x86_64)
 #   make image                          the bootable disk image for ARCH
-#   make run [BOOT=...]                 boot it in QEMU through the firmware
+#   make run [BOOT=...] [CMDLINE=...]   boot it in QEMU through the firmware and run
+#                                       the short benchmark (CMDLINE=ktest=all: self-tests)
+#   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
 #   make test                           host unit tests + boot tests, all arches
 #   make deps                           install the Debian packages (as root)
 #   make qemu-gdb / make gdb            debug with gdb-multiarch
 #
 # CROSS_COMPILE overrides the toolchain prefix; objects go to build/<arch>/.
 
+SHELL := /bin/bash
 ARCHES := x86_64 arm64 riscv64
 ARCH ?= x86_64
 ifeq ($(ARCH),aarch64)
@@ -58,7 +61,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run test deps check-deps host-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench test deps check-deps host-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -93,7 +96,8 @@ UCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
     -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
     -I. -MMD -MP $(ARCH_USER_CFLAGS)
-ULIB_SRCS := lib/user/ulib.c lib/string.c lib/printf.c lib/entropy.c lib/user/crt0_$(ARCH).S
+ULIB_SRCS := lib/user/ulib.c lib/string.c lib/printf.c lib/entropy.c lib/hist.c \
+    lib/user/crt0_$(ARCH).S
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
 USER_PROGS := $(basename $(notdir $(wildcard user/*.c)))
 USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
@@ -159,10 +163,32 @@ ifeq ($(filter $(BOOT),$(BOOTS)),)
 $(error Unknown BOOT '$(BOOT)' for $(ARCH): valid ones are $(BOOTS))
 endif
 
+# make run: the main job, a short benchmark of every stack offset strategy
+# (about 20 s) and each one's offsets, then the table. CMDLINE=... boots
+# something else instead (CMDLINE=ktest=all: the self-tests).
+RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE),\
+    run=bench run.args=3000,3,all,0,dist kstack.debug)
+run: IMAGE = $(BUILD)/run.img
 run: check-deps image
+	$(Q)cp -f $(BUILD)/disk.img $(BUILD)/run.img
+	$(Q)$(PYTHON) boot/mkimage.py --set-cmdline $(BUILD)/run.img "$(RUN_CMDLINE)"
 	$(Q)$(if $(VARS_TEMPLATE_$(BOOT)),cp -f $(VARS_TEMPLATE_$(BOOT)) $(VARS);) true
-	@echo "  QEMU    $(ARCH) $(BOOT) (exit: Ctrl-A x)"
-	$(Q)$(QEMU_CMD); rc=$$?; echo "qemu exit status $$rc"
+	@echo "  QEMU    $(ARCH) $(BOOT): $(RUN_CMDLINE) (exit: Ctrl-A x)"
+	$(Q)$(QEMU_CMD) | tee $(BUILD)/run.log; echo "qemu exit status $${PIPESTATUS[0]}"
+	$(Q)if grep -q "BENCH end" $(BUILD)/run.log; then \
+	    $(PYTHON) scripts/bench_report.py --log $(BUILD)/run.log --out build/bench/$(ARCH)/run --no-plots; fi
+
+# make bench: the full benchmark on every arch (or ARCH=...), with the
+# tables, build/bench/<arch>/results.csv and the plots (scripts/bench.py).
+N ?= 20000
+ROUNDS ?= 5
+STRATEGIES ?= all
+ICOUNT ?= 0
+BENCH_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES))
+bench: check-deps
+	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
+	$(Q)$(PYTHON) scripts/bench.py --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
+	    --strategies $(STRATEGIES) --icount $(ICOUNT)
 
 # tests/run.py asks for the exact command line through this target.
 print-qemu:
@@ -255,4 +281,4 @@ distclean:
 	rm -rf build
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,14p' Makefile

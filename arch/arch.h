@@ -142,6 +142,25 @@ static inline uint64_t arch_counter(void);
 /* Ticks per second of arch_counter(); valid after arch_init. */
 uint64_t arch_counter_hz(void);
 
+/* ---- Latency timestamps --------------------------------------------- */
+
+/* (inline) The best counter the platform has for timing short paths, read
+ * at the start and at the end of a timed region with the ordering the
+ * architecture asks for, so the region's instructions cannot move outside
+ * the two reads: x86_64 TSC (LFENCE; RDTSC ... RDTSCP; LFENCE), arm64 the PMU
+ * cycle counter PMCCNTR_EL0 where there is a PMU, else CNTVCT_EL0 (ISB
+ * around), riscv64 the cycle CSR where the firmware lets S mode read it,
+ * else time. Any context, after arch_timestamp_init on this CPU. */
+static inline uint64_t arch_timestamp_begin(void);
+static inline uint64_t arch_timestamp_end(void);
+/* Every CPU, IRQs off, as it starts (the boot CPU in arch_init): make that
+ * counter run and readable from user mode too, so programs can time calls. */
+void arch_timestamp_init(void);
+/* Its name ("tsc", "pmccntr", "cntvct", "cycle", "time") and frequency in
+ * Hz (0 when it counts CPU cycles at a rate nothing reports). */
+const char *arch_timestamp_name(void);
+uint64_t arch_timestamp_hz(void);
+
 /* ---- CPU control ----------------------------------------------------- */
 
 /* (inline) Hint inside spin loops (pause, yield). Any context. */

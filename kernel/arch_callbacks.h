@@ -46,6 +46,10 @@ __noreturn void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int st
  * tables, its trap vectors and per-CPU pointer set up, IRQs off. */
 __noreturn void secondary_main(struct cpu *c);
 
+/* Every interrupt, IRQs off, before it is handled: counts it (the latency
+ * timers mark samples during which one was taken). */
+void interrupt_enter(void);
+
 /* Timer interrupt, every CPU, IRQs off. */
 void sched_tick(void);
 

@@ -12,11 +12,13 @@
 
 #include "arch/arch.h"
 #include "kernel/kstack_offset/state.h"
+#include "kernel/uapi/latency.h"
 #include "lib/lfsr113.h"
 
 #define MAX_CPUS 8
 
 struct thread;
+struct hist;
 
 /* The scheduler's per-CPU state (kernel/sched/sched.c). */
 struct sched_cpu {
@@ -47,11 +49,13 @@ struct cpu {
     uint64_t hwid;          /* APIC id, MPIDR affinity or hart id */
     bool online;
     unsigned preempt_count; /* > 0: no preemption (spinlocks held, preempt_disable) */
+    uint64_t interrupts;    /* taken on this CPU (interrupt_enter) */
     const char *lock_site;  /* file:line of the last spinlock taken (diagnostics) */
     struct sched_cpu sched;
     struct crng_cpu crng;
     struct lfsr113 prng; /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */
     struct kstack_offset_cpu kstack; /* the stack offset strategies (kernel/kstack_offset/) */
+    struct hist *latency[KSTACK_NR + 1][LATENCY_SLOTS]; /* kernel/latency/: NULL until timing is first on */
 };
 
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");

@@ -16,6 +16,7 @@
 #include "kernel/cpu.h"
 #include "kernel/ktest.h"
 #include "kernel/kstack_offset/kstack_offset.h"
+#include "kernel/latency/latency.h"
 #include "kernel/panic.h"
 #include "kernel/platform.h"
 #include "kernel/random/random.h"
@@ -100,14 +101,25 @@ static void maybe_crash(const char *cmdline)
     }
 }
 
-/* run=<program>: start that embedded program (user/) and wait for it. */
+/* run=<program> [run.args=a,b,c]: start that embedded program (user/) with
+ * those arguments and wait for it. */
 static int run_program(const char *cmdline)
 {
-    char name[32];
+    static char name[32], args[128];
+    const char *argv[8] = {name};
+    int argc = 1;
     if (!cmdline_get(cmdline, "run", name, sizeof(name)))
         return 0;
-    const char *argv[] = {name};
-    int status = 0, pid = task_spawn(name, 1, argv, NULL);
+    if (cmdline_get(cmdline, "run.args", args, sizeof(args))) {
+        for (char *p = args; *p && argc < (int)ARRAY_SIZE(argv); argc++) {
+            argv[argc] = p;
+            while (*p && *p != ',')
+                p++;
+            if (*p)
+                *p++ = '\0';
+        }
+    }
+    int status = 0, pid = task_spawn(name, argc, argv, NULL);
     if (pid < 0 || task_wait(NULL, pid, &status) != pid) {
         kprintf("run=%s: cannot start it (error %d)\n", name, pid);
         return 1;
@@ -126,6 +138,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     mm_init(bi);
     arch_init(bi);
     time_init();
+    latency_init();
     report_boot(bi);
     random_init(bi);
     kstack_offset_init(bi);

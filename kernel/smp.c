@@ -22,6 +22,7 @@ void secondary_main(struct cpu *c)
 {
     kprintf("cpu%u: online (hardware id 0x%llx)\n", c->id, (unsigned long long)c->hwid);
     random_cpu_init();
+    arch_timestamp_init(); /* the latency counter, on this CPU too */
     arch_timer_start(SCHED_TICK_HZ);
     sched_enter_idle(); /* sets c->online */
 }

@@ -95,6 +95,7 @@ long sys_kstack_stats(const struct sysargs *args)
             for (unsigned k = 0; k < KSTACK_NR_COUNTERS; k++)
                 st.count[s][k] += READ_ONCE(c->kstack.count[s][k]);
         }
+        st.count[KSTACK_POOL][KSTACK_CNT_DRAWS] += kstack_pool_draws(c);
         st.pool_level += READ_ONCE(c->kstack.pool.tail) - READ_ONCE(c->kstack.pool.head);
     }
     return copy_to_user(args->a[1], &st, sizeof(st));

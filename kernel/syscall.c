@@ -18,6 +18,7 @@
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
 #include "kernel/kstack_offset/kstack_offset.h"
+#include "kernel/latency/latency.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall.h"
 
@@ -49,6 +50,8 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_kstack_probe] = sys_kstack_probe,
     [SYS_kstack_stats] = sys_kstack_stats,
     [SYS_kstack_debug] = sys_kstack_debug,
+    [SYS_latency_ctl] = sys_latency_ctl,
+    [SYS_latency_read] = sys_latency_read,
 };
 
 /* All ones if idx < size, else 0, computed without a branch (idx, size < 2^63). */
@@ -57,37 +60,61 @@ static inline unsigned long index_mask(unsigned long idx, unsigned long size)
     return (unsigned long)(~(long)(idx | (size - 1 - idx)) >> 63);
 }
 
-static long invoke(unsigned long nr, const struct sysargs *args)
+static inline syscall_fn handler_of(unsigned long nr)
 {
     if (nr >= NR_SYSCALLS)
-        return -ENOSYS;
+        return NULL;
     nr &= index_mask(nr, NR_SYSCALLS);
-    syscall_fn fn = syscall_table[nr];
-    return fn ? fn(args) : -ENOSYS;
+    return syscall_table[nr];
 }
 
-/* Called from the arch entry code with IRQs off; returns with them off. */
-void syscall_dispatch(struct trapframe *tf)
+/*
+ * The system call itself. It is inlined twice into syscall_dispatch(), once
+ * with timing compiled in and once without (`timed` is a constant in each
+ * copy), so that with the timers off the path carries nothing of them but
+ * the one branch that picks the copy. It must be inlined: the stack offset's
+ * alloca belongs to the frame that calls the handler.
+ */
+static inline __attribute__((always_inline)) void dispatch(struct trapframe *tf, bool timed)
 {
-    /* (a) entry timestamp: later work takes it here. */
+    /* (a) entry timestamp, and where it was taken. */
+    uint64_t start = timed ? arch_timestamp_begin() : 0;
     /* IRQs are still off from the entry, so this CPU and its current thread
      * cannot change under us: arch_this_cpu() without this_cpu()'s check. */
     struct cpu *c = arch_this_cpu();
     struct thread *self = c->sched.current;
+    unsigned start_cpu = timed ? c->id : 0;
+    uint64_t irqs = timed ? c->interrupts : 0;
     /* (b) the random stack offset, drawn and applied before anything else
      * runs on this stack (kernel/kstack_offset/kstack_offset.h). */
     const struct kstack_strategy *strategy = READ_ONCE(kstack_strategy_now);
     KSTACK_OFFSET_APPLY(strategy->draw(c, self));
     self->in_syscall = true;
     arch_irq_enable(); /* system calls are preemptible */
+    unsigned long nr = arch_sc_nr(tf);
+    syscall_fn fn = handler_of(nr);
     struct sysargs args = {{arch_sc_arg(tf, 0), arch_sc_arg(tf, 1), arch_sc_arg(tf, 2),
                             arch_sc_arg(tf, 3), arch_sc_arg(tf, 4), arch_sc_arg(tf, 5)}};
-    long ret = invoke(arch_sc_nr(tf), &args);
-    arch_sc_set_ret(tf, ret);
+    arch_sc_set_ret(tf, fn ? fn(&args) : -ENOSYS);
     if (strategy->exit) /* the legacy designs choose the next offset here */
         strategy->exit(self);
-    /* (c) exit timestamp: later work takes it here. */
     arch_irq_disable();
+    /* (c) exit timestamp, into this CPU's histogram for the strategy and call. */
+    if (timed) {
+        unsigned slot = latency_slot(nr, fn != NULL);
+        if (slot != LATENCY_NO_SLOT)
+            latency_record(arch_this_cpu(), kstack_strategy_id(strategy), slot, start,
+                           start_cpu, irqs);
+    }
     self->in_syscall = false;
     user_return();
+}
+
+/* Called from the arch entry code with IRQs off; returns with them off. */
+void syscall_dispatch(struct trapframe *tf)
+{
+    if (__builtin_expect(READ_ONCE(latency_on), 0))
+        dispatch(tf, true);
+    else
+        dispatch(tf, false);
 }

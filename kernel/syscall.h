@@ -43,5 +43,7 @@ long sys_kstack_get(const struct sysargs *args);
 long sys_kstack_probe(const struct sysargs *args);
 long sys_kstack_stats(const struct sysargs *args);
 long sys_kstack_debug(const struct sysargs *args);
+long sys_latency_ctl(const struct sysargs *args);
+long sys_latency_read(const struct sysargs *args);
 
 #endif

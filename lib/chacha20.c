@@ -22,7 +22,15 @@ static void wipe(void *p, size_t n)
         *v++ = 0;
 }
 
-static uint32_t rotl32(uint32_t v, unsigned n)
+/* The same for word arrays, a word at a time (the hot path's buffers). */
+static void wipe_words(uint32_t *p, size_t n)
+{
+    volatile uint32_t *v = p;
+    while (n--)
+        *v++ = 0;
+}
+
+static inline uint32_t rotl32(uint32_t v, unsigned n)
 {
     return (v << n) | (v >> (32 - n)); /* n is 7, 8, 12 or 16: never 0 or 32 */
 }
@@ -48,19 +56,24 @@ void chacha20_load_le32(uint32_t *words, const uint8_t *bytes, size_t n)
 
 /* 2.1: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; and again with
  * rolls of 8 and 7. 2.2 applies it to four words of the 16-word state. */
+/* QUARTERROUND on four words held in variables (section 2.1). */
+#define QR(a, b, c, d)                                                                 \
+    do {                                                                               \
+        a += b;                                                                        \
+        d = rotl32(d ^ a, 16);                                                         \
+        c += d;                                                                        \
+        b = rotl32(b ^ c, 12);                                                         \
+        a += b;                                                                        \
+        d = rotl32(d ^ a, 8);                                                          \
+        c += d;                                                                        \
+        b = rotl32(b ^ c, 7);                                                          \
+    } while (0)
+
 void chacha20_quarter_round(uint32_t x[16], unsigned a, unsigned b, unsigned c, unsigned d)
 {
-    x[a] += x[b];
-    x[d] = rotl32(x[d] ^ x[a], 16);
-    x[c] += x[d];
-    x[b] = rotl32(x[b] ^ x[c], 12);
-    x[a] += x[b];
-    x[d] = rotl32(x[d] ^ x[a], 8);
-    x[c] += x[d];
-    x[b] = rotl32(x[b] ^ x[c], 7);
+    QR(x[a], x[b], x[c], x[d]);
 }
 
-/* 2.3: words 0-3 constants, 4-11 key, 12 block counter, 13-15 nonce. */
 void chacha20_setup(uint32_t state[16], const uint32_t key[8], uint32_t counter,
                     const uint32_t nonce[3])
 {
@@ -77,25 +90,31 @@ void chacha20_setup(uint32_t state[16], const uint32_t key[8], uint32_t counter,
 }
 
 /* 2.3.1 inner_block: a column round then a diagonal round. */
-static void double_round(uint32_t x[16])
-{
-    chacha20_quarter_round(x, 0, 4, 8, 12); /* columns */
-    chacha20_quarter_round(x, 1, 5, 9, 13);
-    chacha20_quarter_round(x, 2, 6, 10, 14);
-    chacha20_quarter_round(x, 3, 7, 11, 15);
-    chacha20_quarter_round(x, 0, 5, 10, 15); /* diagonals */
-    chacha20_quarter_round(x, 1, 6, 11, 12);
-    chacha20_quarter_round(x, 2, 7, 8, 13);
-    chacha20_quarter_round(x, 3, 4, 9, 14);
-}
-
+/*
+ * The 20 rounds with the state in sixteen local variables, so the compiler
+ * can keep it in registers instead of going through memory for every
+ * operation: the pool strategy and the CRNG spend most of their time here.
+ */
 void chacha20_rounds(uint32_t x[16])
 {
-    for (int i = 0; i < 10; i++) /* 10 x 2 rounds = ChaCha20 */
-        double_round(x);
+    uint32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6],
+             x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11], x12 = x[12],
+             x13 = x[13], x14 = x[14], x15 = x[15];
+    for (int i = 0; i < 10; i++) { /* 10 x (column round + diagonal round) */
+        QR(x0, x4, x8, x12);
+        QR(x1, x5, x9, x13);
+        QR(x2, x6, x10, x14);
+        QR(x3, x7, x11, x15);
+        QR(x0, x5, x10, x15);
+        QR(x1, x6, x11, x12);
+        QR(x2, x7, x8, x13);
+        QR(x3, x4, x9, x14);
+    }
+    x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5, x[6] = x6, x[7] = x7;
+    x[8] = x8, x[9] = x9, x[10] = x10, x[11] = x11, x[12] = x12, x[13] = x13, x[14] = x14;
+    x[15] = x15;
 }
 
-/* 2.3: run the rounds on a copy, then add the original input words. */
 void chacha20_block_words(uint32_t out[16], const uint32_t in[16])
 {
     uint32_t x[16];
@@ -104,7 +123,7 @@ void chacha20_block_words(uint32_t out[16], const uint32_t in[16])
     chacha20_rounds(x);
     for (int i = 0; i < 16; i++)
         out[i] = x[i] + in[i];
-    wipe(x, sizeof(x));
+    wipe_words(x, 16);
 }
 
 /* 2.3.1: state = constants | key | counter | nonce; serialise the result
@@ -117,27 +136,37 @@ void chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonc
     chacha20_block_words(result, state);
     for (int i = 0; i < 16; i++)
         store_le32(out + 4 * i, result[i]);
-    wipe(state, sizeof(state));
-    wipe(result, sizeof(result));
+    wipe_words(state, 16);
+    wipe_words(result, 16);
 }
 
 /* 2.4.1: block j of the message is XORed with chacha20_block(key, counter+j,
  * nonce); the unused tail of the last keystream block is discarded. */
+/* out = in XOR keystream (in NULL: the keystream itself), block by block,
+ * straight from the block function's words. */
 static void xor_stream(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
                        const uint8_t *in, uint8_t *out, size_t len)
 {
-    uint8_t ks[CHACHA20_BLOCK_SIZE];
+    uint32_t state[16], ks[16];
+    chacha20_setup(state, key, counter, nonce);
     while (len > 0) {
-        size_t n = len < sizeof(ks) ? len : sizeof(ks);
-        chacha20_block(key, counter++, nonce, ks);
-        for (size_t i = 0; i < n; i++)
-            out[i] = (uint8_t)((in ? in[i] : 0) ^ ks[i]);
-        if (in)
-            in += n;
+        size_t n = len < CHACHA20_BLOCK_SIZE ? len : CHACHA20_BLOCK_SIZE;
+        chacha20_block_words(ks, state);
+        state[12]++;
+        if (n == CHACHA20_BLOCK_SIZE && !in) {
+            for (int i = 0; i < 16; i++)
+                store_le32(out + 4 * i, ks[i]);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                out[i] = (uint8_t)((in ? in[i] : 0) ^ (ks[i / 4] >> (8 * (i % 4))));
+            if (in)
+                in += n;
+        }
         out += n;
         len -= n;
     }
-    wipe(ks, sizeof(ks));
+    wipe_words(state, 16);
+    wipe_words(ks, 16);
 }
 
 void chacha20_xor(const uint8_t key[CHACHA20_KEY_SIZE], uint32_t counter,

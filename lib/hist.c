@@ -33,7 +33,7 @@ void hist_merge(struct hist *dst, const struct hist *src)
  * The inverse of hist_bucket_of(): below 128 the index is the value; above,
  * index i = shift * 64 + m with m = v >> shift in [64, 128), so
  * shift = i / 64 - 1 and the edge is m << shift. The overflow bucket
- * (i = 1216) comes out as 64 << 18 = 2^24, as it should.
+ * (i = 960) comes out as 64 << 14 = 2^20, as it should.
  */
 uint64_t hist_bucket_lower(unsigned i)
 {

@@ -5,17 +5,19 @@
  * Values are unsigned counter ticks. Buckets:
  *
  *   0 .. 63           one bucket per value (indices 0..63)
- *   2^e .. 2^(e+1)-1  for e = 6 .. 23: 64 buckets of width 2^(e-6) each
- *   2^24 and above    one overflow bucket (index HIST_OVERFLOW)
+ *   2^e .. 2^(e+1)-1  for e = 6 .. 19: 64 buckets of width 2^(e-6) each
+ *   2^20 and above    one overflow bucket (index HIST_OVERFLOW)
  *
  * The first power of two's sub-buckets (e = 6) are 1 wide, so every value
  * below 128 has its own bucket, whose index is the value. Every bucket from
  * 64 up is at most 1/64 of its lower edge wide: under 1.6%. The top value
- * with a bucket of its own is HIST_MAX = 2^24 - 1; larger values are counted
+ * with a bucket of its own is HIST_MAX = 2^20 - 1 (a million ticks: 1/3 ms
+ * at 3 GHz, far beyond any system call here); larger values are counted
  * in the overflow bucket, and count, sum, min and max stay exact for them.
  *
- * sizeof(struct hist) is 4912 bytes (5 uint64 fields, 1217 uint32 buckets
- * and one reserved uint32), checked below. A bucket is a uint32 and wraps
+ * sizeof(struct hist) is 3888 bytes (5 uint64 fields, 961 uint32 buckets
+ * and one reserved uint32), checked below: it fits in one page, which is how
+ * the kernel allocates them. A bucket is a uint32 and wraps
  * after 2^32 samples in one bucket; the exact count is a uint64.
  *
  * No locking and no atomics: the kernel keeps one per CPU and updates it with
@@ -32,10 +34,10 @@
 
 #define HIST_SUB_BITS 6 /* 64 sub-buckets per power of two */
 #define HIST_SUB      (1u << HIST_SUB_BITS)
-#define HIST_TOP_BITS 24                          /* values below 2^24 have a bucket */
-#define HIST_MAX      ((1u << HIST_TOP_BITS) - 1) /* 16777215 */
-#define HIST_OVERFLOW ((HIST_TOP_BITS - HIST_SUB_BITS + 1) * HIST_SUB) /* 1216 */
-#define HIST_NBUCKETS (HIST_OVERFLOW + 1) /* 1217, the overflow bucket last */
+#define HIST_TOP_BITS 20                          /* values below 2^20 have a bucket */
+#define HIST_MAX      ((1u << HIST_TOP_BITS) - 1) /* 1048575 */
+#define HIST_OVERFLOW ((HIST_TOP_BITS - HIST_SUB_BITS + 1) * HIST_SUB) /* 960 */
+#define HIST_NBUCKETS (HIST_OVERFLOW + 1) /* 961, the overflow bucket last */
 
 struct hist {
     uint64_t count;                 /* samples added, including overflows */
@@ -47,7 +49,7 @@ struct hist {
     uint32_t reserved; /* 0: no hidden padding, so a copy to user space leaks nothing */
 };
 
-_Static_assert(sizeof(struct hist) == 4912, "struct hist size stated in lib/hist.h");
+_Static_assert(sizeof(struct hist) == 3888, "struct hist size stated in lib/hist.h");
 
 /*
  * floor(log2(x)) for 0 < x < 2^32, with shifts and compares only: no table,
@@ -73,7 +75,7 @@ static inline unsigned hist_log2_soft(uint32_t x)
     return r | (x >> 1);
 }
 
-/* floor(log2(x)) for 0 < x <= 2^24 (all hist_bucket_of() needs). */
+/* floor(log2(x)) for 0 < x <= 2^HIST_TOP_BITS (all hist_bucket_of() needs). */
 static inline unsigned hist_log2(uint64_t x)
 {
 #if defined(__riscv) && !defined(__riscv_zbb)
@@ -89,7 +91,7 @@ static inline unsigned hist_log2(uint64_t x)
  * below 128 that is v itself; above, v >> shift is in [64, 128), so each
  * power of two gets the next 64 indices. OR-ing in 127 makes the bit scan
  * give shift 0 for small v (and keeps its argument non-zero) without a
- * branch; clamping to 2^24 first lands everything bigger on 1216, the
+ * branch; clamping to 2^20 first lands everything bigger on 960, the
  * overflow bucket.
  */
 static inline unsigned hist_bucket_of(uint64_t v)
@@ -127,7 +129,7 @@ void hist_reset(struct hist *h);
 void hist_merge(struct hist *dst, const struct hist *src);
 
 /* The smallest and largest value bucket i holds (i < HIST_NBUCKETS);
- * the overflow bucket is [2^24, UINT64_MAX]. */
+ * the overflow bucket is [2^20, UINT64_MAX]. */
 uint64_t hist_bucket_lower(unsigned i);
 uint64_t hist_bucket_upper(unsigned i);
 

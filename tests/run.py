@@ -52,6 +52,7 @@ class Boot:
     timeout: int = 240
     make_vars: dict = field(default_factory=dict)  # e.g. QEMU_CPU=qemu64
     group: str = ""                # "<name>:differ" or "<name>:same": compare CRNG test outputs
+    bench: bool = False            # a user/bench run: scripts/bench_report.py --check its log
 
 
 def booted(arch, smp):
@@ -66,12 +67,21 @@ def boot_matrix():
     boots = []
     for arch in ARCHES:
         for fw in firmware[arch]:
-            # The kstack suite (about a minute) runs on one boot per arch: the last path.
-            tests = DEFAULT_CMDLINE if fw == firmware[arch][-1] else f"{DEFAULT_CMDLINE},-kstack"
-            boots.append(Boot(f"{arch}.{fw}", arch, fw, cmdline=f"{tests} {TYPED}",
+            boots.append(Boot(f"{arch}.{fw}", arch, fw, cmdline=f"{DEFAULT_CMDLINE},-kstack {TYPED}",
                               expect=booted(arch, 4) + [r"console: input by interrupt",
                                                         r"kstack: strategy prng \(default\)"]))
         fw = firmware[arch][-1]
+        # The stack offset suite (a minute or two of TCG time) has a boot of its own.
+        boots.append(Boot(f"{arch}.{fw}.kstack", arch, fw, cmdline="ktest=kstack",
+                          expect=booted(arch, 4), timeout=900))
+        # A short `make bench ICOUNT=1`: the tables come out and `off` is the
+        # fastest strategy on the invalid call (exact instruction counts).
+        icount_cpu = {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"} if arch == "arm64" else {}
+        boots.append(Boot(f"{arch}.{fw}.bench-icount", arch, fw, smp=1, ktap=False, bench=True,
+                          cmdline="run=bench run.args=300,3,all,1 kstack.debug",
+                          qemu_extra="-icount shift=0,align=off,sleep=off -rtc clock=vm",
+                          make_vars=icount_cpu, expect=[r"BENCH end", r"run=bench: exit status 0"],
+                          timeout=400))
         # Other CPU counts boot too and report the right number.
         # They also choose the stack offset strategy on the command line:
         # a valid name, an unknown one, and (riscv64) one the CPU cannot do.
@@ -332,6 +342,13 @@ def run_boot(b, results):
         else:
             for name, ok, diag in parse_ktap(m.group(3).splitlines()):
                 results.report(ok, f"{b.name}.{name}", diag)
+    if b.bench and not problems:
+        report = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"),
+                                 "--check", "--no-plots", "--log", log_path,
+                                 "--out", os.path.join(workdir, "bench")],
+                                capture_output=True, text=True)
+        results.report(report.returncode == 0, f"{b.name}.table_and_off_fastest",
+                       (report.stdout + report.stderr).splitlines()[-12:])
     details = problems + ([f"serial log {log_path}, last 40 lines:"] + tail if problems else
                           [f"{secs:.1f} s"])
     results.report(not problems, f"{b.name}.boot", details)
@@ -375,7 +392,10 @@ def main():
         run_host_tests(results, args.filter)
     outputs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {b.name: pool.submit(run_boot, b, results) for b in boots}
+        # Longest first (the timeout says how long a boot may take), so that
+        # the slow ones do not start last and leave a core idle meanwhile.
+        order = sorted(boots, key=lambda b: -b.timeout)
+        futures = {b.name: pool.submit(run_boot, b, results) for b in order}
         for name, f in futures.items():
             outputs[name] = f.result()
     check_groups(boots, outputs, results)

@@ -1,48 +1,73 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * user/bench_null.c - the cost of the bare system call path, measured from
- * user space: the fastest of 200 unknown-number calls (entry, bounds check,
- * exit) and of 200 getpid() calls, in counter ticks, minus nothing (the
- * empty measurement is printed beside them). Under QEMU with
- * `-icount shift=0` the x86 TSC counts guest instructions, so the numbers
- * are path lengths: boot with run=bench_null on the command line.
+ * user space around one system call instruction, for every stack offset
+ * strategy: the fastest and the mean of 2000 unknown-number calls (entry,
+ * bounds check, exit) and of 2000 getpid() calls, in counter ticks, with the
+ * cost of an empty measurement printed beside them (not subtracted).
+ *
+ * The counter is the kernel's latency counter (lib/user/counter.h): TSC,
+ * PMCCNTR_EL0 (else CNTVCT_EL0), cycle (else time). Under QEMU with
+ * `-icount shift=0,align=off,sleep=off` each counts guest instructions (on
+ * arm64 CNTVCT_EL0 needs `cntfrq=1000000000` for that), so the numbers are
+ * path lengths: boot with run=bench_null on the command line.
  */
+#include "kernel/uapi/kstack.h"
+#include "lib/user/counter.h"
 #include "lib/user/ulib.h"
 
-static inline uint64_t ticks(void)
-{
-#if defined(__x86_64__)
-    uint32_t lo, hi;
-    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-    return (uint64_t)hi << 32 | lo;
-#elif defined(__aarch64__)
-    uint64_t v;
-    __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v));
-    return v;
-#else
-    uint64_t v;
-    __asm__ volatile("rdtime %0" : "=r"(v));
-    return v;
-#endif
-}
+#define CALLS 2000
 
-static uint64_t fastest(long nr)
+static unsigned long kind;
+
+struct cost {
+    uint64_t min, sum;
+};
+
+static struct cost measure(long nr)
 {
-    uint64_t best = ~0ull;
-    for (int i = 0; i < 200; i++) {
-        uint64_t t0 = ticks();
+    struct cost c = {~0ull, 0};
+    for (int i = 0; i < CALLS; i++) {
+        uint64_t t0 = counter_begin(kind);
         if (nr >= 0)
             syscall0(nr);
-        uint64_t d = ticks() - t0;
-        best = d < best ? d : best;
+        uint64_t d = counter_end(kind) - t0;
+        c.min = d < c.min ? d : c.min;
+        c.sum += d;
     }
-    return best;
+    return c;
+}
+
+static void row(const char *name, struct cost c)
+{
+    printf(" %6lu %6lu.%02lu", (unsigned long)c.min, (unsigned long)(c.sum / CALLS),
+           (unsigned long)(c.sum % CALLS * 100 / CALLS));
+    (void)name;
 }
 
 int main(void)
 {
-    printf("bench_null: fastest of 200, in counter ticks: empty %lu, unknown syscall %lu, "
-           "getpid %lu\n", (unsigned long)fastest(-1), (unsigned long)fastest(9999),
-           (unsigned long)fastest(SYS_getpid));
+    static const char *const names[KSTACK_NR] = KSTACK_NAMES;
+    struct latency_status st;
+    syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
+    kind = st.counter;
+    long before = syscall0(SYS_kstack_get);
+    struct cost empty = measure(-1);
+    printf("bench_null: %d calls each, counter ticks, min and mean; empty measurement %lu\n",
+           CALLS, (unsigned long)empty.min);
+    printf("bench_null: %-10s %6s %9s %6s %9s\n", "strategy", "unk", "mean", "getpid", "mean");
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        if (syscall1(SYS_kstack_set, id) != 0) {
+            printf("bench_null: %-10s unavailable\n", names[id]);
+            continue;
+        }
+        measure(9999); /* warm up */
+        struct cost unk = measure(9999), pid = measure(SYS_getpid);
+        printf("bench_null: %-10s", names[id]);
+        row("unknown", unk);
+        row("getpid", pid);
+        printf("\n");
+    }
+    syscall1(SYS_kstack_set, before);
     return 0;
 }

@@ -17,7 +17,7 @@ static const long implemented[] = {
     SYS_thread_exit, SYS_gettid, SYS_sched_setaffinity, SYS_sched_getaffinity,
     SYS_debug_sleep, SYS_debug_free_pages, SYS_debug_spin, SYS_debug_stats,
     SYS_debug_leak_lock, SYS_kstack_set, SYS_kstack_get, SYS_kstack_probe, SYS_kstack_stats,
-    SYS_kstack_debug,
+    SYS_kstack_debug, SYS_latency_ctl, SYS_latency_read,
 };
 
 static bool is_implemented(long nr)

@@ -395,9 +395,19 @@ static void test_pool(void)
         stats(0, &after);
         forced = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRY] - before.count[KSTACK_POOL][KSTACK_CNT_DRY]);
     }
+    /* One byte per call, exactly: 1000 probes plus the second stats call. */
+    unsigned cpu = ncpus - 1;
+    pin(cpu);
+    stats(cpu, &before);
+    for (int i = 0; i < 1000; i++)
+        offset_now();
+    stats(cpu, &after);
+    long used = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRAWS] - before.count[KSTACK_POOL][KSTACK_CNT_DRAWS]);
     sched_setaffinity(0, (1ul << ncpus) - 1);
-    ktap_note("forced dry: %ld dry events counted, fallback offset %ld", forced, off);
-    ktap_check(dry == 0 && forced >= 1 && off >= 0 && off <= (long)KSTACK_OFFSET_MAX && off % 16 == 0,
+    ktap_note("forced dry: %ld dry events counted, fallback offset %ld; 1001 calls on cpu%u "
+              "took %ld pool bytes", forced, off, cpu, used);
+    ktap_check(dry == 0 && forced >= 1 && off >= 0 && off <= (long)KSTACK_OFFSET_MAX &&
+                   off % 16 == 0 && used == 1001,
                "kstack.pool_never_dry");
     set_strategy(KSTACK_DEFAULT);
 }

@@ -224,6 +224,7 @@ void arm64_irq(struct trapframe *tf)
     unsigned id = iar & 0x3ff;
     if (id >= INTID_SPECIAL)
         return;
+    interrupt_enter();
     if (id == timer_intid) {
         bool fired = READ_SYSREG(cntv_ctl_el0) & CNTV_CTL_ISTATUS;
         if (fired)

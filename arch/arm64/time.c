@@ -14,3 +14,42 @@ uint64_t arch_counter_hz(void)
 {
     return READ_SYSREG(cntfrq_el0) & 0xffffffffu;
 }
+
+/*
+ * Latency timestamps. ID_AA64DFR0_EL1.PMUVer (bits [11:8]) is 0 without a
+ * PMU and 0xF for an IMPLEMENTATION DEFINED one; anything else is PMUv3,
+ * whose cycle counter is enabled by PMCR_EL0.E (bit 0) and PMCNTENSET_EL0.C
+ * (bit 31), counts at EL0 and EL1 with PMCCFILTR_EL0 = 0, and becomes
+ * readable at EL0 with PMUSERENR_EL0.CR (bit 2) alone (EL0 still cannot
+ * write any PMU register). PMCR_EL0.LC (bit 6) makes it overflow at 64 bits
+ * rather than 32 where the CPU has that choice.
+ */
+bool arm64_use_pmccntr;
+
+#define PMCR_E (1u << 0)
+#define PMCR_LC (1u << 6)
+#define PMCNTEN_C (1u << 31)
+#define PMUSERENR_CR (1u << 2)
+
+void arch_timestamp_init(void)
+{
+    unsigned pmuver = (READ_SYSREG(id_aa64dfr0_el1) >> 8) & 0xf;
+    if (pmuver == 0 || pmuver == 0xf)
+        return; /* CNTVCT_EL0, readable at EL0 through CNTKCTL_EL1 (cpu.c) */
+    WRITE_SYSREG(pmccfiltr_el0, 0);
+    WRITE_SYSREG(pmcr_el0, READ_SYSREG(pmcr_el0) | PMCR_E | PMCR_LC);
+    WRITE_SYSREG(pmcntenset_el0, PMCNTEN_C);
+    WRITE_SYSREG(pmuserenr_el0, PMUSERENR_CR);
+    __asm__ volatile("isb" : : : "memory");
+    arm64_use_pmccntr = true;
+}
+
+const char *arch_timestamp_name(void)
+{
+    return arm64_use_pmccntr ? "pmccntr" : "cntvct";
+}
+
+uint64_t arch_timestamp_hz(void)
+{
+    return arm64_use_pmccntr ? 0 : arch_counter_hz();
+}

@@ -17,6 +17,14 @@ static uint32_t boot_hart;
 static long sbi_spec, sbi_impl, sbi_impl_ver;
 static struct fdt fdt;
 
+/* Let user mode read cycle, time and instret (scounteren CY, TM, IR: priv
+ * spec 4.1.5), so benchmarks can time single calls; whether S mode itself
+ * may, and so U mode, is up to the firmware's mcounteren. Every hart. */
+void riscv_counters_init(void)
+{
+    csr_write(scounteren, 0x7);
+}
+
 /* Boot hart, interrupts off: sscratch = 0 ("in the kernel", vectors.S),
  * tp = this CPU, then stvec = the entry in direct mode (priv spec 4.1.2). */
 void arch_early_init(struct cpu *boot_cpu)
@@ -24,6 +32,7 @@ void arch_early_init(struct cpu *boot_cpu)
     csr_write(sscratch, 0);
     __asm__ volatile("mv tp, %0" : : "r"(boot_cpu));
     csr_write(stvec, (uintptr_t)riscv_trap_entry);
+    riscv_counters_init();
 }
 
 static const struct fdt *open_fdt(uint64_t phys)

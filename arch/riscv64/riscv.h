@@ -60,6 +60,8 @@ extern uintptr_t riscv_trap_ra;
 void riscv_time_init(const struct fdt *f, uint32_t boot_hart);
 /* mmu.c: physical address of the kernel's root table (arch_mmu_switch). */
 uint64_t riscv_kernel_root(void);
+/* cpu.c: let user mode read the cycle, time and instret counters (every hart). */
+void riscv_counters_init(void);
 /* smp.c: where a started hart arrives from start.S. */
 __noreturn void riscv_secondary_main(struct cpu *c);
 /* power.c: find the sifive,test0 exit device (f may be NULL). */

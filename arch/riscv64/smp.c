@@ -99,6 +99,7 @@ void riscv_secondary_main(struct cpu *c)
     /* What arch_mmu_switch does on the boot hart: SUM and MXR off, and the
      * same root again (start.S already switched), with a full flush. */
     arch_mmu_switch(riscv_kernel_root());
+    riscv_counters_init();
     uint64_t stray = riscv_hart_boot[c->id].stray_a1;
     if (stray)
         kprintf("cpu%u: the firmware started hart %llu at the image entry (a1 = %#llx), not "

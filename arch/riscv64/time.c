@@ -84,3 +84,47 @@ bool riscv_hart_has_ext(const struct fdt *f, uint32_t hart, const char *ext)
     const char *isa = fdt_prop(f, node, "riscv,isa", &len);
     return isa && isa_has(isa, len, ext);
 }
+
+/*
+ * Latency timestamps: the cycle CSR if S mode may read it, which M-mode
+ * firmware decides with mcounteren.CY; a read it forbids is an illegal
+ * instruction, caught here through the exception table (probe once, on the
+ * boot hart; every hart gets the same firmware). U mode reads the same
+ * counters through scounteren (cpu.c, riscv_counters_init).
+ */
+bool riscv_use_cycle;
+
+static bool cycle_readable(void)
+{
+    long ok = 1;
+    uint64_t v;
+    __asm__ volatile("1: rdcycle %1\n"
+                     "2:\n"
+                     ".pushsection .text.fixup, \"ax\"\n"
+                     "3: li %0, 0\n"
+                     "   j 2b\n"
+                     ".popsection\n" EXTABLE_ENTRY(1b, 3b)
+                     : "+r"(ok), "=r"(v)
+                     :
+                     : "memory");
+    return ok;
+}
+
+void arch_timestamp_init(void)
+{
+    static bool probed;
+    if (!probed) {
+        probed = true;
+        riscv_use_cycle = cycle_readable();
+    }
+}
+
+const char *arch_timestamp_name(void)
+{
+    return riscv_use_cycle ? "cycle" : "time";
+}
+
+uint64_t arch_timestamp_hz(void)
+{
+    return riscv_use_cycle ? 0 : timebase_hz;
+}

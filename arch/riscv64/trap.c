@@ -93,6 +93,7 @@ static const char *exception_name(unsigned long code)
 
 static void interrupt(struct trapframe *tf, unsigned long code)
 {
+    interrupt_enter();
     switch (code) {
     case IRQ_S_TIMER:
         riscv_timer_interrupt();

@@ -26,6 +26,7 @@ static bool from_user(const struct trapframe *tf)
 
 static void interrupt(struct trapframe *tf)
 {
+    interrupt_enter();
     switch (tf->vector) {
     case VECTOR_TIMER:
         x86_timer_rearm();

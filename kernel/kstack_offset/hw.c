@@ -23,4 +23,4 @@ static uint32_t hw_draw(struct cpu *c, struct thread *t)
     return (uint32_t)v;
 }
 
-const struct kstack_strategy kstack_hw = {"hw", hw_draw, NULL, random_hw_available};
+const struct kstack_strategy kstack_hw = {KSTACK_HW, "hw", hw_draw, NULL, random_hw_available};

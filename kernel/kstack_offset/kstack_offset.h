@@ -52,6 +52,7 @@
 struct thread;
 
 struct kstack_strategy {
+    unsigned id; /* KSTACK_* (kernel/uapi/kstack.h) */
     const char *name;
     uint32_t (*draw)(struct cpu *c, struct thread *t);
     void (*exit)(struct thread *t); /* NULL: nothing to do at exit */
@@ -111,6 +112,7 @@ void kstack_siphash_init(void);
 void kstack_pool_init(struct cpu *c);
 void kstack_pool_refill(struct cpu *c, unsigned max_bytes);
 unsigned kstack_pool_level(const struct cpu *c);
+unsigned long kstack_pool_draws(const struct cpu *c);
 unsigned kstack_pool_verify(struct cpu *c);
 unsigned kstack_siphash_verify(struct cpu *c);
 unsigned kstack_prng_verify(struct cpu *c);

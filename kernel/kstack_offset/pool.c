@@ -6,7 +6,8 @@
  * when it falls below the low-water mark, and by the idle loop whenever the
  * CPU has nothing else to do.
  *
- * Cost on the path: a compare, a load and an increment (the cheapest draw of
+ * Cost on the path: a compare, a load and an increment, with no separate
+ * draw counter, since the read position is one (the cheapest draw of
  * all the strategies that use randomness); the keystream is paid for where
  * nobody is waiting. Strength: the bytes are cipher output under a key taken
  * fresh from the CRNG at every refill, so seeing any number of offsets says
@@ -36,8 +37,13 @@ static uint32_t pool_draw(struct cpu *c, struct thread *t)
     struct kstack_pool *p = &c->kstack.pool;
     if (__builtin_expect(p->head == p->tail, 0))
         return pool_dry(c);
-    KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_DRAWS);
+    /* No draw counter: head itself counts them (kstack_pool_draws). */
     return (uint32_t)p->buf[p->head++ % KSTACK_POOL_BYTES] << 4;
+}
+
+unsigned long kstack_pool_draws(const struct cpu *c)
+{
+    return READ_ONCE(c->kstack.pool.head) - READ_ONCE(c->kstack.pool.drained);
 }
 
 unsigned kstack_pool_level(const struct cpu *c)
@@ -64,6 +70,7 @@ void kstack_pool_refill(struct cpu *c, unsigned max_bytes)
         unsigned chunk = MIN(n, KSTACK_POOL_BYTES - at); /* up to the end of the ring */
         chacha20_generate(p->key, p->buf + at, chunk);
         p->tail += chunk;
+        p->written += chunk;
         n -= chunk;
     }
     memzero_explicit(p->key, sizeof(p->key));
@@ -72,17 +79,16 @@ void kstack_pool_refill(struct cpu *c, unsigned max_bytes)
 
 void kstack_pool_init(struct cpu *c)
 {
-    c->kstack.pool.head = c->kstack.pool.tail = 0;
+    c->kstack.pool.head = c->kstack.pool.tail = c->kstack.pool.written = 0;
     kstack_pool_refill(c, KSTACK_POOL_BYTES);
 }
 
-/* Every byte taken was counted as a draw or skipped by a drain, none beyond
- * what was written, and the refill never ran ahead of what was read. */
+/* Nothing read beyond what was written, the refill never ran ahead of what
+ * was read, and the write position is exactly the bytes the refills made. */
 unsigned kstack_pool_verify(struct cpu *c)
 {
     const struct kstack_pool *p = &c->kstack.pool;
-    uint64_t taken = c->kstack.count[KSTACK_POOL][KSTACK_CNT_DRAWS] + p->drained;
-    return p->head != taken || p->head > p->tail || p->tail - p->head > KSTACK_POOL_BYTES;
+    return p->head > p->tail || p->tail - p->head > KSTACK_POOL_BYTES || p->tail != p->written;
 }
 
 void kstack_pool_drain(struct cpu *c)
@@ -92,4 +98,4 @@ void kstack_pool_drain(struct cpu *c)
     p->head = p->tail;
 }
 
-const struct kstack_strategy kstack_pool = {"pool", pool_draw, NULL, NULL};
+const struct kstack_strategy kstack_pool = {KSTACK_POOL, "pool", pool_draw, NULL, NULL};

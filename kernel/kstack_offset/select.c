@@ -32,8 +32,8 @@ static uint32_t fixed_draw(struct cpu *c, struct thread *t)
     return c->kstack.fixed;
 }
 
-const struct kstack_strategy kstack_off = {"off", off_draw, NULL, NULL};
-const struct kstack_strategy kstack_fixed = {"fixed", fixed_draw, NULL, NULL};
+const struct kstack_strategy kstack_off = {KSTACK_OFF, "off", off_draw, NULL, NULL};
+const struct kstack_strategy kstack_fixed = {KSTACK_FIXED, "fixed", fixed_draw, NULL, NULL};
 
 static const struct kstack_strategy *const strategies[KSTACK_NR + 1] = {
     [KSTACK_OFF] = &kstack_off,         [KSTACK_COUNTER] = &kstack_counter,
@@ -53,11 +53,7 @@ const struct kstack_strategy *kstack_strategy_by_id(unsigned id)
 
 unsigned kstack_strategy_id(const struct kstack_strategy *s)
 {
-    for (unsigned id = 0; id <= KSTACK_NR; id++) {
-        if (strategies[id] == s)
-            return id;
-    }
-    return KSTACK_OFF;
+    return s->id;
 }
 
 unsigned kstack_offset_current(void)
@@ -141,8 +137,10 @@ static unsigned boot_choice(const char *cmdline)
 
 void kstack_offset_init(const struct boot_info *bi)
 {
+    uint64_t t0 = arch_counter();
     for (unsigned i = 0; i < MAX_CPUS; i++)
         cpu_init(&cpus[i]);
+    uint64_t fill_ticks = arch_counter() - t0; /* mostly the pools' ChaCha20 */
     kstack_siphash_init();
     char suites[2];
     debug_allowed = cmdline_flag(bi->cmdline, "kstack.debug") ||
@@ -153,6 +151,10 @@ void kstack_offset_init(const struct boot_info *bi)
             "call); hw source: %s%s\n",
             strategies[id]->name, id == KSTACK_DEFAULT ? " (default)" : "", KSTACK_OFFSET_MAX,
             random_hw_name(), debug_allowed ? "; debug calls enabled" : "");
+    uint64_t centi = fill_ticks * 100 / (MAX_CPUS * KSTACK_POOL_BYTES);
+    kprintf("kstack: pool: %u KiB per CPU; filling them took %llu.%02llu counter ticks per byte "
+            "(%llu Hz)\n", KSTACK_POOL_BYTES / 1024, (unsigned long long)(centi / 100),
+            (unsigned long long)(centi % 100), (unsigned long long)arch_counter_hz());
 }
 
 void kstack_offset_tick(struct cpu *c)

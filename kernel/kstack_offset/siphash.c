@@ -54,4 +54,4 @@ unsigned kstack_siphash_verify(struct cpu *c)
     return k->sip_bits != hash_of(c, k->sip_counter - 1) >> (6 * used);
 }
 
-const struct kstack_strategy kstack_siphash = {"siphash", siphash_draw, NULL, NULL};
+const struct kstack_strategy kstack_siphash = {KSTACK_SIPHASH, "siphash", siphash_draw, NULL, NULL};

@@ -38,7 +38,9 @@
 #define SYS_kstack_probe 25     /* (unsigned flags, unsigned target_cpu, struct kstack_probe *) -> 0 */
 #define SYS_kstack_stats 26     /* (long cpu or -1 for all, struct kstack_stats *) -> 0 */
 #define SYS_kstack_debug 27     /* (unsigned op, unsigned long arg) -> depends on op */
-#define NR_SYSCALLS 28
+#define SYS_latency_ctl 28      /* (unsigned op, void *arg) -> 0 (kernel/uapi/latency.h) */
+#define SYS_latency_read 29     /* (long cpu or -1, unsigned strategy, unsigned slot, struct hist *, int reset) -> 0 */
+#define NR_SYSCALLS 30
 
 /* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
  * one layout fits all three); the kernel lives at the top of the address space. */

@@ -107,3 +107,8 @@ KTEST(kstack, pool)
 {
     KEXPECT_EQ(run_kstack("pool"), 0);
 }
+
+KTEST(user, latency_timers)
+{
+    KEXPECT_EQ(run0("test_latency"), 0);
+}

@@ -250,6 +250,28 @@ static inline uint64_t arch_counter(void)
     return v;
 }
 
+/* Set at boot if the CPU has a PMUv3 (arch/arm64/cpu.c): its cycle counter
+ * counts cycles on boards and exactly instructions under QEMU -icount. */
+extern bool arm64_use_pmccntr;
+
+/* ISB before and after: the read is neither early nor late relative to the
+ * timed instructions (Arm ARM, "Synchronization requirements" of the PMU
+ * and the generic timer: reads are not ordered without it). */
+static inline uint64_t arch_timestamp_begin(void)
+{
+    uint64_t v;
+    if (arm64_use_pmccntr)
+        __asm__ volatile("isb\n\tmrs %0, pmccntr_el0\n\tisb" : "=r"(v) : : "memory");
+    else
+        __asm__ volatile("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) : : "memory");
+    return v;
+}
+
+static inline uint64_t arch_timestamp_end(void)
+{
+    return arch_timestamp_begin();
+}
+
 static inline void arch_cpu_relax(void)
 {
     __asm__ volatile("yield" : : : "memory");

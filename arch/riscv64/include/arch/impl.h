@@ -205,6 +205,27 @@ static inline uint64_t arch_counter(void)
     return t;
 }
 
+/* Set at boot if S mode may read `cycle` (the firmware's mcounteren.CY). */
+extern bool riscv_use_cycle;
+
+/* Counter CSR reads are not ordered against other instructions by the ISA;
+ * a FENCE on each side keeps the timed loads and stores inside (priv spec
+ * "Counters"; the in-order harts of QEMU and boards retire in order anyway). */
+static inline uint64_t arch_timestamp_begin(void)
+{
+    uint64_t t;
+    if (riscv_use_cycle)
+        __asm__ volatile("fence\n\trdcycle %0\n\tfence" : "=r"(t) : : "memory");
+    else
+        __asm__ volatile("fence\n\trdtime %0\n\tfence" : "=r"(t) : : "memory");
+    return t;
+}
+
+static inline uint64_t arch_timestamp_end(void)
+{
+    return arch_timestamp_begin();
+}
+
 /* PAUSE (the ISA's Zihintpause chapter) is FENCE with pred=W, succ=0: a HINT,
  * so a hart without the extension runs it as a fence that orders nothing.
  * Written with .insn because the assembler is not told about Zihintpause. */

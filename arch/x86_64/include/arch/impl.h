@@ -175,6 +175,29 @@ static inline uint64_t arch_counter(void)
     return (uint64_t)hi << 32 | lo;
 }
 
+/* SDM vol. 2B RDTSC/RDTSCP: LFENCE before RDTSC keeps it from running
+ * ahead of earlier instructions; RDTSCP waits for them, and the LFENCE after
+ * it keeps later ones from starting before the read. */
+static inline uint64_t arch_timestamp_begin(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) : : "memory");
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* Set at boot from CPUID.80000001H:EDX[27] (time.c); without RDTSCP (QEMU's
+ * qemu64 model, old CPUs) the end read is LFENCE; RDTSC; LFENCE too. */
+extern bool x86_has_rdtscp;
+
+static inline uint64_t arch_timestamp_end(void)
+{
+    uint32_t lo, hi, aux;
+    if (!x86_has_rdtscp)
+        return arch_timestamp_begin();
+    __asm__ volatile("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+    return (uint64_t)hi << 32 | lo;
+}
+
 static inline void arch_cpu_relax(void)
 {
     __asm__ volatile("pause" : : : "memory");

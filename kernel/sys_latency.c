@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/sys_latency.c - system calls of the latency timers
+ * (kernel/latency/): switching them on and off, what they time with, and
+ * copying a histogram out (one CPU's or all CPUs' summed, then optionally
+ * emptied). Open to every program, like the benchmark that uses them.
+ */
+#include "kernel/errno.h"
+#include "kernel/latency/latency.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/syscall.h"
+#include "kernel/uaccess.h"
+#include "lib/hist.h"
+
+long sys_latency_ctl(const struct sysargs *args)
+{
+    switch (args->a[0]) {
+    case LATENCY_OFF:
+    case LATENCY_ON:
+        return latency_switch(args->a[0] == LATENCY_ON);
+    case LATENCY_STATUS: {
+        struct latency_status st;
+        latency_status(&st);
+        return copy_to_user(args->a[1], &st, sizeof(st));
+    }
+    default:
+        return -EINVAL;
+    }
+}
+
+/* (cpu or -1, strategy, slot, struct hist *out, reset) */
+long sys_latency_read(const struct sysargs *args)
+{
+    long cpu = (long)args->a[0];
+    if (args->a[1] >= LATENCY_STRATEGIES || args->a[2] >= LATENCY_SLOTS || cpu < -1 ||
+        cpu >= MAX_CPUS || args->a[4] > 1)
+        return -EINVAL;
+    if (!user_range_ok(args->a[3], sizeof(struct hist)))
+        return -EFAULT;
+    uint64_t pa = page_alloc(); /* a bounce buffer: a histogram is too big for the stack */
+    if (!pa)
+        return -ENOMEM;
+    struct hist *h = page_va(pa);
+    long ret = latency_copy(cpu, (unsigned)args->a[1], (unsigned)args->a[2], h, args->a[4]);
+    if (ret == 0)
+        ret = copy_to_user(args->a[3], h, sizeof(*h));
+    page_free(pa);
+    return ret;
+}

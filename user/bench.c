@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * user/bench.c - the system call latency benchmark behind `make bench` and
+ * `make run`: getpid, getppid and an unknown number, timed per call from
+ * user space and, at the same time, by the kernel's own timers
+ * (kernel/latency/), for every stack offset strategy.
+ *
+ *   bench [CALLS [ROUNDS [STRATEGIES [ICOUNT [dist]]]]]
+ *     CALLS       calls per system call per strategy per round (20000)
+ *     ROUNDS      rounds (5); each round runs every strategy once, starting
+ *                 one further along the list each time, so drift over the
+ *                 run hits every strategy alike
+ *     STRATEGIES  "all" or names joined by '+', e.g. off+prng+pool
+ *     ICOUNT      1 if QEMU runs with -icount (ticks are then instructions)
+ *     dist        also sample each strategy's offsets (needs kstack.debug)
+ *
+ * Output: the BENCH lines scripts/bench_report.py reads (its header says
+ * the format), one row per side (user, kernel), strategy, call and round,
+ * and at the end each histogram's buckets summed over the rounds.
+ */
+#include "kernel/uapi/kstack.h"
+#include "kernel/uapi/latency.h"
+#include "lib/entropy.h"
+#include "lib/hist.h"
+#include "lib/user/counter.h"
+#include "lib/user/ulib.h"
+
+#define INVALID_NR 9999
+
+static const char *const names[KSTACK_NR] = KSTACK_NAMES;
+static const char *const counters[] = {"tsc", "pmccntr", "cntvct", "cycle", "time"};
+static const struct {
+    const char *name;
+    long nr;
+    unsigned slot;
+} calls[] = {{"getpid", SYS_getpid, LATENCY_GETPID},
+             {"getppid", SYS_getppid, LATENCY_GETPPID},
+             {"invalid", INVALID_NR, LATENCY_INVALID}};
+#define NCALLS 3
+
+static unsigned long counter_kind;
+static uint64_t empty_cost;
+static struct hist scratch, discard, sums[2][KSTACK_NR][NCALLS];
+
+#if defined(__x86_64__)
+#define ARCH_USER_NAME "x86_64"
+#elif defined(__aarch64__)
+#define ARCH_USER_NAME "arm64"
+#else
+#define ARCH_USER_NAME "riscv64"
+#endif
+
+static long number(const char *s, long fallback)
+{
+    if (!s || *s < '0' || *s > '9')
+        return fallback;
+    long v = 0;
+    while (*s >= '0' && *s <= '9')
+        v = v * 10 + (*s++ - '0');
+    return v;
+}
+
+/* Which strategies: "all", or names joined by '+'. */
+static unsigned chosen(const char *list)
+{
+    if (!list || strcmp(list, "all") == 0)
+        return (1u << KSTACK_NR) - 1;
+    unsigned mask = 0;
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        size_t n = strlen(names[id]);
+        for (const char *p = list; *p;) {
+            if (strncmp(p, names[id], n) == 0 && (p[n] == '+' || p[n] == '\0'))
+                mask |= 1u << id;
+            while (*p && *p != '+')
+                p++;
+            if (*p == '+')
+                p++;
+        }
+    }
+    return mask | 1u; /* `off` always: everything is compared with it */
+}
+
+static void read_kernel(unsigned id, unsigned slot, struct hist *out)
+{
+    syscall6(SYS_latency_read, -1, id, slot, (long)out, 1, 0);
+}
+
+static void row(const char *side, unsigned id, const char *call, int round, const struct hist *h)
+{
+    printf("BENCH row %s %s %s %d %lu %lu %lu %lu %lu %lu\n", side, names[id], call, round,
+           (unsigned long)h->count, (unsigned long)hist_mean_x1000(h),
+           (unsigned long)hist_percentile(h, 50000), (unsigned long)hist_percentile(h, 99000),
+           (unsigned long)hist_percentile(h, 99900), (unsigned long)h->max);
+}
+
+/* One block: `n` timed calls of one kind under one strategy. */
+static void block(unsigned id, unsigned k, long n, int round)
+{
+    hist_reset(&scratch);
+    read_kernel(id, calls[k].slot, &discard); /* empty the kernel's: this block only */
+    for (long i = 0; i < n; i++) {
+        uint64_t t0 = counter_begin(counter_kind);
+        syscall0(calls[k].nr);
+        uint64_t d = counter_end(counter_kind) - t0;
+        hist_add(&scratch, d > empty_cost ? d - empty_cost : 0);
+    }
+    row("user", id, calls[k].name, round, &scratch);
+    hist_merge(&sums[0][id][k], &scratch);
+    read_kernel(id, calls[k].slot, &scratch);
+    row("kernel", id, calls[k].name, round, &scratch);
+    hist_merge(&sums[1][id][k], &scratch);
+}
+
+static void print_cdf(const char *side, unsigned id, unsigned k, const struct hist *h)
+{
+    int on_line = 0;
+    for (unsigned b = 0; b < HIST_NBUCKETS; b++) {
+        if (!h->bucket[b])
+            continue;
+        if (on_line == 0)
+            printf("BENCH cdf %s %s %s", side, names[id], calls[k].name);
+        printf(" %lu:%lu", (unsigned long)hist_bucket_lower(b), (unsigned long)h->bucket[b]);
+        if (++on_line == 24) {
+            printf("\n");
+            on_line = 0;
+        }
+    }
+    if (on_line)
+        printf("\n");
+}
+
+/* The offsets each strategy gives, as the tests measure them (make run). */
+static void distributions(unsigned mask)
+{
+    struct kstack_probe r;
+    syscall1(SYS_kstack_set, KSTACK_OFF);
+    if (syscall3(SYS_kstack_probe, 0, 0, &r) != 0) {
+        printf("bench: offset distributions need kstack.debug on the command line\n");
+        return;
+    }
+    unsigned long base = r.depth;
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        static uint64_t counts[64];
+        if (!(mask & (1u << id)) || syscall1(SYS_kstack_set, id) != 0)
+            continue;
+        memset(counts, 0, sizeof(counts));
+        for (int i = 0; i < 20000; i++) {
+            syscall3(SYS_kstack_probe, 0, 0, &r);
+            counts[((r.depth - base) / 16) & 63]++;
+        }
+        struct entropy_report e;
+        entropy_measure(counts, 64, &e);
+        printf("bench: offsets under %-9s %2u distinct of 64, min-entropy %lu.%02lu bits, "
+               "chi2(63) %lu (20000 calls)\n", names[id], e.distinct,
+               (unsigned long)e.min_milli / 1000, (unsigned long)e.min_milli % 1000 / 10,
+               (unsigned long)e.chi2_milli / 1000);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    long n = number(argc > 1 ? argv[1] : NULL, 20000);
+    long rounds = number(argc > 2 ? argv[2] : NULL, 5);
+    unsigned mask = chosen(argc > 3 ? argv[3] : NULL);
+    long icount = number(argc > 4 ? argv[4] : NULL, 0);
+    struct latency_status st;
+    struct debug_stats ds;
+    syscall1(SYS_debug_stats, &ds);
+    sched_setaffinity(0, 1ul << (ds.cpus_online - 1)); /* away from CPU 0's console IRQs */
+    long before = syscall0(SYS_kstack_get);
+    if (syscall1(SYS_latency_ctl, LATENCY_ON) != 0 ||
+        syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) != 0) {
+        printf("bench: cannot switch the latency timers on\n");
+        return 1;
+    }
+    counter_kind = st.counter;
+    uint64_t best = ~0ull;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t t0 = counter_begin(counter_kind), d = counter_end(counter_kind) - t0;
+        best = d < best ? d : best;
+    }
+    empty_cost = best;
+    printf("BENCH arch %s\n", ARCH_USER_NAME);
+    printf("BENCH counter %s %lu\n", counters[counter_kind % 5], st.hz);
+    printf("BENCH icount %ld\n", icount);
+    printf("bench: %ld calls x %d system calls x %ld rounds per strategy; counter %s; empty "
+           "read pair %lu ticks (user), %lu (kernel), both subtracted\n",
+           n, NCALLS, rounds, counters[counter_kind % 5], (unsigned long)empty_cost, st.read_cost);
+    for (int round = 0; round < rounds; round++) {
+        for (unsigned j = 0; j < KSTACK_NR; j++) {
+            unsigned id = (j + (unsigned)round) % KSTACK_NR;
+            if (!(mask & (1u << id)) || syscall1(SYS_kstack_set, id) != 0)
+                continue;
+            printf("bench: round %d of %ld, strategy %s\n", round + 1, rounds, names[id]);
+            for (unsigned k = 0; k < NCALLS; k++)
+                block(id, k, n, round);
+        }
+    }
+    syscall1(SYS_kstack_set, (unsigned long)before);
+    syscall1(SYS_latency_ctl, LATENCY_OFF);
+    for (unsigned side = 0; side < 2; side++) {
+        for (unsigned id = 0; id < KSTACK_NR; id++) {
+            for (unsigned k = 0; k < NCALLS; k++) {
+                if (sums[side][id][k].count)
+                    print_cdf(side ? "kernel" : "user", id, k, &sums[side][id][k]);
+            }
+        }
+    }
+    if (argc > 5 && strcmp(argv[5], "dist") == 0)
+        distributions(mask);
+    syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
+    printf("bench: %lu kernel samples dropped (the call ended on another CPU)\n", st.migrated);
+    printf("BENCH end\n");
+    return 0;
+}
