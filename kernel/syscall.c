@@ -40,6 +40,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_debug_spin] = sys_debug_spin,
     [SYS_debug_stats] = sys_debug_stats,
     [SYS_debug_leak_lock] = sys_debug_leak_lock,
+    [SYS_debug_kaddr] = sys_debug_kaddr,
 };
 
 /* All ones if idx < size, else 0, computed without a branch (idx, size < 2^63). */

@@ -38,5 +38,6 @@ long sys_debug_free_pages(const struct sysargs *args);
 long sys_debug_spin(const struct sysargs *args);
 long sys_debug_stats(const struct sysargs *args);
 long sys_debug_leak_lock(const struct sysargs *args);
+long sys_debug_kaddr(const struct sysargs *args);
 
 #endif

@@ -12,7 +12,12 @@ Every test is one line "ok ..." or "not ok ..."; the last line of the output
 is "N passed, N failed" and the exit status is non-zero on any failure,
 timeout or crash. Python standard library only.
 
-  tests/run.py [--arch A] [--filter SUBSTR] [--jobs N] [--verbose] [--list]
+  tests/run.py [--arch A] [--filter SUBSTR] [--boot NAME] [--ktest LIST]
+               [--timeout S] [--jobs N] [--verbose] [--list] [--no-host]
+
+--boot picks boots by exact name (repeatable), --ktest replaces the ktest=
+list of the boots that run self-tests (e.g. user.bad_input), --timeout caps
+every boot's timeout: tests/mutate.py uses them to run a small subset fast.
 """
 import argparse
 import concurrent.futures
@@ -81,6 +86,7 @@ def boot_matrix():
             "percpu": r"this_cpu\(\) with preemption enabled",
             "lock-to-user": r"returning to user space with preempt count 1: .*"
                             r"last lock taken at kernel/sys_debug\.c:\d+",
+            "exec-user": r"KERNEL PANIC on CPU \d+: .*(instruction fetch|instruction page fault)",
         }
         for crash, message in crashes.items():
             boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
@@ -342,9 +348,18 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-host", action="store_true")
+    ap.add_argument("--boot", action="append", help="only this boot (exact name); repeatable")
+    ap.add_argument("--ktest", help="run these self-tests instead (the kernel's ktest= list)")
+    ap.add_argument("--timeout", type=int, help="cap every boot's timeout (seconds)")
     args = ap.parse_args()
     boots = [b for b in boot_matrix()
-             if (not args.arch or b.arch in args.arch) and args.filter in b.name]
+             if (not args.arch or b.arch in args.arch) and args.filter in b.name
+             and (not args.boot or b.name in args.boot)]
+    for b in boots:
+        if args.ktest and "ktest=" in b.cmdline:
+            b.cmdline = re.sub(r"\bktest=\S+", f"ktest={args.ktest}", b.cmdline)
+        if args.timeout:
+            b.timeout = min(b.timeout, args.timeout)
     if args.list:
         for b in boots:
             print(f"{b.name}: cmdline '{b.cmdline}' {b.qemu_extra}")

@@ -80,3 +80,8 @@ KTEST(user, smp_scheduler)
 {
     KEXPECT_EQ(run0("test_smp"), 0);
 }
+
+KTEST(user, tlb_shootdown)
+{
+    KEXPECT_EQ(run0("test_tlb"), 0);
+}
