@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """tests/run.py - run every test of the project and print one verdict line.
 
-  host unit tests   build/host/test_* (lib/ compiled natively with ASan/UBSan)
+  host unit tests   build/host/test_* (lib/ compiled natively with ASan/UBSan),
+                    and a check that every tests/mutants/*.mut still applies
   boot tests        each arch booted in QEMU through its firmware path(s);
                     the kernel's KTAP self-test lines are collected, and the
                     boot itself is checked (banner, memory map, CPU count,
@@ -222,6 +223,23 @@ def run_host_tests(results, flt):
                            + lines[-40:])
 
 
+def check_mutants(results, flt):
+    """Every tests/mutants/*.mut still applies to this tree (its text is there
+    exactly once, its boots exist), without building or running it."""
+    import mutate
+    for path in sorted(os.listdir(mutate.MUTANT_DIR)) if os.path.isdir(mutate.MUTANT_DIR) else []:
+        if not path.endswith(".mut"):
+            continue
+        name = f"host.mutants.{path[:-4]}_applies"
+        if flt and flt not in name:
+            continue
+        try:
+            why = mutate.problems(mutate.parse(os.path.join(mutate.MUTANT_DIR, path)))
+        except ValueError as e:
+            why = [str(e)]
+        results.report(not why, name, why)
+
+
 def qemu_command(b, image, vars_path):
     out = subprocess.run(
         ["make", "-s", "--no-print-directory", f"ARCH={b.arch}", f"BOOT={b.boot}",
@@ -368,6 +386,7 @@ def main():
     started = time.time()
     if not args.no_host:
         run_host_tests(results, args.filter)
+        check_mutants(results, args.filter)
     outputs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {b.name: pool.submit(run_boot, b, results) for b in boots}
