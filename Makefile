@@ -6,6 +6,7 @@
 #                                       the short benchmark (CMDLINE=ktest=all: self-tests)
 #   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
 #   make test                           host unit tests + boot tests, all arches
+#   make mutate [MUTANTS=a,b] [ARCH=...] break each safety check, check a test fails
 #   make deps                           install the Debian packages (as root)
 #   make qemu-gdb / make gdb            debug with gdb-multiarch
 #
@@ -61,7 +62,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench test deps check-deps host-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench test mutate deps check-deps host-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -267,6 +268,12 @@ test: check-deps
 	$(Q)for a in $(ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
 	$(Q)$(PYTHON) tests/run.py $(TEST_ARGS)
 
+# Mutation testing (tests/mutate.py, tests/mutants/*.mut): every mutant must
+# be killed. ARCH narrows it only when given (it defaults to x86_64 above).
+MUTATE_ARCH := $(if $(filter command line environment override,$(origin ARCH)),--arch $(ARCH))
+mutate: check-deps
+	$(Q)$(PYTHON) tests/mutate.py $(if $(MUTANTS),--mutants $(MUTANTS)) $(MUTATE_ARCH)
+
 # ---- Housekeeping -------------------------------------------------------
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
@@ -281,4 +288,4 @@ distclean:
 	rm -rf build
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,15p' Makefile

@@ -196,6 +196,15 @@ bool arch_pt_block_ok(int level);
  * root table at physical `root`), enabling the protections the arch has
  * (NX/XN, SMEP/SMAP, PAN). Also called by every other CPU as it starts. */
 void arch_mmu_switch(uint64_t root);
+/* What this CPU can do to keep the kernel out of user pages, read from its
+ * ID registers, not from what the kernel switched on (the tests compare the
+ * two): ARCH_GUARD_NO_ACCESS if the kernel's ordinary loads and stores to
+ * user pages can be made to fault (x86 SMAP, arm64 PAN; riscv64 always,
+ * while sstatus.SUM = 0), ARCH_GUARD_NO_EXEC if its instruction fetches
+ * from them can (x86 SMEP; arm64 PXN and riscv64 always). Any context. */
+#define ARCH_GUARD_NO_ACCESS 1
+#define ARCH_GUARD_NO_EXEC 2
+unsigned arch_user_guards(void);
 /* A new user root table: copy whatever kernel entries every root needs. */
 void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root);
 /* Make user_root (0: none) this CPU's user address space. IRQs off. */

@@ -17,6 +17,7 @@
 #include "kernel/ktest.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/latency.h"
+#include "kernel/mm/vm.h"
 #include "kernel/panic.h"
 #include "kernel/platform.h"
 #include "kernel/random/random.h"
@@ -81,7 +82,35 @@ static void report_boot(const struct boot_info *bi)
  *   fault          read an unmapped address
  *   percpu         use this_cpu() where the thread could migrate
  *   lock-to-user   return to user space holding a spinlock
+ *   exec-user      call code in a user page, which SMEP, PXN or the RISC-V
+ *                  rule (S mode never executes U pages) must stop
  */
+#define CRASH_USER_VA 0x200000ul
+
+/* Position-independent on every arch: its bytes work wherever they are copied. */
+static __attribute__((noinline)) long exec_probe(void)
+{
+    return 0x5ec;
+}
+
+static void crash_exec_user(void)
+{
+    static struct aspace as;
+    uint64_t pa = page_alloc();
+    if (!pa || aspace_create(&as) != 0 ||
+        vm_map(&as, CRASH_USER_VA, pa, PAGE_SIZE, VM_USER | VM_READ | VM_EXEC) != 0)
+        panic("crash=exec-user: cannot set up the user page");
+    memcpy(page_va(pa), (const void *)(uintptr_t)exec_probe, 64);
+    arch_sync_icache(page_va(pa), 64);
+    preempt_disable();
+    aspace_activate(&as);
+    long got = ((long (*)(void))CRASH_USER_VA)(); /* must fault: instruction fetch */
+    aspace_activate(NULL);
+    preempt_enable();
+    kprintf("crash=exec-user: the kernel ran code in a user page (it returned %#lx)\n",
+            (unsigned long)got);
+}
+
 static void maybe_crash(const char *cmdline)
 {
     char what[16];
@@ -99,6 +128,8 @@ static void maybe_crash(const char *cmdline)
         int status, pid = task_spawn("crash_lock", 1, argv, NULL);
         task_wait(NULL, pid, &status);
     }
+    if (strcmp(what, "exec-user") == 0)
+        crash_exec_user();
 }
 
 /* run=<program> [run.args=a,b,c]: start that embedded program (user/) with

@@ -3,12 +3,15 @@
  * kernel/sys_debug.c - system calls that exist for the tests: sleeping or
  * spinning inside the kernel (so a test can move a thread to another CPU,
  * or have it preempted, in the middle of a system call), the free page
- * count (leak checks), the scheduler's counters, and a deliberate bug (a
- * lock still held on the way back to user space) that only works when the
- * command line asks for it.
+ * count (leak checks), the scheduler's counters, writable kernel addresses
+ * with canaries (bad-pointer tests), and a deliberate bug (a lock still
+ * held on the way back to user space) that only works when the command
+ * line asks for it.
  */
 #include "kernel/bootinfo.h"
 #include "kernel/errno.h"
+#include "kernel/mm.h"
+#include "kernel/mm/kstack.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/stats.h"
@@ -60,4 +63,36 @@ long sys_debug_leak_lock(const struct sysargs *args)
         return -EPERM;
     spin_lock_irqsave(&leaked); /* never released: user_return() must catch it */
     return 0;
+}
+
+/* A kernel-owned page, named by its direct-map alias (not the image address):
+ * the direct map is where a kernel bug would reach any page of RAM. */
+static uint8_t canary_page[PAGE_SIZE] __aligned(PAGE_SIZE);
+
+static uint8_t *kaddr_of(unsigned long kind)
+{
+    if (kind == DEBUG_KADDR_STACK) /* the bottom of the stack: nothing else gets that deep */
+        return (uint8_t *)(current_thread()->kstack_top - KSTACK_SIZE);
+    if (kind == DEBUG_KADDR_DIRECT_MAP) {
+        uintptr_t offset = (uintptr_t)canary_page - (uintptr_t)_kernel_start;
+        return phys_to_virt(boot_info.kernel_phys + offset);
+    }
+    return NULL;
+}
+
+long sys_debug_kaddr(const struct sysargs *args)
+{
+    uint8_t *p = kaddr_of(args->a[0]);
+    if (!p)
+        return -EINVAL;
+    if (args->a[1] == DEBUG_KADDR_ARM) {
+        memset(p, DEBUG_KADDR_FILL, DEBUG_KADDR_BYTES);
+        return (long)(uintptr_t)p;
+    }
+    if (args->a[1] != DEBUG_KADDR_CHECK)
+        return -EINVAL;
+    long changed = 0;
+    for (unsigned i = 0; i < DEBUG_KADDR_BYTES; i++)
+        changed += p[i] != DEBUG_KADDR_FILL;
+    return changed;
 }

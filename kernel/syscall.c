@@ -52,6 +52,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_kstack_debug] = sys_kstack_debug,
     [SYS_latency_ctl] = sys_latency_ctl,
     [SYS_latency_read] = sys_latency_read,
+    [SYS_debug_kaddr] = sys_debug_kaddr,
 };
 
 /* All ones if idx < size, else 0, computed without a branch (idx, size < 2^63). */

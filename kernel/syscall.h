@@ -45,5 +45,6 @@ long sys_kstack_stats(const struct sysargs *args);
 long sys_kstack_debug(const struct sysargs *args);
 long sys_latency_ctl(const struct sysargs *args);
 long sys_latency_read(const struct sysargs *args);
+long sys_debug_kaddr(const struct sysargs *args);
 
 #endif

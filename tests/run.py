@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 """tests/run.py - run every test of the project and print one verdict line.
 
-  host unit tests   build/host/test_* (lib/ compiled natively with ASan/UBSan)
-                    and tests/host/test_*.py (the host scripts)
+  host unit tests   build/host/test_* (lib/ compiled natively with ASan/UBSan),
+                    tests/host/test_*.py (the host scripts), and a check that
+                    every tests/mutants/*.mut still applies
   boot tests        each arch booted in QEMU through its firmware path(s);
                     the kernel's KTAP self-test lines are collected, and the
                     boot itself is checked (banner, memory map, CPU count,
@@ -13,7 +14,12 @@ Every test is one line "ok ..." or "not ok ..."; the last line of the output
 is "N passed, N failed" and the exit status is non-zero on any failure,
 timeout or crash. Python standard library only.
 
-  tests/run.py [--arch A] [--filter SUBSTR] [--jobs N] [--verbose] [--list]
+  tests/run.py [--arch A] [--filter SUBSTR] [--boot NAME] [--ktest LIST]
+               [--timeout S] [--jobs N] [--verbose] [--list] [--no-host]
+
+--boot picks boots by exact name (repeatable), --ktest replaces the ktest=
+list of the boots that run self-tests (e.g. user.bad_input), --timeout caps
+every boot's timeout: tests/mutate.py uses them to run a small subset fast.
 """
 import argparse
 import concurrent.futures
@@ -103,6 +109,7 @@ def boot_matrix():
             "percpu": r"this_cpu\(\) with preemption enabled",
             "lock-to-user": r"returning to user space with preempt count 1: .*"
                             r"last lock taken at kernel/sys_debug\.c:\d+",
+            "exec-user": r"KERNEL PANIC on CPU \d+: .*(instruction fetch|instruction page fault)",
         }
         for crash, message in crashes.items():
             boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
@@ -246,6 +253,23 @@ def run_host_tests(results, flt):
                            + lines[-40:])
 
 
+def check_mutants(results, flt):
+    """Every tests/mutants/*.mut still applies to this tree (its text is there
+    exactly once, its boots exist), without building or running it."""
+    import mutate
+    for path in sorted(os.listdir(mutate.MUTANT_DIR)) if os.path.isdir(mutate.MUTANT_DIR) else []:
+        if not path.endswith(".mut"):
+            continue
+        name = f"host.mutants.{path[:-4]}_applies"
+        if flt and flt not in name:
+            continue
+        try:
+            why = mutate.problems(mutate.parse(os.path.join(mutate.MUTANT_DIR, path)))
+        except ValueError as e:
+            why = [str(e)]
+        results.report(not why, name, why)
+
+
 def qemu_command(b, image, vars_path):
     out = subprocess.run(
         ["make", "-s", "--no-print-directory", f"ARCH={b.arch}", f"BOOT={b.boot}",
@@ -379,9 +403,18 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-host", action="store_true")
+    ap.add_argument("--boot", action="append", help="only this boot (exact name); repeatable")
+    ap.add_argument("--ktest", help="run these self-tests instead (the kernel's ktest= list)")
+    ap.add_argument("--timeout", type=int, help="cap every boot's timeout (seconds)")
     args = ap.parse_args()
     boots = [b for b in boot_matrix()
-             if (not args.arch or b.arch in args.arch) and args.filter in b.name]
+             if (not args.arch or b.arch in args.arch) and args.filter in b.name
+             and (not args.boot or b.name in args.boot)]
+    for b in boots:
+        if args.ktest and "ktest=" in b.cmdline:
+            b.cmdline = re.sub(r"\bktest=\S+", f"ktest={args.ktest}", b.cmdline)
+        if args.timeout:
+            b.timeout = min(b.timeout, args.timeout)
     if args.list:
         for b in boots:
             print(f"{b.name}: cmdline '{b.cmdline}' {b.qemu_extra}")
@@ -390,6 +423,7 @@ def main():
     started = time.time()
     if not args.no_host:
         run_host_tests(results, args.filter)
+        check_mutants(results, args.filter)
     outputs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         # Longest first (the timeout says how long a boot may take), so that

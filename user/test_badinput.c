@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * user/test_badinput.c - every system call given bad input: unknown
- * numbers, and for every pointer argument NULL, a kernel address, an
- * unmapped address, a range straddling the end of user space, and huge
- * lengths. Each must fail with the documented error and the kernel must
- * not leak a page doing so.
+ * numbers, and for every pointer argument NULL, kernel text, an unmapped
+ * address, a range straddling the end of user space, a wrapping range,
+ * and two *writable* kernel addresses (a canary in this thread's own
+ * kernel stack and a kernel page through the direct map, both named by
+ * SYS_debug_kaddr): kernel text faults even if a range check is missing,
+ * writable kernel memory would be read or written silently, so each call
+ * must fail with -EFAULT and leave the canary untouched. Then read-only and
+ * partly mapped user buffers, huge lengths and bad thread start values.
+ * Each must fail with the documented error and the kernel must not leak a
+ * page doing so.
  */
 #include "lib/user/ulib.h"
 
 #define KERNEL_ADDR 0xffffffff80000000ul
 #define UNMAPPED 0x10000000ul /* below the program, never mapped */
+#define PAGE 4096ul
 
 static const long implemented[] = {
     SYS_exit, SYS_write, SYS_read, SYS_getpid, SYS_getppid, SYS_yield, SYS_nanosleep,
@@ -18,6 +25,7 @@ static const long implemented[] = {
     SYS_debug_sleep, SYS_debug_free_pages, SYS_debug_spin, SYS_debug_stats,
     SYS_debug_leak_lock, SYS_kstack_set, SYS_kstack_get, SYS_kstack_probe, SYS_kstack_stats,
     SYS_kstack_debug, SYS_latency_ctl, SYS_latency_read,
+    SYS_debug_leak_lock, SYS_debug_kaddr,
 };
 
 static bool is_implemented(long nr)
@@ -46,10 +54,30 @@ static void test_numbers(void)
     }
 }
 
-/* The bad pointers every pointer argument is tried with, and their names. */
-static const uintptr_t bad_ptrs[] = {0, KERNEL_ADDR, UNMAPPED, USER_TOP - 8, ~0ul - 15};
-static const char *const bad_names[] = {"null", "kernel", "unmapped", "straddling_end",
-                                        "wrapping"};
+/* The bad pointers every pointer argument is tried with, and their names.
+ * The last two are filled in by arm_kernel_canaries(). */
+enum { BAD_NULL, BAD_KERNEL_TEXT, BAD_UNMAPPED, BAD_STRADDLING, BAD_WRAPPING, BAD_KERNEL_STACK,
+       BAD_DIRECT_MAP, NBAD };
+static uintptr_t bad_ptrs[NBAD] = {0, KERNEL_ADDR, UNMAPPED, USER_TOP - 8, ~0ul - 15};
+static const char *const bad_names[NBAD] = {"null",     "kernel",       "unmapped",
+                                            "straddling_end", "wrapping", "kernel_stack",
+                                            "direct_map"};
+
+/* The SYS_debug_kaddr kind behind bad pointer i, or -1. */
+static int kaddr_kind(unsigned i)
+{
+    return i == BAD_KERNEL_STACK ? DEBUG_KADDR_STACK
+           : i == BAD_DIRECT_MAP ? DEBUG_KADDR_DIRECT_MAP
+                                 : -1;
+}
+
+static void arm_kernel_canaries(void)
+{
+    for (unsigned i = 0; i < NBAD; i++) {
+        if (kaddr_kind(i) >= 0)
+            bad_ptrs[i] = (uintptr_t)syscall2(SYS_debug_kaddr, kaddr_kind(i), DEBUG_KADDR_ARM);
+    }
+}
 
 /* "badinput.<what>.<pointer class>", for unique subtest names. */
 static const char *name(const char *what, unsigned i)
@@ -59,11 +87,40 @@ static const char *name(const char *what, unsigned i)
     return buf;
 }
 
+/* A call given bad pointer i returned got: it must be -EFAULT, and if i is
+ * a kernel canary, no byte of it may have changed (it is re-armed after). */
+static void expect_efault(long got, const char *what, unsigned i)
+{
+    const char *n = name(what, i);
+    long changed = 0;
+    if (kaddr_kind(i) >= 0) {
+        changed = syscall2(SYS_debug_kaddr, kaddr_kind(i), DEBUG_KADDR_CHECK);
+        syscall2(SYS_debug_kaddr, kaddr_kind(i), DEBUG_KADDR_ARM);
+    }
+    if (got != -EFAULT)
+        ktap_note("%s: returned %ld, expected %d", n, got, -EFAULT);
+    if (changed)
+        ktap_note("%s: the call changed %ld bytes of kernel memory", n, changed);
+    ktap_check(got == -EFAULT && changed == 0, "%s", n);
+}
+
+static void test_debug_kaddr(void)
+{
+    ktap_check((long)bad_ptrs[BAD_KERNEL_STACK] < -4095 && (long)bad_ptrs[BAD_DIRECT_MAP] < -4095,
+               "badinput.debug_kaddr_gives_kernel_addresses");
+    KTAP_EXPECT_EQ(syscall2(SYS_debug_kaddr, DEBUG_KADDR_STACK, DEBUG_KADDR_CHECK), 0,
+                   "badinput.debug_kaddr_stack_canary_intact");
+    KTAP_EXPECT_EQ(syscall2(SYS_debug_kaddr, 7, DEBUG_KADDR_ARM), -EINVAL,
+                   "badinput.debug_kaddr_bad_kind");
+    KTAP_EXPECT_EQ(syscall2(SYS_debug_kaddr, DEBUG_KADDR_STACK, 7), -EINVAL,
+                   "badinput.debug_kaddr_bad_op");
+}
+
 static void test_write_read(void)
 {
-    for (unsigned i = 0; i < 5; i++) {
-        KTAP_EXPECT_EQ(write(1, (void *)bad_ptrs[i], 16), -EFAULT, name("write_bad_buffer", i));
-        KTAP_EXPECT_EQ(read(0, (void *)bad_ptrs[i], 16), -EFAULT, name("read_bad_buffer", i));
+    for (unsigned i = 0; i < NBAD; i++) {
+        expect_efault(write(1, (void *)bad_ptrs[i], 16), "write_bad_buffer", i);
+        expect_efault(read(0, (void *)bad_ptrs[i], 16), "read_bad_buffer", i);
     }
     char buf[8];
     KTAP_EXPECT_EQ(write(1, buf, 1ul << 40), -EINVAL, "badinput.write_huge_length");
@@ -75,28 +132,27 @@ static void test_write_read(void)
 static void test_time_args(void)
 {
     struct timespec ok = {0, 1000};
-    for (unsigned i = 0; i < 5; i++) {
+    for (unsigned i = 0; i < NBAD; i++) {
         const void *p = (const void *)bad_ptrs[i];
-        KTAP_EXPECT_EQ(clock_gettime(CLOCK_MONOTONIC, (void *)p), -EFAULT,
-                       name("clock_gettime_bad_pointer", i));
-        KTAP_EXPECT_EQ(nanosleep(p, NULL), -EFAULT, name("nanosleep_bad_request", i));
-        if (bad_ptrs[i])
-            KTAP_EXPECT_EQ(nanosleep(&ok, (void *)p), -EFAULT, name("nanosleep_bad_remainder", i));
+        expect_efault(clock_gettime(CLOCK_MONOTONIC, (void *)p), "clock_gettime_bad_pointer", i);
+        expect_efault(nanosleep(p, NULL), "nanosleep_bad_request", i);
+        if (bad_ptrs[i]) /* NULL: no remainder wanted */
+            expect_efault(nanosleep(&ok, (void *)p), "nanosleep_bad_remainder", i);
     }
 }
 
 static void test_spawn_wait_args(void)
 {
-    for (unsigned i = 0; i < 5; i++) {
+    for (unsigned i = 0; i < NBAD; i++) {
         const void *p = (const void *)bad_ptrs[i];
-        KTAP_EXPECT_EQ(spawn(p, NULL), -EFAULT, name("spawn_bad_name", i));
-        if (bad_ptrs[i])
-            KTAP_EXPECT_EQ(spawn("child", p), -EFAULT, name("spawn_bad_argv", i));
+        expect_efault(spawn(p, NULL), "spawn_bad_name", i);
+        if (bad_ptrs[i]) /* NULL argv means {name} */
+            expect_efault(spawn("child", p), "spawn_bad_argv", i);
         const char *argv[] = {"child", p, NULL};
         if (bad_ptrs[i]) /* a NULL would just end the list */
-            KTAP_EXPECT_EQ(spawn("child", argv), -EFAULT, name("spawn_bad_argument_string", i));
-        if (bad_ptrs[i])
-            KTAP_EXPECT_EQ(wait(-1, (int *)p), -EFAULT, name("wait_bad_status", i));
+            expect_efault(spawn("child", argv), "spawn_bad_argument_string", i);
+        if (bad_ptrs[i]) /* NULL: no status wanted */
+            expect_efault(wait(-1, (int *)p), "wait_bad_status", i);
     }
     char longname[64];
     memset(longname, 'a', sizeof(longname));
@@ -109,10 +165,58 @@ static void test_spawn_wait_args(void)
     KTAP_EXPECT_EQ(spawn("child", many), -E2BIG, "badinput.spawn_too_many_arguments");
     KTAP_EXPECT_EQ(wait(0, NULL), -EINVAL, "badinput.wait_pid_zero");
     KTAP_EXPECT_EQ(wait(-5, NULL), -EINVAL, "badinput.wait_negative_pid");
+}
+
+static void test_debug_stats_args(void)
+{
+    for (unsigned i = 0; i < NBAD; i++)
+        expect_efault(syscall1(SYS_debug_stats, bad_ptrs[i]), "debug_stats_bad_pointer", i);
+}
+
+/* Never runs: thread_create must refuse to start it. */
+static void never_started(void *arg)
+{
+    exit(77);
+}
+
+static void test_thread_args(void)
+{
     KTAP_EXPECT_EQ(syscall3(SYS_thread_create, KERNEL_ADDR, 0, 0x1000), -EINVAL,
                    "badinput.thread_create_kernel_pc");
+    KTAP_EXPECT_EQ(syscall3(SYS_thread_create, never_started, 0, KERNEL_ADDR), -EINVAL,
+                   "badinput.thread_create_kernel_stack");
     KTAP_EXPECT_EQ(syscall2(SYS_sched_setaffinity, 0, 0), -EINVAL, "badinput.affinity_empty_mask");
     KTAP_EXPECT_EQ(syscall2(SYS_sched_setaffinity, 99999, 1), -ESRCH, "badinput.affinity_no_thread");
+    KTAP_EXPECT_EQ(syscall1(SYS_sched_getaffinity, 99999), -ESRCH,
+                   "badinput.get_affinity_no_thread");
+}
+
+/* User memory the call may not write (the program's own code), and buffers
+ * that begin in mapped memory and run into an unmapped page. */
+static void test_user_buffers(void)
+{
+    void *text = (void *)(uintptr_t)never_started;
+    struct timespec ok = {0, 1000};
+    KTAP_EXPECT_EQ(read(0, text, 16), -EFAULT, "badinput.read_into_read_only_memory");
+    KTAP_EXPECT_EQ(wait(-1, text), -EFAULT, "badinput.wait_status_in_read_only_memory");
+    KTAP_EXPECT_EQ(clock_gettime(CLOCK_MONOTONIC, text), -EFAULT,
+                   "badinput.clock_gettime_into_read_only_memory");
+    KTAP_EXPECT_EQ(nanosleep(&ok, text), -EFAULT,
+                   "badinput.nanosleep_remainder_in_read_only_memory");
+    KTAP_EXPECT_EQ(syscall1(SYS_debug_stats, text), -EFAULT,
+                   "badinput.debug_stats_into_read_only_memory");
+    char *base = brk(0);
+    char *end = (char *)(((uintptr_t)base + PAGE) & ~(PAGE - 1)); /* a page boundary */
+    if (brk(end) != end) {
+        ktap_check(false, "badinput.heap_for_partly_mapped_buffers");
+        return;
+    }
+    char *edge = end - 8; /* 8 mapped bytes, then nothing */
+    KTAP_EXPECT_EQ(read(0, edge, 16), -EFAULT, "badinput.read_buffer_runs_off_the_heap");
+    KTAP_EXPECT_EQ(write(1, edge, 16), -EFAULT, "badinput.write_buffer_runs_off_the_heap");
+    KTAP_EXPECT_EQ(clock_gettime(CLOCK_MONOTONIC, (void *)(end - 8)), -EFAULT,
+                   "badinput.clock_gettime_runs_off_the_heap");
+    brk(base);
 }
 
 static void test_kstack_args(void)
@@ -135,12 +239,17 @@ static void test_kstack_args(void)
 
 int main(void)
 {
+    arm_kernel_canaries();
     long before = syscall0(SYS_debug_free_pages);
+    test_debug_kaddr();
     test_numbers();
     test_write_read();
     test_time_args();
     test_spawn_wait_args();
     test_kstack_args();
+    test_debug_stats_args();
+    test_thread_args();
+    test_user_buffers();
     long after = syscall0(SYS_debug_free_pages);
     if (before != after)
         ktap_note("free pages before %ld, after %ld", before, after);

@@ -87,6 +87,13 @@ static void test_brk(void)
     KTAP_EXPECT_EQ(brk(base + 4096), base + 4096, "syscalls.brk_shrink");
     KTAP_EXPECT_EQ(brk(base + (1l << 40)), base + 4096, "syscalls.brk_too_big_keeps_break");
     KTAP_EXPECT_EQ(brk(base - 4096), base + 4096, "syscalls.brk_below_base_keeps_break");
+    /* Shrinking gives the pages back: growing by 16 pages and shrinking
+     * again leaves the free page count where it was. */
+    long before = syscall0(SYS_debug_free_pages);
+    char *grown = base + 4096 + 16 * 4096;
+    KTAP_EXPECT_EQ(brk(grown), grown, "syscalls.brk_grow_again");
+    KTAP_EXPECT_EQ(brk(base + 4096), base + 4096, "syscalls.brk_shrink_again");
+    KTAP_EXPECT_EQ(syscall0(SYS_debug_free_pages), before, "syscalls.brk_shrink_frees_pages");
 }
 
 int main(void)

@@ -62,6 +62,13 @@ void arm64_mmu_cpu_init(void)
     }
 }
 
+/* PXN is part of Armv8.0; PAN is optional (ID_AA64MMFR1_EL1.PAN). */
+unsigned arch_user_guards(void)
+{
+    return (MMFR1_PAN(READ_SYSREG(id_aa64mmfr1_el1)) != 0 ? ARCH_GUARD_NO_ACCESS : 0) |
+           ARCH_GUARD_NO_EXEC;
+}
+
 uint64_t arm64_kernel_root(void)
 {
     return kernel_ttbr1;

@@ -157,8 +157,11 @@ static void kernel_exception(struct trapframe *tf)
         const char *hint = "";
         if (kstack_is_guard(tf->far))
             hint = ": kernel stack overflow";
-        else if (tf->far < USER_TOP && (fsc >> 2) == FSC_KIND_PERMISSION && arm64_has_pan())
+        else if (ec == EC_DABT_CUR && tf->far < USER_TOP && (fsc >> 2) == FSC_KIND_PERMISSION &&
+                 arm64_has_pan())
             hint = ": PAN stopped a direct access to user memory";
+        else if (ec == EC_IABT_CUR && tf->far < USER_TOP && (fsc >> 2) == FSC_KIND_PERMISSION)
+            hint = ": PXN stopped the kernel running user code";
         panic_trap(tf, "%s at address %#lx, kernel mode%s", why, (unsigned long)tf->far, hint);
     }
     panic_trap(tf, "%s, ESR_EL1 %#lx (EC %#x, ISS %#x)", ec_name(ec), (unsigned long)tf->esr, ec,

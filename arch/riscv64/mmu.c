@@ -38,6 +38,13 @@ void arch_mmu_switch(uint64_t root)
     __asm__ volatile("sfence.vma zero, zero" : : : "memory");
 }
 
+/* S mode never executes U pages, and reaches them only with SUM = 1 (priv
+ * spec 4.1.1.2): both are part of the base architecture. */
+unsigned arch_user_guards(void)
+{
+    return ARCH_GUARD_NO_ACCESS | ARCH_GUARD_NO_EXEC;
+}
+
 void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root_table)
 {
     for (int i = 256; i < 512; i++)

@@ -49,6 +49,14 @@ void x86_paging_features_init(void)
     has_1g_pages = r[3] & (1u << 26); /* EDX.Page1GB */
 }
 
+unsigned arch_user_guards(void)
+{
+    uint32_t r[4];
+    x86_cpuid(7, 0, r);
+    return ((r[1] & (1u << 20)) ? ARCH_GUARD_NO_ACCESS : 0) | /* EBX.SMAP */
+           ((r[1] & (1u << 7)) ? ARCH_GUARD_NO_EXEC : 0);     /* EBX.SMEP */
+}
+
 bool arch_pt_block_ok(int level)
 {
     return level == 1 || (level == 2 && has_1g_pages);

@@ -40,7 +40,8 @@
 #define SYS_kstack_debug 27     /* (unsigned op, unsigned long arg) -> depends on op */
 #define SYS_latency_ctl 28      /* (unsigned op, void *arg) -> 0 (kernel/uapi/latency.h) */
 #define SYS_latency_read 29     /* (long cpu or -1, unsigned strategy, unsigned slot, struct hist *, int reset) -> 0 */
-#define NR_SYSCALLS 30
+#define SYS_debug_kaddr 30      /* (int kind, int op) -> a writable kernel address, or a check */
+#define NR_SYSCALLS 31
 
 /* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
  * one layout fits all three); the kernel lives at the top of the address space. */
@@ -62,6 +63,25 @@ struct debug_stats {
     unsigned long ticks[8];             /* timer interrupts per CPU */
 };
 #endif
+
+/*
+ * SYS_debug_kaddr: writable kernel memory for the bad-pointer tests, which a
+ * user program cannot otherwise name. kind is DEBUG_KADDR_STACK (a canary at
+ * the bottom of the caller's own kernel stack) or DEBUG_KADDR_DIRECT_MAP (a
+ * kernel-owned canary page, through the direct map). op DEBUG_KADDR_ARM
+ * (re)writes the canary and returns its address: a kernel address, so
+ * negative as a long, but never in [-4095, -1]. op DEBUG_KADDR_CHECK returns
+ * how many of its DEBUG_KADDR_BYTES bytes differ from DEBUG_KADDR_FILL
+ * (0: untouched). -EINVAL for anything else.
+ */
+#define DEBUG_KADDR_STACK 0
+#define DEBUG_KADDR_DIRECT_MAP 1
+#define DEBUG_KADDR_ARM 0
+#define DEBUG_KADDR_CHECK 1
+#define DEBUG_KADDR_BYTES 256
+/* 0xa5 bytes: as a timespec, tv_sec < 0; as a pointer, not a user address;
+ * as a string, no NUL: whatever a call reads from it is rejected too. */
+#define DEBUG_KADDR_FILL 0xa5
 
 /* Exit status of a program the kernel killed: 128 + the POSIX signal number. */
 #define EXIT_KILLED_SEGV (128 + 11) /* bad memory access */

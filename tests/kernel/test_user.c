@@ -112,3 +112,8 @@ KTEST(user, latency_timers)
 {
     KEXPECT_EQ(run0("test_latency"), 0);
 }
+
+KTEST(user, tlb_shootdown)
+{
+    KEXPECT_EQ(run0("test_tlb"), 0);
+}

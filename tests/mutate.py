@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/mutate.py - mutation testing: break each safety check on purpose and
+check that a test notices.
+
+Every tests/mutants/<name>.mut describes one mutant: a small change to one
+file that removes or weakens one check the kernel relies on. For each mutant
+and each arch it names, this script copies the tree (with the already built
+objects of that arch, so only what the change touches recompiles), applies
+the change, builds, runs the named subset of the test suite with
+tests/run.py, and prints
+
+  killed    <name> ...   some test failed (or the boot did)
+  survived  <name> ...   every test passed: a check no test looks at
+
+then "N killed, N survived" and how long it took. A mutant with several
+arches is killed only if it is killed on each of them. A mutant marked
+`equivalent:` changes nothing a test could observe (the line says why); it
+is listed, not run (--run-equivalent runs it anyway, to see it survive).
+
+  tests/mutate.py [--mutants a,b] [--arch A] [--jobs N] [--run-equivalent] [--keep]
+  make mutate [MUTANTS=a,b] [ARCH=A]
+
+The .mut format, line by line ('#' starts a comment line):
+
+  breaks: what the change breaks, in one line          (required)
+  file: kernel/uaccess.c                                (required)
+  arch: x86_64 riscv64 | all | host                     (required)
+  boot: main crash-percpu                               (default main)
+  ktest: user.bad_input                                 (optional)
+  host: health                                          (with arch: host)
+  equivalent: why no test can see it                    (optional)
+  ---
+  the exact text to replace (whole lines; it must occur exactly once)
+  +++
+  its replacement (may be empty: the lines are deleted)
+
+--- / +++ pairs may repeat for more changes in the same file. `boot` names
+boots of the arch's last firmware path: `main` is <arch>.<fw> (the full
+self-test boot), anything else <arch>.<fw>.<boot> (tests/run.py --list shows
+them); `ktest` narrows what those boots run (run.py --ktest). A host mutant
+(lib/) builds the host unit tests and runs host.<host>.
+
+Python standard library only.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MUTANT_DIR = os.path.join(ROOT, "tests", "mutants")
+WORK_DIR = os.path.join(ROOT, "build", "mutate")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402  (the boot matrix and the arch list)
+
+BOOT_TIMEOUT = 60  # s: a full self-test boot takes 7-15 s; a hung mutant is killed
+FIELDS = {"breaks", "file", "arch", "boot", "ktest", "host", "equivalent"}
+
+
+@dataclass
+class Mutant:
+    name: str
+    path: str
+    fields: dict = field(default_factory=dict)
+    hunks: list = field(default_factory=list)  # [(old, new)]
+
+    @property
+    def arches(self):
+        a = self.fields.get("arch", "")
+        return run.ARCHES if a == "all" else a.split()
+
+    @property
+    def equivalent(self):
+        return self.fields.get("equivalent", "")
+
+
+def parse(path):
+    """A Mutant from a .mut file; raises ValueError on a malformed one."""
+    m = Mutant(os.path.basename(path)[:-4], path)
+    old = new = None
+    with open(path) as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for n, line in enumerate(lines, 1):
+        if line == "---":
+            if old is not None:
+                m.hunks.append(("\n".join(old), "\n".join(new or [])))
+            old, new = [], None
+        elif line == "+++" and old is not None and new is None:
+            new = []
+        elif new is not None:
+            new.append(line)
+        elif old is not None:
+            old.append(line)
+        elif line.startswith("#") or not line.strip():
+            continue
+        else:
+            key, sep, value = line.partition(":")
+            if not sep or key.strip() not in FIELDS:
+                raise ValueError(f"{path}:{n}: expected 'field: value', field one of "
+                                 + ", ".join(sorted(FIELDS)))
+            m.fields[key.strip()] = value.strip()
+    if old is not None:
+        if new is None:
+            raise ValueError(f"{path}: a '---' block without its '+++'")
+        m.hunks.append(("\n".join(old), "\n".join(new)))
+    return m
+
+
+def load(names=None):
+    paths = sorted(p for p in os.listdir(MUTANT_DIR) if p.endswith(".mut"))
+    mutants = [parse(os.path.join(MUTANT_DIR, p)) for p in paths]
+    if names:
+        known = {m.name for m in mutants}
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise SystemExit(f"mutate: no such mutant: {', '.join(unknown)}")
+        mutants = [m for m in mutants if m.name in names]
+    return mutants
+
+
+def main_fw(arch):
+    """The firmware path whose boots the mutants name (the arch's last one)."""
+    return [b.boot for b in run.boot_matrix() if b.arch == arch][-1]
+
+
+def boot_names(m, arch):
+    fw = main_fw(arch)
+    return [f"{arch}.{fw}" if b == "main" else f"{arch}.{fw}.{b}"
+            for b in m.fields.get("boot", "main").split()]
+
+
+def problems(m, root=ROOT):
+    """Why the mutant cannot be run on the tree at root (empty: it applies)."""
+    out = []
+    for key in ("breaks", "file", "arch"):
+        if not m.fields.get(key):
+            out.append(f"no '{key}:' line")
+    if not m.hunks:
+        out.append("no '---' / '+++' change")
+    if out:
+        return out
+    arch = m.fields["arch"]
+    if arch == "host":
+        if not m.fields.get("host"):
+            out.append("arch: host needs a 'host:' line (the host test to run)")
+        elif not os.path.exists(os.path.join(root, "tests", "host", f"test_{m.fields['host']}.c")):
+            out.append(f"no host test tests/host/test_{m.fields['host']}.c")
+    else:
+        bad = [a for a in m.arches if a not in run.ARCHES]
+        if bad or not m.arches:
+            out.append(f"unknown arch {' '.join(bad) or '(none)'}: "
+                       f"use {' '.join(run.ARCHES)}, all or host")
+        known = {b.name for b in run.boot_matrix()}
+        for a in m.arches:
+            out += [f"no boot {b} (tests/run.py --list)" for b in boot_names(m, a)
+                    if a in run.ARCHES and b not in known]
+    path = os.path.join(root, m.fields["file"])
+    if not os.path.isfile(path):
+        return out + [f"no file {m.fields['file']}"]
+    text = open(path).read()
+    for i, (old, _) in enumerate(m.hunks, 1):
+        count = text.count(old) if old else 0
+        if count != 1:
+            first = old.strip().split("\n")[0] if old.strip() else "(empty)"
+            out.append(f"change {i}: the text starting '{first}' occurs {count} times "
+                       f"in {m.fields['file']}, not once")
+    return out
+
+
+def apply(m, root):
+    path = os.path.join(root, m.fields["file"])
+    text = open(path).read()
+    for old, new in m.hunks:
+        if not new and text.count(old + "\n") == 1:
+            old += "\n"  # delete the lines, not just their text
+        if text.count(old) != 1:
+            raise RuntimeError(f"{m.name}: text not found exactly once in {m.fields['file']}")
+        text = text.replace(old, new)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def copy_tree(dest, arch):
+    """The sources plus build/<arch> (or build/host), mtimes kept so make
+    rebuilds only what the mutant changes."""
+    def skip(d, names):
+        top = os.path.abspath(d) == ROOT
+        return [n for n in names if (top and n in ("build", ".git")) or n == "__pycache__"]
+    shutil.copytree(ROOT, dest, ignore=skip, symlinks=True)
+    builds = ["host"] if arch == "host" else [arch] + (["gnu-efi-arm64"] if arch == "arm64" else [])
+    for b in builds:
+        src = os.path.join(ROOT, "build", b)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(dest, "build", b), symlinks=True,
+                            ignore=lambda d, names: [n for n in names if n in ("test", "disk.img")])
+
+
+def build_base(arches):
+    """Bring the real tree's objects up to date once, so every copy starts built."""
+    for a in arches:
+        target = ["host-tests"] if a == "host" else [f"ARCH={a}", "image"]
+        p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=ROOT,
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"mutate: the unmutated tree does not build ({' '.join(target)}):\n"
+                     + p.stdout[-2000:] + p.stderr[-2000:])
+
+
+def run_one(m, arch):
+    """Build and test one mutant on one arch: (verdict, detail, seconds)."""
+    start = time.time()
+    dest = os.path.join(WORK_DIR, f"{m.name}.{arch}")
+    shutil.rmtree(dest, ignore_errors=True)
+    try:
+        copy_tree(dest, arch)
+        apply(m, dest)
+        target = ["host-tests"] if arch == "host" else [f"ARCH={arch}", "image"]
+        p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=dest,
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            err = [l for l in (p.stdout + p.stderr).splitlines() if "error" in l]
+            return "error", "does not build: " + (err[0] if err else p.stderr.strip()[-200:]), \
+                time.time() - start
+        cmd = [sys.executable, os.path.join(dest, "tests", "run.py"), "--jobs", "1"]
+        if arch == "host":
+            cmd += ["--filter", f"host.{m.fields['host']}"]
+        else:
+            cmd += ["--no-host", "--arch", arch, "--timeout", str(BOOT_TIMEOUT)]
+            cmd += [x for b in boot_names(m, arch) for x in ("--boot", b)]
+            if m.fields.get("ktest"):
+                cmd += ["--ktest", m.fields["ktest"]]
+        p = subprocess.run(cmd, cwd=dest, capture_output=True, text=True)
+        failed = [re.sub(r"^not ok \d+ - ", "", l) for l in p.stdout.splitlines()
+                  if l.startswith("not ok")]
+        if p.returncode != 0:
+            return "killed", ", ".join(failed[:3]) or p.stdout.strip()[-200:], time.time() - start
+        if not re.search(r"^[1-9]\d* passed, 0 failed$", p.stdout, re.M):
+            return "error", "no tests ran", time.time() - start
+        return "survived", "every test passed", time.time() - start
+    finally:
+        if not KEEP:
+            shutil.rmtree(dest, ignore_errors=True)
+
+
+KEEP = False
+
+
+def main():
+    global KEEP
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mutants", default="", help="comma-separated names (default: all)")
+    ap.add_argument("--arch", choices=run.ARCHES + ["host"], help="only this arch's runs")
+    ap.add_argument("--jobs", type=int, default=2, help="mutants built and run at once")
+    ap.add_argument("--run-equivalent", action="store_true")
+    ap.add_argument("--keep", action="store_true", help="keep the copies in build/mutate/")
+    args = ap.parse_args()
+    KEEP = args.keep
+    started = time.time()
+    names = [n for n in args.mutants.split(",") if n]
+    mutants = load(names)
+    bad = {m.name: problems(m) for m in mutants}
+    bad = {k: v for k, v in bad.items() if v}
+    if bad:
+        for name, why in bad.items():
+            print(f"mutate: {name} does not apply: " + "; ".join(why), file=sys.stderr)
+        return 2
+    arches_of = {m.name: [a for a in (["host"] if m.fields["arch"] == "host" else m.arches)
+                          if not args.arch or a == args.arch] for m in mutants}
+    todo = [m for m in mutants if arches_of[m.name] and (args.run_equivalent or not m.equivalent)]
+    for m in mutants:
+        if m.equivalent and not args.run_equivalent:
+            print(f"equivalent {m.name}: {m.equivalent}")
+    tasks = [(m, a) for m in todo for a in arches_of[m.name]]
+    build_base(sorted({a for _, a in tasks}))
+    other = sum(1 for m in mutants if not arches_of[m.name])
+    print(f"# {len(todo)} mutants, {len(tasks)} builds and runs, {args.jobs} at a time"
+          + (f"; {other} only for other arches, not run" if other else ""), flush=True)
+    results = {m.name: {} for m in todo}
+    counts = {"killed": 0, "survived": 0, "error": 0}
+    lock = threading.Lock()
+
+    def finished(m, arch, res):
+        with lock:
+            results[m.name][arch] = res
+            if len(results[m.name]) < len(arches_of[m.name]):
+                return
+            verdicts = [v for v, _, _ in results[m.name].values()]
+            verdict = ("error" if "error" in verdicts else
+                       "survived" if "survived" in verdicts else "killed")
+            counts[verdict] += 1
+            print(f"{verdict:9} {m.name}: {m.fields['breaks']}")
+            for a, (v, detail, secs) in sorted(results[m.name].items()):
+                print(f"    # {a}: {v} in {secs:.0f} s: {detail}")
+            sys.stdout.flush()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futs = {pool.submit(run_one, m, a): (m, a) for m, a in tasks}
+        for f in concurrent.futures.as_completed(futs):
+            m, a = futs[f]
+            try:
+                res = f.result()
+            except Exception as e:  # a broken copy or apply: report, go on
+                res = ("error", str(e), 0.0)
+            finished(m, a, res)
+    secs = time.time() - started
+    equivalent = sum(1 for m in mutants if m.equivalent and not args.run_equivalent)
+    print(f"# {equivalent} equivalent (not run); {counts['error']} errors")
+    print(f"# {secs // 60:.0f} min {secs % 60:.0f} s")
+    print(f"{counts['killed']} killed, {counts['survived']} survived")
+    return 1 if counts["survived"] or counts["error"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
