@@ -160,7 +160,7 @@ void kstack_offset_init(const struct boot_info *bi)
 void kstack_offset_tick(struct cpu *c)
 {
     if (kstack_pool_level(c) < KSTACK_POOL_LOW_WATER)
-        kstack_pool_refill(c, KSTACK_POOL_BYTES);
+        kstack_pool_refill(c, KSTACK_POOL_TICK_BYTES);
 }
 
 /* A kilobyte at a time: about 20,000 instructions with IRQs off. */

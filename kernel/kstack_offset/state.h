@@ -13,11 +13,14 @@
 #include <stdint.h>
 
 /* Pool ring size: a power of two, one byte per system call. The tick tops
- * it up below three quarters, so a CPU can make 24576 calls between two
- * ticks before the pool runs dry: a call every 41 ns at the default
- * 1000 Hz, or a tick delayed 24 ms at QEMU TCG's million calls a second. */
-#define KSTACK_POOL_BYTES 32768u
+ * it up below three quarters, at most KSTACK_POOL_TICK_BYTES at a time (so
+ * an interrupt never spends long on it), so a CPU can make 49152 calls
+ * before the pool runs dry if the ticks stop: 49 ms of QEMU TCG's million
+ * calls a second (a loaded host delays TCG's ticks by tens of ms), and the
+ * tick keeps up with 8 million calls a second per CPU at 1000 Hz. */
+#define KSTACK_POOL_BYTES 65536u
 #define KSTACK_POOL_LOW_WATER (KSTACK_POOL_BYTES / 4 * 3) /* refill below this */
+#define KSTACK_POOL_TICK_BYTES 8192u
 
 struct kstack_pool {
     /* head and tail count bytes since boot and never wrap in practice (2^64):
