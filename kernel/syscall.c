@@ -111,11 +111,20 @@ static inline __attribute__((always_inline)) void dispatch(struct trapframe *tf,
     user_return();
 }
 
+/* The timed copy lives in a function of its own, so that its extra live
+ * values (start time, CPU, interrupt count) cost the untimed path nothing:
+ * sharing one frame made gcc save two more registers on every call. */
+static __attribute__((noinline)) void dispatch_timed(struct trapframe *tf)
+{
+    dispatch(tf, true);
+}
+
 /* Called from the arch entry code with IRQs off; returns with them off. */
 void syscall_dispatch(struct trapframe *tf)
 {
-    if (__builtin_expect(READ_ONCE(latency_on), 0))
-        dispatch(tf, true);
-    else
-        dispatch(tf, false);
+    if (__builtin_expect(READ_ONCE(latency_on), 0)) {
+        dispatch_timed(tf);
+        return;
+    }
+    dispatch(tf, false);
 }
