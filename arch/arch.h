@@ -226,10 +226,11 @@ void arch_set_kernel_stack(uintptr_t top);
  * argument registers arg0 and arg1, IRQs on. Current thread's stack. */
 __noreturn void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1);
 
-/* (inline) System call ABI: the number, argument i (0-5), the result. */
+/* (inline) System call ABI: the number and the six arguments, contiguous in
+ * the trapframe in ABI order so that handlers read them in place. (The
+ * result is syscall_dispatch()'s return value: the entry code returns it.) */
 static inline unsigned long arch_sc_nr(const struct trapframe *tf);
-static inline uintptr_t arch_sc_arg(const struct trapframe *tf, int i);
-static inline void arch_sc_set_ret(struct trapframe *tf, long v);
+static inline const uintptr_t *arch_sc_args(const struct trapframe *tf);
 
 /* The kernel wrote instructions at kva (a user program's code, through the
  * direct map): make every CPU's instruction fetches see them (arm64 cache

@@ -32,8 +32,10 @@ __noreturn void panic_trap(const struct trapframe *tf, const char *fmt, ...) __p
 const struct fdt *boot_fdt(void);
 
 /* Syscall entry code, IRQs off, with the user's registers saved in *tf at
- * the top of the kernel stack. Returns with IRQs off, ready to go back. */
-void syscall_dispatch(struct trapframe *tf);
+ * the top of the kernel stack (at least those C may clobber, and the
+ * number and arguments). Returns the result, with IRQs off and
+ * user_return() done: the entry code puts it in the user's result register. */
+long syscall_dispatch(struct trapframe *tf);
 
 /* Trap handlers, last thing before returning to user mode, IRQs off. */
 void user_return(void);

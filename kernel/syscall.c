@@ -11,9 +11,8 @@
  * each marked below. (b) is kernel/kstack_offset/: the strategy in force
  * draws an offset while IRQs are still masked from the entry, and the
  * alloca moves this function's stack pointer down by it, so the handler and
- * everything it calls run at a random depth. The number is bounds-checked and then clamped with a
- * mask, so that even a mispredicted bounds check cannot make the CPU read
- * past the table speculatively (the Spectre v1 pattern).
+ * everything it calls run at a random depth. The number is clamped with a
+ * mask computed from it, not checked with a branch (handler_of below).
  */
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
@@ -21,7 +20,9 @@
 #include "kernel/latency/latency.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall.h"
+#include "kernel/user_return.h"
 
+/* Slot 0 stays empty: handler_of() sends every number past the end there. */
 static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_exit] = sys_exit,
     [SYS_write] = sys_write,
@@ -55,18 +56,16 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_debug_kaddr] = sys_debug_kaddr,
 };
 
-/* All ones if idx < size, else 0, computed without a branch (idx, size < 2^63). */
-static inline unsigned long index_mask(unsigned long idx, unsigned long size)
-{
-    return (unsigned long)(~(long)(idx | (size - 1 - idx)) >> 63);
-}
-
+/*
+ * The handler for nr, with no branch on nr: numbers past the table become
+ * 0, whose slot is empty. The clamp is arithmetic on nr itself (a compare
+ * into a mask), so even a CPU that speculates cannot use an out-of-range
+ * number to read past the table (the Spectre v1 pattern).
+ */
 static inline syscall_fn handler_of(unsigned long nr)
 {
-    if (nr >= NR_SYSCALLS)
-        return NULL;
-    nr &= index_mask(nr, NR_SYSCALLS);
-    return syscall_table[nr];
+    unsigned long in_range = 0 - (unsigned long)(nr < NR_SYSCALLS); /* all ones or 0 */
+    return syscall_table[nr & in_range];
 }
 
 /*
@@ -74,9 +73,10 @@ static inline syscall_fn handler_of(unsigned long nr)
  * with timing compiled in and once without (`timed` is a constant in each
  * copy), so that with the timers off the path carries nothing of them but
  * the one branch that picks the copy. It must be inlined: the stack offset's
- * alloca belongs to the frame that calls the handler.
+ * alloca belongs to the frame that calls the handler. The handler reads its
+ * arguments where the entry code saved them (arch_sc_args).
  */
-static inline __attribute__((always_inline)) void dispatch(struct trapframe *tf, bool timed)
+static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf, bool timed)
 {
     /* (a) entry timestamp, and where it was taken. */
     uint64_t start = timed ? arch_timestamp_begin() : 0;
@@ -89,14 +89,11 @@ static inline __attribute__((always_inline)) void dispatch(struct trapframe *tf,
     /* (b) the random stack offset, drawn and applied before anything else
      * runs on this stack (kernel/kstack_offset/kstack_offset.h). */
     const struct kstack_strategy *strategy = READ_ONCE(kstack_strategy_now);
-    KSTACK_OFFSET_APPLY(strategy->draw(c, self));
-    self->in_syscall = true;
+    KSTACK_OFFSET_APPLY(strategy->draw ? strategy->draw(c, self) : 0);
     arch_irq_enable(); /* system calls are preemptible */
     unsigned long nr = arch_sc_nr(tf);
     syscall_fn fn = handler_of(nr);
-    struct sysargs args = {{arch_sc_arg(tf, 0), arch_sc_arg(tf, 1), arch_sc_arg(tf, 2),
-                            arch_sc_arg(tf, 3), arch_sc_arg(tf, 4), arch_sc_arg(tf, 5)}};
-    arch_sc_set_ret(tf, fn ? fn(&args) : -ENOSYS);
+    long ret = fn ? fn((const struct sysargs *)arch_sc_args(tf)) : -ENOSYS;
     if (strategy->exit) /* the legacy designs choose the next offset here */
         strategy->exit(self);
     arch_irq_disable();
@@ -107,24 +104,22 @@ static inline __attribute__((always_inline)) void dispatch(struct trapframe *tf,
             latency_record(arch_this_cpu(), kstack_strategy_id(strategy), slot, start,
                            start_cpu, irqs);
     }
-    self->in_syscall = false;
-    user_return();
+    user_return_fast(self);
+    return ret;
 }
 
 /* The timed copy lives in a function of its own, so that its extra live
  * values (start time, CPU, interrupt count) cost the untimed path nothing:
  * sharing one frame made gcc save two more registers on every call. */
-static __attribute__((noinline)) void dispatch_timed(struct trapframe *tf)
+static __attribute__((noinline)) long dispatch_timed(struct trapframe *tf)
 {
-    dispatch(tf, true);
+    return dispatch(tf, true);
 }
 
 /* Called from the arch entry code with IRQs off; returns with them off. */
-void syscall_dispatch(struct trapframe *tf)
+long syscall_dispatch(struct trapframe *tf)
 {
-    if (__builtin_expect(READ_ONCE(latency_on), 0)) {
-        dispatch_timed(tf);
-        return;
-    }
-    dispatch(tf, false);
+    if (__builtin_expect(READ_ONCE(latency_on), 0))
+        return dispatch_timed(tf);
+    return dispatch(tf, false);
 }

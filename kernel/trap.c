@@ -11,24 +11,30 @@
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
+#include "kernel/user_return.h"
 
-void user_return(void)
+void user_return_work(void)
 {
+    struct cpu *c = this_cpu();
+    if (c->preempt_count != 0)
+        panic("returning to user space with preempt count %u: a lock or preempt_disable() "
+              "is still held (last lock taken at %s)",
+              c->preempt_count, c->lock_site ? c->lock_site : "?");
     for (;;) {
-        struct cpu *c = this_cpu();
+        c = this_cpu();
         if (c->sched.current->killed) {
             arch_irq_enable();
             task_exit(0, false); /* the task's status was set by whoever ended it */
         }
         if (!c->sched.need_resched)
             break;
-        sched_preempt_point();
+        sched_preempt_user_return();
     }
-    struct cpu *c = this_cpu();
-    if (c->preempt_count != 0)
-        panic("returning to user space with preempt count %u: a lock or preempt_disable() "
-              "is still held (last lock taken at %s)",
-              c->preempt_count, c->lock_site ? c->lock_site : "?");
+}
+
+void user_return(void)
+{
+    user_return_fast(arch_this_cpu()->sched.current); /* IRQs are off */
 }
 
 void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int status)

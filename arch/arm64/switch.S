@@ -5,17 +5,20 @@
  */
 #include <arch/impl.h>
 
-#define SWITCH_FRAME 96 /* x19-x28, x29, x30: 12 registers */
+#define SWITCH_FRAME 112 /* x19-x28, x29, x30, SP_EL0, TPIDR_EL0: 14 registers */
 
     .text
 /*
  * void arch_context_switch(uintptr_t *save_sp, uintptr_t load_sp)
  *   x0: where to store this thread's stack pointer; x1: the next thread's
  *   saved stack pointer. Pushes the AAPCS64 callee-saved registers x19-x28,
- *   x29 (frame pointer) and x30 (return address) on this stack, swaps
- *   stacks, pops the next thread's and returns to its x30. The stack
- *   layout is the one arch_thread_init (thread.c) builds for a new thread.
- *   IRQs off throughout; x2 clobbered.
+ *   x29 (frame pointer) and x30 (return address) on this stack, and the
+ *   user's SP_EL0 and TPIDR_EL0, swaps stacks, pops the next thread's and
+ *   returns to its x30. The two user registers belong to the thread: the
+ *   system call path (vectors.S, el0_svc) does not save them, since the
+ *   kernel never changes them, so they must survive a switch here. The
+ *   stack layout is the one arch_thread_init (thread.c) builds for a new
+ *   thread. IRQs off throughout; x2, x3 clobbered.
  */
     .globl arch_context_switch
 arch_context_switch:
@@ -25,9 +28,15 @@ arch_context_switch:
     stp     x25, x26, [sp, #48]
     stp     x27, x28, [sp, #64]
     stp     x29, x30, [sp, #80]
+    mrs     x2, sp_el0
+    mrs     x3, tpidr_el0
+    stp     x2, x3, [sp, #96]
     mov     x2, sp
     str     x2, [x0]
     mov     sp, x1
+    ldp     x2, x3, [sp, #96]
+    msr     sp_el0, x2
+    msr     tpidr_el0, x3
     ldp     x21, x22, [sp, #16]
     ldp     x23, x24, [sp, #32]
     ldp     x25, x26, [sp, #48]

@@ -16,10 +16,12 @@
  * (AArch64), D, A, I and F (bits [9:6]) clear: nothing masked at EL0. */
 #define SPSR_EL0T 0
 
-enum { SW_X30 = 11, SW_WORDS = 12 }; /* switch.S pushes x19-x28, x29, x30 */
+/* switch.S pushes x19-x28, x29, x30, SP_EL0, TPIDR_EL0 */
+enum { SW_X30 = 11, SW_WORDS = 14 };
 
 /* The first arch_context_switch to the thread pops zeroed callee-saved
- * registers (x29 = 0 ends backtraces) and "returns" to start (x30). */
+ * registers (x29 = 0 ends backtraces) and user registers, and "returns"
+ * to start (x30). */
 uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
 {
     uint64_t *sp = (uint64_t *)(kstack_top - sizeof(struct trapframe)) - SW_WORDS;

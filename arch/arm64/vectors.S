@@ -17,9 +17,10 @@
  * the trapframe lands at kstack_top - sizeof(struct trapframe).
  *
  * Kernel (EL1) exceptions: save, arm64_trap(tf), restore, ERET.
- * User (EL0) exceptions:   save (with SP_EL0), then an SVC goes straight to
- *   syscall_dispatch(tf), anything else to arm64_trap(tf); both return with
- *   IRQs off after user_return(); restore (with SP_EL0), ERET.
+ * User (EL0) exceptions:   an SVC takes the fast path el0_svc, which saves
+ *   only the registers C may clobber and calls syscall_dispatch(tf);
+ *   anything else saves everything (with SP_EL0) and calls arm64_trap(tf).
+ *   Both return with IRQs off after user_return(); restore, ERET.
  */
 #include <arch/impl.h>
 
@@ -47,7 +48,15 @@ arm64_vectors:
     VENTRY  5, save_sp_el1          //   IRQ
     VENTRY  6, save_sp_el1          //   FIQ
     VENTRY  7, save_sp_el1          //   SError
-    VENTRY  8, save_el0             // lower EL, AArch64: sync (SVC, aborts, ...)
+    .balign 128                     // lower EL, AArch64: sync (SVC, aborts, ...)
+    sub     sp, sp, #TF_SIZE
+    stp     x0, x1, [sp, #TF_X(0)]
+    mrs     x0, esr_el1
+    lsr     x0, x0, #ESR_EC_SHIFT
+    cmp     x0, #EC_SVC64
+    b.eq    el0_svc
+    mov     x0, #8
+    b       save_el0
     VENTRY  9, save_el0             //   IRQ
     VENTRY  10, save_el0            //   FIQ
     VENTRY  11, save_el0            //   SError
@@ -130,15 +139,13 @@ kernel_trap:
     eret
 
 /*
- * save_el0 - exceptions from user mode.
+ * save_el0 - exceptions from user mode other than SVC (entry 8 sends an
+ *   SVC, ESR_EL1.EC 0x15, to el0_svc below).
  *   In: sp = the trapframe at the top of the kernel stack, x0 = entry
  *   number. Saves the user's registers including SP_EL0 and TPIDR_EL0
- *   (the user thread pointer, per thread like the rest); clears x29 so
- *   kernel backtraces end here rather than wander into user memory.
- *   SVC (vector 8, ESR_EL1.EC 0x15): syscall_dispatch(tf); ELR_EL1 already
- *   points past the SVC (Arm ARM, "Exception entry": the preferred return
- *   address of a supervisor call is the next instruction). Otherwise
- *   arm64_trap(tf). Both return with IRQs off, user_return() done.
+ *   (the user thread pointer), so that a fault report shows them all;
+ *   clears x29 so kernel backtraces end here rather than wander into user
+ *   memory. arm64_trap(tf) returns with IRQs off, user_return() done.
  */
 save_el0:
     mrs     x1, sp_el0
@@ -146,17 +153,57 @@ save_el0:
     mrs     x3, tpidr_el0
     str     x3, [sp, #TF_TPIDR]
     mov     x29, xzr
-    mov     x1, x0
     mov     x0, sp
-    cmp     x1, #8                      // synchronous, from AArch64 EL0?
-    b.ne    1f
-    lsr     x2, x2, #ESR_EC_SHIFT
-    cmp     x2, #EC_SVC64
-    b.ne    1f
-    bl      syscall_dispatch
+    bl      arm64_trap
     b       arm64_return_to_user_sp
-1:  bl      arm64_trap
-    b       arm64_return_to_user_sp
+
+/*
+ * el0_svc - a system call (SVC from AArch64 EL0), the fast path.
+ *   In: sp = the new trapframe, x0/x1 saved in it. Saves only what the C
+ *   code may clobber: x2-x18 and x30 (AAPCS64 caller-saved; x19 rides
+ *   along in a pair) and ELR/SPSR_EL1, which an interrupt taken during the
+ *   call would overwrite. x19-x29 are preserved by every C function, and
+ *   SP_EL0 and TPIDR_EL0 by the kernel (it never writes them; a thread
+ *   switch saves them, switch.S). So the frame's other slots stay
+ *   unwritten: only this path and syscall_dispatch (x0-x5, x8) read it.
+ *   x29 is left as the user had it: backtraces stop at the first frame
+ *   pointer that is not a kernel address. ELR_EL1 already points past the
+ *   SVC (Arm ARM, "Exception entry": the preferred return address of a
+ *   supervisor call is the next instruction).
+ *   Out: x0 = syscall_dispatch(tf), x1-x18 and x30 restored, ERET.
+ */
+el0_svc:
+    stp     x2, x3, [sp, #TF_X(2)]
+    stp     x4, x5, [sp, #TF_X(4)]
+    stp     x6, x7, [sp, #TF_X(6)]
+    stp     x8, x9, [sp, #TF_X(8)]
+    stp     x10, x11, [sp, #TF_X(10)]
+    stp     x12, x13, [sp, #TF_X(12)]
+    stp     x14, x15, [sp, #TF_X(14)]
+    stp     x16, x17, [sp, #TF_X(16)]
+    stp     x18, x19, [sp, #TF_X(18)]
+    str     x30, [sp, #TF_X(30)]
+    mrs     x2, elr_el1
+    mrs     x3, spsr_el1
+    stp     x2, x3, [sp, #TF_ELR]
+    mov     x0, sp
+    bl      syscall_dispatch            // returns with IRQs off
+    ldp     x2, x3, [sp, #TF_ELR]
+    msr     elr_el1, x2
+    msr     spsr_el1, x3
+    ldr     x1, [sp, #TF_X(1)]
+    ldp     x2, x3, [sp, #TF_X(2)]
+    ldp     x4, x5, [sp, #TF_X(4)]
+    ldp     x6, x7, [sp, #TF_X(6)]
+    ldp     x8, x9, [sp, #TF_X(8)]
+    ldp     x10, x11, [sp, #TF_X(10)]
+    ldp     x12, x13, [sp, #TF_X(12)]
+    ldp     x14, x15, [sp, #TF_X(14)]
+    ldp     x16, x17, [sp, #TF_X(16)]
+    ldr     x18, [sp, #TF_X(18)]
+    ldr     x30, [sp, #TF_X(30)]
+    add     sp, sp, #TF_SIZE
+    eret
 
 /*
  * void arm64_return_to_user(struct trapframe *tf)  (noreturn)

@@ -3,7 +3,10 @@
  * arch/riscv64/switch.S - switching kernel threads.
  *
  * A switched-out thread's stack holds a SWITCH_FRAME (impl.h): ra and
- * s0-s11, the psABI's callee-saved registers besides sp. tp is not in it:
+ * s0-s11, the psABI's callee-saved registers besides sp, and gp. The
+ * kernel never uses gp (-mno-relax), so during a system call it still
+ * holds the user's, which the system call path does not save (vectors.S):
+ * it belongs to the thread and must survive a switch. tp is not in it:
  * tp is this CPU, not this thread (vectors.S).
  */
 #include <arch/impl.h>
@@ -21,12 +24,14 @@
 arch_context_switch:
     addi    sp, sp, -SWITCH_FRAME
     sd      ra, SWITCH_RA(sp)
+    sd      gp, SWITCH_GP(sp)
     .irp n, 0,1,2,3,4,5,6,7,8,9,10,11
     sd      s\n, SWITCH_S(\n)(sp)
     .endr
     sd      sp, 0(a0)
     mv      sp, a1
     ld      ra, SWITCH_RA(sp)
+    ld      gp, SWITCH_GP(sp)
     .irp n, 0,1,2,3,4,5,6,7,8,9,10,11
     ld      s\n, SWITCH_S(\n)(sp)
     .endr

@@ -140,11 +140,7 @@ void riscv_trap(struct trapframe *tf)
     bool from_user = !(tf->sstatus & SSTATUS_SPP);
     if (is_interrupt) {
         interrupt(tf, code);
-    } else if (from_user && code == CAUSE_ECALL_U) {
-        tf->sepc += 4; /* resume after the ecall (always 4 bytes) */
-        syscall_dispatch(tf); /* ends with user_return() */
-        return;
-    } else if (from_user) {
+    } else if (from_user) { /* an ecall from U never comes here: vectors.S .Lsyscall */
         user_exception(tf, code);
     } else if (!(cause_in(code, FIXABLE) && extable_fixup(tf))) {
         kernel_exception(tf, code);

@@ -17,6 +17,7 @@
 #include <arch/impl.h>
 
 #define SSTATUS_SUM (1 << 18)       /* priv spec 4.1.1 */
+#define CAUSE_ECALL_U 8             /* scause: environment call from U-mode */
 
 /* Save x0 (as 0), x1, x3 and x5-x31 into the trapframe at sp. */
 .macro save_regs
@@ -99,6 +100,11 @@ riscv_trap_entry:
     sd      sp, CPU_USER_SP(tp)
     ld      sp, CPU_KSTACK_TOP(tp)
     addi    sp, sp, -TF_SIZE
+    sd      t0, TF_X(5)(sp)
+    csrr    t0, scause
+    addi    t0, t0, -CAUSE_ECALL_U
+    beqz    t0, .Lsyscall
+    ld      t0, TF_X(5)(sp)
     save_regs
     ld      t0, CPU_USER_SP(tp)
     sd      t0, TF_X(2)(sp)
@@ -109,6 +115,53 @@ riscv_trap_entry:
     mv      a0, sp
     call    riscv_trap              /* returns with IRQs off */
     j       .Lto_user
+
+/*
+ * .Lsyscall - an ecall from U mode, the fast path.
+ * Entry: sp = the new trapframe, t0 saved in it, tp = this CPU.
+ *   Saves only what the C code may clobber: ra, t0-t6, a0-a7 (the psABI's
+ *   caller-saved registers), the user's sp and tp (the kernel's differ),
+ *   and sepc and sstatus, which a trap taken during the call would
+ *   overwrite. s0-s11 are preserved by every C function and gp by the
+ *   kernel, which never uses it (a thread switch saves it, switch.S), so
+ *   their slots stay unwritten: only this path and syscall_dispatch (a0-a5,
+ *   a7) read the frame. s0 is left as the user had it: backtraces stop at
+ *   the first frame pointer that is not a kernel address. sstatus.SUM is
+ *   already 0: a return to U mode always restores a frame saved from U
+ *   mode, where it was 0, so the clear that other traps need is skipped.
+ *   sepc is the ecall itself (priv spec 3.3.1): resume 4 bytes on.
+ * Exit: a0 = syscall_dispatch(tf), everything else as it was, sret.
+ */
+.Lsyscall:
+    sd      ra, TF_X(1)(sp)
+    sd      t1, TF_X(6)(sp)
+    sd      t2, TF_X(7)(sp)
+    .irp n, 10,11,12,13,14,15,16,17,28,29,30,31
+    sd      x\n, TF_X(\n)(sp)
+    .endr
+    ld      t0, CPU_USER_SP(tp)
+    sd      t0, TF_X(2)(sp)
+    csrrw   t0, sscratch, zero      /* the user's tp; sscratch = 0: kernel */
+    sd      t0, TF_X(4)(sp)
+    csrr    t0, sepc
+    addi    t0, t0, 4
+    sd      t0, TF_SEPC(sp)
+    csrr    t0, sstatus
+    sd      t0, TF_SSTATUS(sp)
+    mv      a0, sp
+    call    syscall_dispatch        /* returns with IRQs off */
+    csrw    sscratch, tp
+    ld      t0, TF_SEPC(sp)
+    csrw    sepc, t0
+    ld      t0, TF_SSTATUS(sp)
+    csrw    sstatus, t0
+    ld      ra, TF_X(1)(sp)
+    .irp n, 5,6,7,11,12,13,14,15,16,17,28,29,30,31
+    ld      x\n, TF_X(\n)(sp)
+    .endr
+    ld      tp, TF_X(4)(sp)
+    ld      sp, TF_X(2)(sp)
+    sret
 
 /*
  * void riscv_return_to_user(struct trapframe *tf) - enter or resume U mode.

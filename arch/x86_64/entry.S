@@ -6,20 +6,32 @@
  * On entry (SDM vol. 2B "SYSCALL"): %rcx = user RIP, %r11 = user RFLAGS,
  * RFLAGS masked by MSR_FMASK (IF, TF, DF, AC clear), CS/SS = kernel, but
  * %rsp and GS base are still the user's. Arguments: %rax = number,
- * %rdi %rsi %rdx %r10 %r8 %r9.
+ * %rdi %rsi %rdx %r10 %r8 %r9. Every register but %rax (the result), %rcx
+ * and %r11 (which SYSCALL itself overwrites) comes back unchanged.
+ *
+ * Only what the C code may clobber is saved, in struct trapframe's slots:
+ * the caller-saved registers of the SysV ABI (rax, the six arguments) and
+ * the user's rip, rflags and rsp. The callee-saved ones (rbx rbp r12-r15)
+ * are preserved by every C function, so they still hold the user's values
+ * when syscall_dispatch returns, even after the thread slept or moved to
+ * another CPU (arch_context_switch saves them on the kernel stack). Their
+ * slots in the frame, and r11/rcx/vector/error, stay unwritten: nothing
+ * reads a SYSCALL frame but this file, syscall_dispatch (rax, the
+ * arguments) and the slow return below, which fills them in first.
  *
  * Step 1: swapgs, so %gs: is this CPU's struct cpu; park the user %rsp in
  *         it and switch to the thread's kernel stack (cpu->arch.kstack_top).
- * Step 2: push a struct trapframe shaped exactly like an interrupt's
- *         (ss rsp rflags cs rip error vector, then the general registers).
- * Step 3: syscall_dispatch(tf) - returns with IRQs off.
+ * Step 2: push ss rsp rflags cs rip, skip error/vector, push rax and the
+ *         arguments, skip the rest: %rsp is then a struct trapframe.
+ * Step 3: syscall_dispatch(tf) - returns the result, with IRQs off.
  * Step 4: back to user with SYSRET, unless the saved RIP is not a user
  *         address: SYSRET with a non-canonical RCX faults in kernel mode
  *         on the user stack (SDM vol. 2B "SYSRET", Operation), so such
  *         returns take the IRET path, which faults in user mode instead.
+ * %rbp is left as the user had it: kernel backtraces stop at the first
+ * frame pointer that is not a kernel address (kernel/panic.c).
  */
 #include <arch/impl.h>
-#include "frame.h"
 #include "kernel/uapi/syscall.h" /* USER_TOP */
 
     .text
@@ -33,19 +45,44 @@ x86_syscall_entry:
     pushq   %r11                        /* rflags */
     pushq   $GDT_USER_CS                /* cs */
     pushq   %rcx                        /* rip */
-    pushq   $0                          /* error code */
-    pushq   $VECTOR_SYSCALL             /* vector */
-    PUSH_GPRS
-    xor     %ebp, %ebp                  /* backtraces stop at the user boundary */
+    sub     $(TF_RIP - TF_RAX - 8), %rsp /* error, vector */
+    pushq   %rax
+    pushq   %r9
+    pushq   %r8
+    pushq   %r10
+    pushq   %rdx
+    pushq   %rsi
+    pushq   %rdi
+    sub     $TF_RDI, %rsp               /* rcx r11 rbx rbp r12-r15 */
     mov     %rsp, %rdi
-    call    syscall_dispatch            /* step 3 */
+    call    syscall_dispatch            /* step 3: %rax = the result */
 
-    movabs  $USER_TOP, %rcx             /* step 4 */
-    cmp     %rcx, TF_RIP(%rsp)
-    jae     x86_iret_to_user
-    POP_GPRS
-    mov     16(%rsp), %rcx              /* rip, for SYSRET */
-    mov     32(%rsp), %r11              /* rflags, for SYSRET */
-    mov     40(%rsp), %rsp              /* the user's stack */
+    mov     TF_RIP(%rsp), %rcx          /* step 4 */
+    movabs  $USER_TOP, %r11
+    cmp     %r11, %rcx
+    jae     slow_return
+    mov     TF_RFLAGS(%rsp), %r11
+    mov     TF_RDI(%rsp), %rdi
+    mov     TF_RSI(%rsp), %rsi
+    mov     TF_RDX(%rsp), %rdx
+    mov     TF_R10(%rsp), %r10
+    mov     TF_R8(%rsp), %r8
+    mov     TF_R9(%rsp), %r9
+    mov     TF_RSP(%rsp), %rsp          /* the user's stack */
     swapgs
     sysretq
+
+/* The IRET path needs a whole frame: the registers C preserved, and the
+ * rcx/r11 that SYSCALL clobbered (as SYSRET would leave them). */
+slow_return:
+    mov     %rax, TF_RAX(%rsp)
+    mov     %rbx, TF_RBX(%rsp)
+    mov     %rbp, TF_RBP(%rsp)
+    mov     %r12, TF_R12(%rsp)
+    mov     %r13, TF_R13(%rsp)
+    mov     %r14, TF_R14(%rsp)
+    mov     %r15, TF_R15(%rsp)
+    mov     %rcx, TF_RCX(%rsp)
+    mov     TF_RFLAGS(%rsp), %r11
+    mov     %r11, TF_R11(%rsp)
+    jmp     x86_iret_to_user

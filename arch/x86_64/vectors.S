@@ -43,13 +43,13 @@ vector_stub_\vec:
 
 trap_common:
     PUSH_GPRS
-    testb   $3, 18*8(%rsp)      /* came from user mode (CPL 3)? */
+    testb   $3, TF_CS(%rsp)      /* came from user mode (CPL 3)? */
     jz      1f
     swapgs                      /* then GS base must become this CPU's struct cpu */
 1:  mov     %rsp, %rdi
     cld
     call    x86_trap
-    testb   $3, 18*8(%rsp)
+    testb   $3, TF_CS(%rsp)
     jz      2f
     swapgs
 2:  POP_GPRS
@@ -83,31 +83,31 @@ x86_vector_stubs:
     .text
     .globl arch_capture_regs
 arch_capture_regs:
-    mov     %r15, 0*8(%rdi)
-    mov     %r14, 1*8(%rdi)
-    mov     %r13, 2*8(%rdi)
-    mov     %r12, 3*8(%rdi)
-    mov     %r11, 4*8(%rdi)
-    mov     %r10, 5*8(%rdi)
-    mov     %r9, 6*8(%rdi)
-    mov     %r8, 7*8(%rdi)
-    mov     %rbp, 8*8(%rdi)
-    mov     %rdi, 9*8(%rdi)
-    mov     %rsi, 10*8(%rdi)
-    mov     %rdx, 11*8(%rdi)
-    mov     %rcx, 12*8(%rdi)
-    mov     %rbx, 13*8(%rdi)
-    mov     %rax, 14*8(%rdi)
-    movq    $0, 15*8(%rdi)      /* vector */
-    movq    $0, 16*8(%rdi)      /* error */
+    mov     %r15, TF_R15(%rdi)
+    mov     %r14, TF_R14(%rdi)
+    mov     %r13, TF_R13(%rdi)
+    mov     %r12, TF_R12(%rdi)
+    mov     %rbp, TF_RBP(%rdi)
+    mov     %rbx, TF_RBX(%rdi)
+    mov     %r11, TF_R11(%rdi)
+    mov     %rcx, TF_RCX(%rdi)
+    mov     %rdi, TF_RDI(%rdi)
+    mov     %rsi, TF_RSI(%rdi)
+    mov     %rdx, TF_RDX(%rdi)
+    mov     %r10, TF_R10(%rdi)
+    mov     %r8, TF_R8(%rdi)
+    mov     %r9, TF_R9(%rdi)
+    mov     %rax, TF_RAX(%rdi)
+    movq    $0, TF_VECTOR(%rdi)
+    movq    $0, TF_ERROR(%rdi)
     mov     (%rsp), %rax
-    mov     %rax, 17*8(%rdi)    /* rip */
+    mov     %rax, TF_RIP(%rdi)
     mov     %cs, %eax
-    mov     %rax, 18*8(%rdi)
+    mov     %rax, TF_CS(%rdi)
     pushfq
-    popq    19*8(%rdi)
+    popq    TF_RFLAGS(%rdi)
     lea     8(%rsp), %rax
-    mov     %rax, 20*8(%rdi)    /* rsp */
+    mov     %rax, TF_RSP(%rdi)
     mov     %ss, %eax
-    mov     %rax, 21*8(%rdi)
+    mov     %rax, TF_SS(%rdi)
     ret

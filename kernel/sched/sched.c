@@ -373,7 +373,9 @@ void sched_yield(void)
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct thread *t = this_cpu()->sched.current;
     enqueue(t);
+    t->in_syscall = t->task != NULL; /* only system calls yield a user thread */
     switch_locked();
+    t->in_syscall = false;
     spin_unlock_irqrestore(&sched_lock, flags);
 }
 
@@ -477,7 +479,10 @@ void sched_tick(void)
     spin_unlock_irqrestore(&sched_lock, flags);
 }
 
-void sched_preempt_point(void)
+/* Give the CPU away if it is wanted and nothing forbids it. in_kernel: the
+ * thread was interrupted in kernel mode, so a user thread is inside a
+ * system call (counted by switch_locked, like a yield in one). */
+static void preempt(bool in_kernel)
 {
     struct cpu *c = this_cpu();
     if (!c->sched.need_resched || c->preempt_count != 0 || c->sched.current == c->sched.idle)
@@ -486,6 +491,18 @@ void sched_preempt_point(void)
     struct thread *t = c->sched.current;
     if (t->state == THREAD_RUNNING)
         enqueue(t);
+    t->in_syscall = in_kernel && t->task != NULL;
     switch_locked();
+    t->in_syscall = false;
     spin_unlock_irqrestore(&sched_lock, flags);
+}
+
+void sched_preempt_point(void)
+{
+    preempt(true);
+}
+
+void sched_preempt_user_return(void)
+{
+    preempt(false);
 }

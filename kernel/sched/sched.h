@@ -49,7 +49,7 @@ struct thread {
     uint64_t wake_at;     /* arch_counter() deadline of a timed sleep, 0 = none */
     unsigned slice;       /* ticks left in the current time slice */
     bool killed;          /* its task is exiting: leave at the next return to user */
-    bool in_syscall;      /* between syscall entry and exit (statistics) */
+    bool in_syscall;      /* switched out inside a system call (statistics) */
     bool last_of_task;    /* dying as its task's last thread: the task ends after the switch */
     void (*entry)(void *);
     void *arg;
@@ -116,6 +116,8 @@ void sched_tick(void);
 /* End of every interrupt and syscall, IRQs off: switch if a reschedule is due
  * and nothing forbids it. */
 void sched_preempt_point(void);
+/* The same on the way back to user mode (kernel/trap.c). IRQs off. */
+void sched_preempt_user_return(void);
 
 /* Preemption control, nestable. Spinlocks do this too. */
 void preempt_disable(void);

@@ -233,9 +233,25 @@ def no_gnuplot():
     expect("results.csv" in files and not any(n.endswith(".png") for n in files), "files")
 
 
+def null_budget():
+    text = canned().replace("BENCH icount 0", "BENCH icount 1\nBENCH null 0 95 124 9\n"
+                            "BENCH null 1 160 190 9")
+    _, out, _ = run(text)
+    expect("unknown number 95, getpid 124" in out, "null counts")
+    expect("budget for the unknown number: 77 (a third of Linux 6.1's 230): 18 over" in out,
+           "over budget")
+    expect("timers on: unknown number 160 (+65), getpid 190 (+66)" in out, "timers' cost")
+    _, out, _ = run(text.replace("BENCH null 0 95", "BENCH null 0 77"))
+    expect("230): within" in out, "within budget")
+    _, out, _ = run(canned().replace("BENCH icount 0", "BENCH icount 0\nBENCH null 0 95 124 9"))
+    expect("unknown number 95" in out and "budget" not in out, "no budget without icount")
+    expect("Null system call" not in OUT[1], "nothing without a null record")
+
+
 CASES = [csv_header_and_rows, percent_change, regression_mark, improvement_mark, overlap_no_mark,
          student_t, absolute_off, few_rounds, icount_label, published_table, noise_ignored,
-         check_passes, check_fails_when_off_not_fastest, two_arches, plots, no_gnuplot]
+         check_passes, check_fails_when_off_not_fastest, two_arches, plots, no_gnuplot,
+         null_budget]
 
 
 def main():

@@ -320,13 +320,9 @@ static inline unsigned long arch_sc_nr(const struct trapframe *tf)
 {
     return tf->x[8];
 }
-static inline uintptr_t arch_sc_arg(const struct trapframe *tf, int i)
+static inline const uintptr_t *arch_sc_args(const struct trapframe *tf)
 {
-    return tf->x[i];
-}
-static inline void arch_sc_set_ret(struct trapframe *tf, long v)
-{
-    tf->x[0] = (uint64_t)v;
+    return tf->x; /* x0-x5 */
 }
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)

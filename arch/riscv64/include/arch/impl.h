@@ -59,6 +59,7 @@
 #define SWITCH_FRAME (14 * 8)
 #define SWITCH_RA    0
 #define SWITCH_S(n)  (8 + 8 * (n))
+#define SWITCH_GP    (13 * 8) /* the user's gp: the kernel never changes it */
 
 #ifndef __ASSEMBLER__
 
@@ -271,8 +272,7 @@ static inline void arch_mmio_write32(uintptr_t a, uint32_t v)
 /* System call ABI (kernel/uapi/syscall.h): a7 = number, a0-a5 = arguments
  * (x10-x15), a0 = result. */
 static inline unsigned long arch_sc_nr(const struct trapframe *tf) { return tf->a7; }
-static inline uintptr_t arch_sc_arg(const struct trapframe *tf, int i) { return tf->x[10 + i]; }
-static inline void arch_sc_set_ret(struct trapframe *tf, long v) { tf->a0 = (uint64_t)v; }
+static inline const uintptr_t *arch_sc_args(const struct trapframe *tf) { return &tf->x[10]; /* a0-a5 */ }
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {

@@ -47,7 +47,25 @@
 #define CPU_KSTACK_TOP 8
 #define CPU_USER_RSP 16
 
-/* Offsets in struct trapframe used by entry.S. */
+/* Offsets in struct trapframe (8-byte slots, lowest address first), for
+ * frame.h, entry.S and vectors.S; checked against the struct below. */
+#define TF_R15 (0 * 8)
+#define TF_R14 (1 * 8)
+#define TF_R13 (2 * 8)
+#define TF_R12 (3 * 8)
+#define TF_RBP (4 * 8)
+#define TF_RBX (5 * 8)
+#define TF_R11 (6 * 8)
+#define TF_RCX (7 * 8)
+#define TF_RDI (8 * 8) /* the six system call arguments, in ABI order */
+#define TF_RSI (9 * 8)
+#define TF_RDX (10 * 8)
+#define TF_R10 (11 * 8)
+#define TF_R8 (12 * 8)
+#define TF_R9 (13 * 8)
+#define TF_RAX (14 * 8)
+#define TF_VECTOR (15 * 8)
+#define TF_ERROR (16 * 8)
 #define TF_RIP (17 * 8)
 #define TF_CS (18 * 8)
 #define TF_RFLAGS (19 * 8)
@@ -58,16 +76,34 @@
 #ifndef __ASSEMBLER__
 
 /*
- * Registers saved on a trap, in the order arch/x86_64/vectors.S pushes them
- * (lowest address first). vector/error and the five words after them form
- * the frame the CPU itself pushes (SDM vol. 3A 6.14.1, figure 6-9).
+ * Registers saved on a trap, lowest address first (frame.h pushes them).
+ * vector/error and the five words after them form the frame the CPU itself
+ * pushes (SDM vol. 3A 6.14.1, figure 6-9). The system call arguments
+ * rdi rsi rdx r10 r8 r9 sit side by side in that order, so that handlers
+ * read them in place (arch_sc_args). A SYSCALL frame (entry.S) fills only
+ * what the C code may clobber: the callee-saved registers and the four
+ * words marked below hold nothing there, see entry.S.
  */
 struct trapframe {
-    uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
-    uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
-    uint64_t vector, error;
+    uint64_t r15, r14, r13, r12, rbp, rbx; /* callee-saved: not in a SYSCALL frame */
+    uint64_t r11, rcx;                     /* SYSCALL: not saved (rflags, rip below) */
+    union {
+        struct {
+            uint64_t rdi, rsi, rdx, r10, r8, r9;
+        };
+        uintptr_t sc_args[6];
+    };
+    uint64_t rax;
+    uint64_t vector, error; /* SYSCALL: not saved */
     uint64_t rip, cs, rflags, rsp, ss;
 };
+_Static_assert(__builtin_offsetof(struct trapframe, rbp) == TF_RBP, "TF_RBP");
+_Static_assert(__builtin_offsetof(struct trapframe, rdi) == TF_RDI, "TF_RDI");
+_Static_assert(__builtin_offsetof(struct trapframe, r9) == TF_R9, "TF_R9");
+_Static_assert(__builtin_offsetof(struct trapframe, rax) == TF_RAX, "TF_RAX");
+_Static_assert(__builtin_offsetof(struct trapframe, rip) == TF_RIP, "TF_RIP");
+_Static_assert(__builtin_offsetof(struct trapframe, rsp) == TF_RSP, "TF_RSP");
+_Static_assert(sizeof(struct trapframe) == TF_SIZE, "TF_SIZE");
 
 /* 64-bit task state segment (SDM vol. 3A 8.7, figure 8-11). */
 struct x86_tss {
@@ -235,12 +271,7 @@ static inline void arch_pio_write32(uint16_t port, uint32_t v)
 
 /* System call ABI (kernel/uapi/syscall.h): rax; rdi rsi rdx r10 r8 r9; rax. */
 static inline unsigned long arch_sc_nr(const struct trapframe *tf) { return tf->rax; }
-static inline uintptr_t arch_sc_arg(const struct trapframe *tf, int i)
-{
-    const uint64_t args[6] = {tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9};
-    return args[i];
-}
-static inline void arch_sc_set_ret(struct trapframe *tf, long v) { tf->rax = (uint64_t)v; }
+static inline const uintptr_t *arch_sc_args(const struct trapframe *tf) { return tf->sc_args; }
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf) { return tf->rip; }
 static inline void arch_tf_set_pc(struct trapframe *tf, uintptr_t pc) { tf->rip = pc; }

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/user_return.h - the last check before any return to user mode.
+ *
+ * Three things stop a thread on its way out (kernel/trap.c does them): its
+ * task is being killed, this CPU wants to reschedule, or a lock or
+ * preempt_disable() is still held, which is a kernel bug and panics. All
+ * three are rare, so the way out tests them together and calls out of line
+ * only when one is set. The system call path inlines this test; traps call
+ * user_return(), which is the same.
+ */
+#ifndef KERNEL_USER_RETURN_H
+#define KERNEL_USER_RETURN_H
+
+#include "kernel/cpu.h"
+#include "kernel/sched/sched.h"
+
+/* The rare work: exit, reschedule (then look again), or panic. IRQs off. */
+void user_return_work(void);
+
+/* IRQs off (from the caller), so this CPU and its current thread, self,
+ * are fixed. */
+static inline __attribute__((always_inline)) void user_return_fast(struct thread *self)
+{
+    struct cpu *c = arch_this_cpu();
+    if (__builtin_expect((c->preempt_count | c->sched.need_resched | self->killed) != 0, 0))
+        user_return_work();
+}
+
+#endif
