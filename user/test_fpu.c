@@ -28,10 +28,10 @@
  */
 #include "lib/user/ulib.h"
 
-#define NTHREADS 8
+#define NTHREADS   8
 #define STACK_SIZE (16 * 1024)
-#define RUN_NS 1500000000ull
-#define WAIT_NS (RUN_NS + 30000000000ull)
+#define RUN_NS     1500000000ull
+#define WAIT_NS    (RUN_NS + 30000000000ull)
 
 /* ---- The registers, per arch ------------------------------------------ */
 
@@ -43,9 +43,15 @@ struct fpu_regs {
     _Alignas(16) uint8_t fx[512];
 };
 #define NREGS 24 /* xmm0-15, then st0-7 */
-#define NCTL 4   /* FCW, FSW, FTW, MXCSR */
-static uint8_t *reg(struct fpu_regs *r, int i) { return &r->fx[i < 16 ? 160 + 16 * i : 32 + 16 * (i - 16)]; }
-static int reg_bytes(int i) { return i < 16 ? 16 : 10; }
+#define NCTL  4  /* FCW, FSW, FTW, MXCSR */
+static uint8_t *reg(struct fpu_regs *r, int i)
+{
+    return &r->fx[i < 16 ? 160 + 16 * i : 32 + 16 * (i - 16)];
+}
+static int reg_bytes(int i)
+{
+    return i < 16 ? 16 : 10;
+}
 static const int ctl_off[NCTL] = {0, 2, 4, 24}, ctl_size[NCTL] = {2, 2, 1, 4};
 static const uint32_t ctl_default[NCTL] = {0x037f, 0, 0, 0x1f80};
 #else
@@ -56,13 +62,22 @@ struct fpu_regs {
     uint64_t ctl[2];
 };
 #define NREGS 32
-static uint8_t *reg(struct fpu_regs *r, int i) { return r->r[i]; }
+static uint8_t *reg(struct fpu_regs *r, int i)
+{
+    return r->r[i];
+}
 #if defined(__aarch64__)
 #define NCTL 2
-static int reg_bytes(int i) { return 16; }
+static int reg_bytes(int i)
+{
+    return 16;
+}
 #else
 #define NCTL 1
-static int reg_bytes(int i) { return 8; }
+static int reg_bytes(int i)
+{
+    return 8;
+}
 #endif
 static const int ctl_off[2] = {512, 520}, ctl_size[2] = {8, 8};
 static const uint32_t ctl_default[2] = {0, 0};
@@ -106,8 +121,9 @@ static void pattern_controls(struct fpu_regs *r, uint64_t s)
      * sticky flags, maybe FZ (not DAZ, which not every CPU has). */
     set_ctl(r, 0, 0x027f | (uint32_t)(s & 1) << 8 | (uint32_t)(s >> 1 & 3) << 10);
     set_ctl(r, 2, 0xff);
-    set_ctl(r, 3, 0x1f80 | (uint32_t)(s >> 3 & 0x3f) | (uint32_t)(s >> 9 & 3) << 13 |
-                      (uint32_t)(s >> 11 & 1) << 15);
+    set_ctl(r, 3,
+            0x1f80 | (uint32_t)(s >> 3 & 0x3f) | (uint32_t)(s >> 9 & 3) << 13 |
+                (uint32_t)(s >> 11 & 1) << 15);
 #elif defined(__aarch64__)
     /* FPCR: AHP, DN, FZ, RMode (bits 26-22); FPSR: QC and the cumulative flags. */
     set_ctl(r, 0, (uint32_t)(s & 0x1f) << 22);
@@ -217,8 +233,8 @@ static bool compute_round(struct worker *w, uint64_t r)
     for (int i = 1; i <= 64; i++) {
         for (int k = 0; k < 4; k++)
             acc[k] = acc[k] + (v2d){0.5 * i, -0.5 * i};
-        f = f * 2.0f - f;                    /* stays f */
-        s = s * 3.0 / 3.0 + 1.0;             /* s + 1, exactly */
+        f = f * 2.0f - f;        /* stays f */
+        s = s * 3.0 / 3.0 + 1.0; /* s + 1, exactly */
         if ((i & 15) == 0)
             some_call(next_random(&w->seed), &w->seed);
     }
@@ -232,8 +248,8 @@ static bool compute_round(struct worker *w, uint64_t r)
 
 static void pattern_round(struct worker *w, uint64_t r)
 {
-    static const long nr[NVARIANTS] = {SYS_getpid, SYS_yield, SYS_debug_sleep, SYS_debug_spin, -1,
-                                       SYS_sched_setaffinity};
+    static const long nr[NVARIANTS] = {SYS_getpid,     SYS_yield, SYS_debug_sleep,
+                                       SYS_debug_spin, -1,        SYS_sched_setaffinity};
     struct fpu_regs in, out;
     int v = (int)(r % NVARIANTS);
     long arg = v == V_SLEEP ? (long)(r % 100000) : v == V_KERNEL_SPIN ? 200000 : 0;
@@ -294,8 +310,8 @@ static void report_threads(unsigned long migrations)
             mask |= workers[i].bad[v] ? workers[i].bad_mask : 0;
         }
         if (nbad || !n)
-            ktap_note("%s: %lu of %lu rounds changed registers (mask %#lx)", variant_name[v],
-                      nbad, n, (unsigned long)mask);
+            ktap_note("%s: %lu of %lu rounds changed registers (mask %#lx)", variant_name[v], nbad,
+                      n, (unsigned long)mask);
         ktap_check(n > 0 && nbad == 0, "fpu.pattern_kept_across_%s", variant_name[v]);
     }
 }
@@ -398,7 +414,8 @@ static int trap(bool x87)
         __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
         if (mxcsr & (1u << 2)) { /* ZE flag set, unmasked, and yet no #XM */
             printf("test_fpu: MXCSR %#x: divide-by-zero flagged but no #XM raised (QEMU's TCG "
-                   "does not raise SIMD FP exceptions)\n", mxcsr);
+                   "does not raise SIMD FP exceptions)\n",
+                   mxcsr);
             return 0;
         }
     }
