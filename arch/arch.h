@@ -242,10 +242,11 @@ __noreturn void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uint
  * FCW 0x37f, MXCSR 0x1f80; elsewhere every register and control 0). Any
  * context; the thread is not running yet. */
 void arch_fpu_init(struct arch_fpu *f);
-/* Just before arch_context_switch, sched_lock held, IRQs off: save the
- * registers into prev (where the arch can tell they changed since they
- * were loaded) and load next's. NULL for a kernel thread: its registers
- * are not saved or loaded (kernel threads never use them). */
+/* Just before arch_context_switch and after arch_set_kernel_stack(next's
+ * stack: riscv64 finds next's user trapframe there), sched_lock held, IRQs
+ * off: save the registers into prev (where the arch can tell they changed
+ * since they were loaded) and load next's. NULL for a kernel thread: its
+ * registers are not saved or loaded (kernel threads never use them). */
 void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next);
 
 /* (inline) System call ABI: the number, argument i (0-5), the result. */

@@ -17,9 +17,9 @@
  * holds another thread's registers after a switch, which a migrating
  * thread would first have to get back from that CPU; eager has no such
  * case. The value that matters on the way back to U mode is the sstatus
- * saved in the user trapframe (vectors.S restores it): the live FS inside
- * the kernel only records whether the current user thread's registers
- * changed since they were loaded. Every value it can hold there was read
+ * saved in the user trapframe (vectors.S restores it; user_fs_clean below
+ * sets it): the live FS inside the kernel only records whether the
+ * current user thread's registers changed since they were loaded. Every value it can hold there was read
  * from the hart while the same thread's registers were loaded, so "not
  * Dirty" always means the registers match the thread's struct arch_fpu.
  */
@@ -77,6 +77,19 @@ void arch_fpu_init(struct arch_fpu *f)
     memset(f, 0, sizeof(*f));
 }
 
+/* The incoming thread's registers now match its saved copy, so U mode
+ * may resume with FS = Clean: then, unless it writes an FP register before
+ * its next switch, that switch skips the save. Without this the user's FS,
+ * which only the trapframe carries back, would stay Dirty for good after
+ * its first FP instruction. Its user trapframe is at the top of its kernel
+ * stack, which arch_set_kernel_stack has just made this CPU's; a thread
+ * not yet in user mode gets a fresh frame from arch_enter_user anyway. */
+static void user_fs_clean(void)
+{
+    struct trapframe *tf = (struct trapframe *)(this_cpu()->arch.kstack_top - TF_SIZE);
+    tf->sstatus = (tf->sstatus & ~SSTATUS_FS) | FS_CLEAN;
+}
+
 void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
 {
     if (prev && (csr_read(sstatus) & SSTATUS_FS) == FS_DIRTY)
@@ -85,6 +98,7 @@ void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
         fs_set(FS_CLEAN); /* loads need FS != Off; they make it Dirty */
         fpu_load(next);
         fs_set(FS_CLEAN); /* the registers are exactly next's saved ones */
+        user_fs_clean();
     } else {
         fs_set(FS_OFF); /* a kernel thread: a stray FP instruction traps */
     }
