@@ -88,8 +88,8 @@ $(KERNEL_ELF): $(KERNEL_OBJS) linker/kernel.ld
 # ---- User programs ------------------------------------------------------
 # user/NAME.c (plus user/NAME_$(ARCH).S if there is one) links with the small
 # C library in lib/user/ into build/<arch>/user/NAME.elf; all of them are
-# embedded in the kernel (scripts/mkinitrd.py). No FP/SIMD in user code yet:
-# the kernel does not save those registers on a context switch.
+# embedded in the kernel (scripts/mkinitrd.py). User code may use FP/SIMD
+# (ARCH_USER_CFLAGS): the kernel saves those registers per thread.
 UCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
     -isystem $(shell $(CC) -print-file-name=include) \
     -fno-pie -fno-pic -fno-stack-protector -fno-omit-frame-pointer \

@@ -16,8 +16,9 @@ ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mno-outline-atomics -mstrict-
                -mbranch-protection=none -mlittle-endian
 ARCH_LDFLAGS := -m aarch64elf
 
-# User programs: no FP/SIMD yet (the kernel does not switch that state).
-ARCH_USER_CFLAGS := -march=armv8-a -mgeneral-regs-only -mno-outline-atomics -mbranch-protection=none
+# User programs: FP/SIMD allowed (the AAPCS64 has no soft-float variant);
+# the kernel switches V0-V31, FPCR and FPSR per thread (arch/arm64/fpu.c).
+ARCH_USER_CFLAGS := -march=armv8-a -mno-outline-atomics -mbranch-protection=none
 
 ARCH_SRCS := $(wildcard arch/arm64/*.c arch/arm64/*.S)
 

@@ -18,8 +18,11 @@ KERNEL_VBASE := 0xffffffff80000000
 ARCH_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -mno-relax
 ARCH_LDFLAGS := -m elf64lriscv --no-relax
 
-# User programs: no FP/SIMD yet (the kernel does not switch that state).
-ARCH_USER_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -mno-relax
+# User programs: RV64GC with the hard-float lp64d ABI (what Debian's libgcc
+# and newlib are built for; lp64 and lp64d objects do not link together, so
+# every user object, lib/user included, uses it). The kernel switches f0-f31
+# and fcsr per thread (arch/riscv64/fpu.c).
+ARCH_USER_CFLAGS := -march=rv64gc -mabi=lp64d -mcmodel=medany -mno-relax
 
 ARCH_SRCS := $(wildcard arch/riscv64/*.c arch/riscv64/*.S)
 
