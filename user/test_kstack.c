@@ -304,7 +304,9 @@ static void test_integrity(void)
         workers[i].seed = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1);
         thread_create(churn, &workers[i], stacks + i * STACK_SIZE, STACK_SIZE);
     }
-    uint64_t deadline = now_ns() + 120000000000ull;
+    /* Long enough for a loaded 2-core host (TCG slows down with it); the
+     * boot's own timeout is 900 s. */
+    uint64_t deadline = now_ns() + 400000000000ull;
     while (now_ns() < deadline && (__atomic_load_n(&total_calls, __ATOMIC_RELAXED) < INTEGRITY_CALLS ||
                                    migrations() - moved_before < MIN_MIGRATIONS)) {
         set_strategy((unsigned)(next_random(&seed) % KSTACK_NR)); /* hw may refuse: fine */
