@@ -16,8 +16,11 @@ ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mno-outline-atomics -mstrict-
                -mbranch-protection=none -mlittle-endian
 ARCH_LDFLAGS := -m aarch64elf
 
-# User programs: no FP/SIMD yet (the kernel does not switch that state).
-ARCH_USER_CFLAGS := -march=armv8-a -mgeneral-regs-only -mno-outline-atomics -mbranch-protection=none
+# User programs and their C library, newlib (lib/user/newlib.mk), use the
+# FP/SIMD registers and the ABI that passes floating point in them.
+ARCH_USER_CFLAGS := -march=armv8-a -mno-outline-atomics -mbranch-protection=none
+NEWLIB_TARGET := aarch64-none-elf
+ARCH_NEWLIB_CFLAGS := -march=armv8-a -mno-outline-atomics -mbranch-protection=none
 
 ARCH_SRCS := $(wildcard arch/arm64/*.c arch/arm64/*.S)
 

@@ -18,8 +18,11 @@ KERNEL_VBASE := 0xffffffff80000000
 ARCH_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -mno-relax
 ARCH_LDFLAGS := -m elf64lriscv --no-relax
 
-# User programs: no FP/SIMD yet (the kernel does not switch that state).
-ARCH_USER_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -mno-relax
+# User programs and their C library, newlib (lib/user/newlib.mk), use the
+# FP/SIMD registers and the ABI that passes floating point in them.
+ARCH_USER_CFLAGS := -march=rv64gc -mabi=lp64d -mcmodel=medany -mno-relax
+NEWLIB_TARGET := riscv64-unknown-elf
+ARCH_NEWLIB_CFLAGS := -march=rv64gc -mabi=lp64d -mcmodel=medany
 
 ARCH_SRCS := $(wildcard arch/riscv64/*.c arch/riscv64/*.S)
 

@@ -10,8 +10,11 @@ ARCH_CFLAGS := -m64 -march=x86-64 -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno
                -mcmodel=kernel -mno-3dnow
 ARCH_LDFLAGS := -m elf_x86_64
 
-# User programs: no FP/SIMD yet (the kernel does not switch that state).
-ARCH_USER_CFLAGS := -m64 -mno-sse -mno-sse2 -mno-mmx -mno-80387
+# User programs and their C library, newlib (lib/user/newlib.mk), use the
+# FP/SIMD registers and the ABI that passes floating point in them.
+ARCH_USER_CFLAGS := -m64
+NEWLIB_TARGET := x86_64-none-elf
+ARCH_NEWLIB_CFLAGS := -m64
 
 ARCH_SRCS := $(wildcard arch/x86_64/*.c arch/x86_64/*.S)
 
