@@ -99,7 +99,8 @@ newlib: check-deps
 # system call stubs, locks, the kernel's own calls) into
 # build/<arch>/user/NAME.elf; all of them are embedded in the kernel
 # (scripts/mkinitrd.py). -nostdinc plus gcc's and newlib's include
-# directories: never glibc's headers from /usr/include.
+# directories: never glibc's headers from /usr/include. User code may use
+# FP/SIMD (ARCH_USER_CFLAGS): the kernel saves those registers per thread.
 UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -isystem $(shell $(CC) -print-file-name=include) -isystem $(NEWLIB)/include \
     -fno-pie -fno-pic -fno-stack-protector -fno-omit-frame-pointer \

@@ -33,6 +33,7 @@
 
 struct trapframe;
 struct cpu;
+struct arch_fpu; /* impl.h: a user thread's saved FP/SIMD registers */
 
 /* Page protections for arch_pte_leaf (kernel/mm/vm.h uses them). */
 #define VM_READ 0x01
@@ -225,6 +226,27 @@ void arch_set_kernel_stack(uintptr_t top);
 /* Leave the kernel for good: user mode at pc with stack sp, first two
  * argument registers arg0 and arg1, IRQs on. Current thread's stack. */
 __noreturn void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1);
+
+/* ---- FP/SIMD state of user threads ------------------------------------ */
+
+/*
+ * The kernel itself never touches FP/SIMD registers (it is built integer
+ * only); user threads own them. impl.h defines struct arch_fpu, the saved
+ * copy of one thread's registers (x86_64 the FXSAVE image, arm64 V0-V31
+ * with FPCR and FPSR, riscv64 f0-f31 with fcsr), which the kernel keeps in
+ * every struct thread. Each arch turns user access on for every CPU as it
+ * starts (CR0/CR4, CPACR_EL1.FPEN, sstatus.FS). Switching is eager: see
+ * arch_fpu_switch.
+ */
+/* A new user thread's saved state: the defined starting values (x86_64
+ * FCW 0x37f, MXCSR 0x1f80; elsewhere every register and control 0). Any
+ * context; the thread is not running yet. */
+void arch_fpu_init(struct arch_fpu *f);
+/* Just before arch_context_switch, sched_lock held, IRQs off: save the
+ * registers into prev (where the arch can tell they changed since they
+ * were loaded) and load next's. NULL for a kernel thread: its registers
+ * are not saved or loaded (kernel threads never use them). */
+void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next);
 
 /* (inline) System call ABI: the number, argument i (0-5), the result. */
 static inline unsigned long arch_sc_nr(const struct trapframe *tf);

@@ -16,9 +16,10 @@ ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mno-outline-atomics -mstrict-
                -mbranch-protection=none -mlittle-endian
 ARCH_LDFLAGS := -m aarch64elf
 
-# User programs and their C library, newlib (lib/user/newlib.mk), use the
-# FP/SIMD registers and the ABI that passes floating point in them.
+# User programs: FP/SIMD allowed (the AAPCS64 has no soft-float variant);
+# the kernel switches V0-V31, FPCR and FPSR per thread (arch/arm64/fpu.c).
 ARCH_USER_CFLAGS := -march=armv8-a -mno-outline-atomics -mbranch-protection=none
+# newlib (lib/user/newlib.mk) is built for the same ABI.
 NEWLIB_TARGET := aarch64-none-elf
 ARCH_NEWLIB_CFLAGS := -march=armv8-a -mno-outline-atomics -mbranch-protection=none
 

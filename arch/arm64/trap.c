@@ -40,6 +40,7 @@ enum {
     EC_DABT_LOWER = 0x24,
     EC_DABT_CUR = 0x25,
     EC_SP_ALIGN = 0x26,
+    EC_FP_EXC = 0x2c,  /* trapped FP exception (FPCR trap enables, where implemented) */
 };
 
 enum { GROUP_EL1_SP0, GROUP_EL1, GROUP_EL0, GROUP_EL0_AARCH32 }; /* vector entry / 4 */
@@ -133,6 +134,10 @@ static __noreturn void user_exception(struct trapframe *tf)
     case EC_FP:
         status = EXIT_KILLED_ILL;
         snprintf(why, sizeof(why), "%s", ec_name(ec));
+        break;
+    case EC_FP_EXC:
+        status = EXIT_KILLED_FPE;
+        snprintf(why, sizeof(why), "%s, ESR_EL1 %#lx", ec_name(ec), (unsigned long)tf->esr);
         break;
     case EC_PC_ALIGN:
     case EC_SP_ALIGN:

@@ -18,9 +18,12 @@ KERNEL_VBASE := 0xffffffff80000000
 ARCH_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -mno-relax
 ARCH_LDFLAGS := -m elf64lriscv --no-relax
 
-# User programs and their C library, newlib (lib/user/newlib.mk), use the
-# FP/SIMD registers and the ABI that passes floating point in them.
+# User programs: RV64GC with the hard-float lp64d ABI (what Debian's libgcc
+# and newlib are built for; lp64 and lp64d objects do not link together, so
+# every user object, lib/user included, uses it). The kernel switches f0-f31
+# and fcsr per thread (arch/riscv64/fpu.c).
 ARCH_USER_CFLAGS := -march=rv64gc -mabi=lp64d -mcmodel=medany -mno-relax
+# newlib (lib/user/newlib.mk) is built for the same ABI.
 NEWLIB_TARGET := riscv64-unknown-elf
 ARCH_NEWLIB_CFLAGS := -march=rv64gc -mabi=lp64d -mcmodel=medany
 

@@ -53,6 +53,7 @@ void arch_init(const struct boot_info *bi)
     this_cpu()->hwid = boot_hart; /* IPIs address harts by id */
     riscv_time_init(f, boot_hart);
     riscv_timer_init(f, boot_hart);
+    riscv_fpu_check(f, boot_hart);
     riscv_power_init(f);
     sbi_spec = sbi_spec_version();
     if (sbi_spec > 0) { /* BASE exists (SBI v0.2 and later) */

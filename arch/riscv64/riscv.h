@@ -28,6 +28,7 @@
 #define SSTATUS_SPIE     (1ul << 5)  /* SIE before the trap; sret restores it */
 #define SSTATUS_SPP      (1ul << 8)  /* the trap came from S mode; sret returns to it */
 #define SSTATUS_FS       (3ul << 13) /* FP state, 0 = Off: FP instructions trap */
+#define SSTATUS_FS_INITIAL (1ul << 13) /* FP registers in their initial state */
 #define SSTATUS_SUM      (1ul << 18) /* S mode may access U pages */
 #define SSTATUS_MXR      (1ul << 19) /* loads from execute-only pages */
 /* sie / sip bits (priv spec 4.1.3): software, timer, external interrupts. */
@@ -56,6 +57,8 @@ int riscv_cpu_node(const struct fdt *f, uint32_t hart);
 bool riscv_hart_has_ext(const struct fdt *f, uint32_t hart, const char *ext);
 /* trap.c: the ra of the trap being reported, for regs.c's leaf frames. */
 extern uintptr_t riscv_trap_ra;
+/* fpu.c: stop the boot unless hart `hart` has F and D (f may be NULL). */
+void riscv_fpu_check(const struct fdt *f, uint32_t hart);
 /* time.c: the time CSR's frequency from the devicetree (f may be NULL). */
 void riscv_time_init(const struct fdt *f, uint32_t boot_hart);
 /* mmu.c: physical address of the kernel's root table (arch_mmu_switch). */

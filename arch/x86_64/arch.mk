@@ -10,11 +10,13 @@ ARCH_CFLAGS := -m64 -march=x86-64 -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno
                -mcmodel=kernel -mno-3dnow
 ARCH_LDFLAGS := -m elf_x86_64
 
-# User programs and their C library, newlib (lib/user/newlib.mk), use the
-# FP/SIMD registers and the ABI that passes floating point in them.
-ARCH_USER_CFLAGS := -m64
+# User programs: the x86-64 baseline, SSE2 included (FP in XMM registers,
+# long double on x87); the kernel switches that state per thread
+# (arch/x86_64/fpu.c). No AVX: CR4.OSXSAVE stays off.
+ARCH_USER_CFLAGS := -m64 -march=x86-64
+# newlib (lib/user/newlib.mk) is built for the same ABI.
 NEWLIB_TARGET := x86_64-none-elf
-ARCH_NEWLIB_CFLAGS := -m64
+ARCH_NEWLIB_CFLAGS := -m64 -march=x86-64
 
 ARCH_SRCS := $(wildcard arch/x86_64/*.c arch/x86_64/*.S)
 

@@ -128,11 +128,12 @@ static void syscall_init(void)
     x86_wrmsr(MSR_EFER, x86_rdmsr(MSR_EFER) | EFER_SCE);
 }
 
-/* Every CPU: its descriptor tables, per-CPU pointer and SYSCALL setup. */
+/* Every CPU: its descriptor tables, per-CPU pointer, SYSCALL and FP setup. */
 void x86_cpu_init(struct cpu *c)
 {
     cpu_tables_init(c);
     syscall_init();
+    x86_fpu_cpu_init();
 }
 
 void arch_early_init(struct cpu *boot_cpu)

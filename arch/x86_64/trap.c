@@ -71,6 +71,13 @@ static __noreturn void user_exception(struct trapframe *tf)
         status = EXIT_KILLED_ILL;
         snprintf(why, sizeof(why), "illegal instruction");
         break;
+    case 16: /* x87 (#MF) and SIMD (#XM): an exception the program unmasked */
+    case 19:
+        status = EXIT_KILLED_FPE;
+        snprintf(why, sizeof(why), "%s, %s %#x", exception_names[tf->vector],
+                 tf->vector == 19 ? "MXCSR" : "x87 status word",
+                 (unsigned)x86_fpu_status(tf->vector == 19));
+        break;
     case 17:
         status = EXIT_KILLED_BUS;
         /* fall through */

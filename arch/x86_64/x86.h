@@ -58,6 +58,10 @@ void x86_tlb_serve_request(void);
 bool x86_console_irq_route(const struct boot_info *bi, void (*handler)(void));
 void x86_console_interrupt(void);
 void x86_paging_features_init(void);
+/* fpu.c: this CPU's x87/SSE controls (every CPU as it starts); the x87
+ * status word (simd false) or MXCSR of the loaded user state. */
+void x86_fpu_cpu_init(void);
+uint32_t x86_fpu_status(bool simd);
 uint64_t x86_kernel_root(void);
 /* lapic.c */
 void x86_lapic_init(void);

@@ -167,6 +167,13 @@ static void finish_switch(struct cpu *c)
     }
 }
 
+/* A user thread's FP/SIMD save area; NULL for kernel threads, which never
+ * use those registers, and for a dead thread, whose registers nobody reads. */
+static struct arch_fpu *user_fpu(struct thread *t)
+{
+    return t->task && t->state != THREAD_DEAD ? &t->fpu : NULL;
+}
+
 static void switch_locked(void)
 {
     struct cpu *c = this_cpu();
@@ -192,6 +199,7 @@ static void switch_locked(void)
     if (next_as != c->sched.user_as) /* compare what is loaded: an exiting thread unloads it */
         aspace_activate(next_as);
     arch_set_kernel_stack(next->kstack_top);
+    arch_fpu_switch(user_fpu(prev), user_fpu(next));
     arch_context_switch(&prev->saved_sp, next->saved_sp);
     finish_switch(this_cpu()); /* prev again, possibly on another CPU */
 }
@@ -244,6 +252,7 @@ static struct thread *new_thread(const char *name, void (*fn)(void *), void *arg
     t->cpu = 0;
     strlcpy(t->name, name, sizeof(t->name));
     kstack_offset_thread_init(t);
+    arch_fpu_init(&t->fpu);
     t->saved_sp = arch_thread_init(t->kstack_top, thread_trampoline);
     return t;
 }

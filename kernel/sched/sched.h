@@ -57,6 +57,7 @@ struct thread {
         uintptr_t pc, sp, arg0, arg1;
     } user_start; /* where a user thread enters user mode first */
     struct kstack_offset_thread kstack; /* per-thread offset state (task, prng-task) */
+    struct arch_fpu fpu;  /* a user thread's FP/SIMD registers while switched out */
     char name[16];
 };
 

@@ -87,5 +87,6 @@ struct debug_stats {
 #define EXIT_KILLED_SEGV (128 + 11) /* bad memory access */
 #define EXIT_KILLED_ILL (128 + 4)   /* illegal instruction */
 #define EXIT_KILLED_BUS (128 + 7)   /* misaligned access */
+#define EXIT_KILLED_FPE (128 + 8)   /* FP exception the program unmasked */
 
 #endif

@@ -56,6 +56,10 @@
 #define TF_TPIDR  296
 #define TF_SIZE   304 /* a multiple of 16: SP stays aligned */
 
+/* Offsets in struct arch_fpu used by fpu_regs.S. */
+#define FPU_FPCR 512
+#define FPU_FPSR 520
+
 #ifndef __ASSEMBLER__
 
 /*
@@ -91,6 +95,15 @@ _Static_assert(__builtin_offsetof(struct trapframe, sp) == TF_SP, "TF_SP");
 _Static_assert(__builtin_offsetof(struct trapframe, vector) == TF_VECTOR, "TF_VECTOR");
 _Static_assert(__builtin_offsetof(struct trapframe, tpidr) == TF_TPIDR, "TF_TPIDR");
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "TF_SIZE");
+
+/* A user thread's FP/SIMD registers (arch/arm64/fpu.c): V0-V31, then FPCR
+ * and FPSR (offsets FPU_FPCR and FPU_FPSR, for fpu_regs.S). */
+struct arch_fpu {
+    _Alignas(16) uint64_t v[32][2];
+    uint64_t fpcr, fpsr;
+};
+_Static_assert(__builtin_offsetof(struct arch_fpu, fpcr) == FPU_FPCR, "FPU_FPCR");
+_Static_assert(__builtin_offsetof(struct arch_fpu, fpsr) == FPU_FPSR, "FPU_FPSR");
 
 /* Per-CPU arch state, in struct cpu right after `self` (TPIDR_EL1 points at it). */
 struct arch_cpu {

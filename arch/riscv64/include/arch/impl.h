@@ -84,6 +84,13 @@ struct trapframe {
     uint64_t sepc, sstatus, scause, stval;
 };
 
+/* A user thread's FP registers (arch/riscv64/fpu.c): f0-f31 (64 bits each,
+ * the D extension) and fcsr. */
+struct arch_fpu {
+    uint64_t f[32];
+    uint64_t fcsr;
+};
+
 /* Per-CPU state of the trap entry (vectors.S) and the IPIs (timer.c). */
 struct arch_cpu {
     uint64_t kstack_top;  /* CPU_KSTACK_TOP: the running thread's, for traps from U */

@@ -88,6 +88,12 @@ struct arch_cpu {
     uint32_t tlb_flush_request; /* set by another CPU's arch_tlb_shootdown */
 };
 
+/* A user thread's x87/SSE registers: the 512-byte FXSAVE image, which must
+ * be 16-byte aligned (SDM vol. 2A "FXSAVE", table 3-53; arch/x86_64/fpu.c). */
+struct arch_fpu {
+    _Alignas(16) uint8_t fxsave[512];
+};
+
 /* Page-table entry bits (SDM vol. 3A 4.5, tables 4-14 to 4-20). */
 #define X86_PTE_P (1ull << 0)
 #define X86_PTE_W (1ull << 1)

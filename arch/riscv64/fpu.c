@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arch/riscv64/fpu.c - F/D state for user programs.
+ *
+ * User programs are built rv64gc / lp64d; the kernel soft-float (rv64imac,
+ * lp64), so f0-f31 and fcsr belong to user threads. sstatus.FS (priv spec
+ * 4.1.1.6 / 3.1.6.6, "Extension Context Status in mstatus Register") says
+ * what the live registers hold: Off (FP instructions are illegal), Initial
+ * (the initial values), Clean (what was last saved or loaded), Dirty
+ * (changed since). The hart sets Dirty itself on any write to an FP
+ * register or fcsr, so the save can be skipped unless FS is Dirty.
+ *
+ * Eager switching with that skip: a switch saves the outgoing user
+ * thread's registers only if they are Dirty, and loads the incoming
+ * one's. Lazy loading (FS = Off until the first FP instruction traps)
+ * would also save the load for threads that do no FP, but then a CPU
+ * holds another thread's registers after a switch, which a migrating
+ * thread would first have to get back from that CPU; eager has no such
+ * case. The value that matters on the way back to U mode is the sstatus
+ * saved in the user trapframe (vectors.S restores it): the live FS inside
+ * the kernel only records whether the current user thread's registers
+ * changed since they were loaded. Every value it can hold there was read
+ * from the hart while the same thread's registers were loaded, so "not
+ * Dirty" always means the registers match the thread's struct arch_fpu.
+ */
+#include "kernel/arch_callbacks.h"
+#include "lib/fdt.h"
+#include "lib/string.h"
+#include "riscv.h"
+
+/* sstatus.FS values (priv spec, table "Encoding of FS[1:0]"). */
+#define FS_OFF     (0ul << 13)
+#define FS_INITIAL (1ul << 13)
+#define FS_CLEAN   (2ul << 13)
+#define FS_DIRTY   (3ul << 13)
+
+static void fs_set(unsigned long fs)
+{
+    csr_clear(sstatus, SSTATUS_FS & ~fs);
+    csr_set(sstatus, fs);
+}
+
+/* The assembler is told about the D extension only here: nothing else in
+ * the kernel may contain FP instructions. */
+static void fpu_save(struct arch_fpu *f)
+{
+    __asm__ volatile(".option push\n\t.option arch, +d\n\t"
+                     ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,"
+                     "24,25,26,27,28,29,30,31\n\t"
+                     "fsd f\\n, 8 * \\n(%1)\n\t"
+                     ".endr\n\t"
+                     "frcsr %0\n\t"
+                     ".option pop"
+                     : "=r"(f->fcsr)
+                     : "r"(f->f)
+                     : "memory");
+}
+
+static void fpu_load(const struct arch_fpu *f)
+{
+    __asm__ volatile(".option push\n\t.option arch, +d\n\t"
+                     ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,"
+                     "24,25,26,27,28,29,30,31\n\t"
+                     "fld f\\n, 8 * \\n(%1)\n\t"
+                     ".endr\n\t"
+                     "fscsr %0\n\t"
+                     ".option pop"
+                     :
+                     : "r"(f->fcsr), "r"(f->f)
+                     : "memory");
+}
+
+/* Every register +0.0 and fcsr 0 (round to nearest, no flags): the
+ * Initial state arch_enter_user announces in the user's sstatus.FS. */
+void arch_fpu_init(struct arch_fpu *f)
+{
+    memset(f, 0, sizeof(*f));
+}
+
+void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
+{
+    if (prev && (csr_read(sstatus) & SSTATUS_FS) == FS_DIRTY)
+        fpu_save(prev);
+    if (next) {
+        fs_set(FS_CLEAN); /* loads need FS != Off; they make it Dirty */
+        fpu_load(next);
+        fs_set(FS_CLEAN); /* the registers are exactly next's saved ones */
+    } else {
+        fs_set(FS_OFF); /* a kernel thread: a stray FP instruction traps */
+    }
+}
+
+/* Does the devicetree's ISA string name single-letter extension c? Either
+ * in riscv,isa-extensions, or among the letters of riscv,isa before the
+ * first '_' ("rv64imafdc_zicsr..."; G stands for IMAFD: ISA spec,
+ * "ISA Extension Naming Conventions"). */
+static bool hart_has_letter(const struct fdt *f, uint32_t hart, char c)
+{
+    uint32_t len;
+    char ext[2] = {c, 0};
+    int node = riscv_cpu_node(f, hart);
+    if (node < 0)
+        return false;
+    const char *list = fdt_prop(f, node, "riscv,isa-extensions", &len);
+    if (list && fdt_stringlist_contains(list, len, ext))
+        return true;
+    const char *isa = fdt_prop(f, node, "riscv,isa", &len);
+    for (uint32_t i = 4; isa && i < len && isa[i] && isa[i] != '_'; i++) {
+        if (isa[i] == c || isa[i] == 'g')
+            return true;
+    }
+    return false;
+}
+
+/* Boot hart, from arch_init: user programs need F and D (rv64gc, lp64d).
+ * FS is WARL and reads 0 on a hart without F (priv spec, same section),
+ * which confirms what the devicetree says. Stops the boot if either is
+ * missing: no user program could run. */
+void riscv_fpu_check(const struct fdt *f, uint32_t hart)
+{
+    bool listed = f && hart_has_letter(f, hart, 'f') && hart_has_letter(f, hart, 'd');
+    fs_set(FS_INITIAL);
+    bool writable = (csr_read(sstatus) & SSTATUS_FS) != FS_OFF;
+    fs_set(FS_OFF);
+    if (listed && writable) {
+        kprintf("fpu: F and D present, user FP state switched eagerly (save only if Dirty)\n");
+        return;
+    }
+    struct trapframe tf;
+    arch_capture_regs(&tf);
+    panic_trap(&tf, "fpu: hart %u lacks the F/D extensions user programs are built for "
+                    "(rv64gc, lp64d): devicetree %s, sstatus.FS %s",
+               hart, listed ? "lists F and D" : "does not list F and D",
+               writable ? "writable" : "stays Off");
+}
