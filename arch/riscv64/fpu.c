@@ -128,8 +128,9 @@ void riscv_fpu_check(const struct fdt *f, uint32_t hart)
     }
     struct trapframe tf;
     arch_capture_regs(&tf);
-    panic_trap(&tf, "fpu: hart %u lacks the F/D extensions user programs are built for "
-                    "(rv64gc, lp64d): devicetree %s, sstatus.FS %s",
+    panic_trap(&tf,
+               "fpu: hart %u lacks the F/D extensions user programs are built for "
+               "(rv64gc, lp64d): devicetree %s, sstatus.FS %s",
                hart, listed ? "lists F and D" : "does not list F and D",
                writable ? "writable" : "stays Off");
 }

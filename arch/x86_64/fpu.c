@@ -27,29 +27,35 @@
 /* CR0 (SDM vol. 3A 2.5): MP with EM clear is "x87 present" (WAIT honours
  * TS); TS clear: no #NM, the state is always loaded (eager); NE: an
  * unmasked x87 exception raises #MF (vector 16), not the legacy IRQ 13. */
-#define CR0_MP (1ull << 1)
-#define CR0_EM (1ull << 2)
-#define CR0_TS (1ull << 3)
-#define CR0_NE (1ull << 5)
+#define CR0_MP         (1ull << 1)
+#define CR0_EM         (1ull << 2)
+#define CR0_TS         (1ull << 3)
+#define CR0_NE         (1ull << 5)
 /* CR4 (SDM vol. 3A 2.5): OSFXSR lets FXSAVE/FXRSTOR cover XMM and MXCSR and
  * enables the SSE instructions (else #UD); OSXMMEXCPT makes an unmasked SIMD
  * FP exception #XM (vector 19) instead of #UD; OSXSAVE off, see above. */
-#define CR4_OSFXSR (1ull << 9)
+#define CR4_OSFXSR     (1ull << 9)
 #define CR4_OSXMMEXCPT (1ull << 10)
-#define CR4_OSXSAVE (1ull << 18)
+#define CR4_OSXSAVE    (1ull << 18)
 
 /* Offsets in the FXSAVE image (table 3-53). */
-#define FX_FCW 0
-#define FX_MXCSR 24
+#define FX_FCW        0
+#define FX_MXCSR      24
 /* The state FNINIT and reset give (SDM vol. 1 8.1.5 and 10.2.3): every x87
  * exception masked, 64-bit precision, round to nearest; every SIMD
  * exception masked, round to nearest, no flush-to-zero. The abridged tag
  * word 0 (all empty) and the zeroed registers complete it. */
-#define FCW_DEFAULT 0x037f
+#define FCW_DEFAULT   0x037f
 #define MXCSR_DEFAULT 0x1f80
 
-static void write_cr0(uint64_t v) { __asm__ volatile("mov %0, %%cr0" : : "r"(v) : "memory"); }
-static void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory"); }
+static void write_cr0(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr0" : : "r"(v) : "memory");
+}
+static void write_cr4(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
 
 /* Every CPU as it starts, IRQs off: FP/SSE usable, exceptions reported. */
 void x86_fpu_cpu_init(void)

@@ -102,19 +102,17 @@ int _fstat(int fd, struct stat *st)
  * The heap is the kernel's brk area, which starts after the program.
  * SYS_brk returns the new break, or the old one when it refuses. Negative
  * increments hand memory back (malloc trims its top this way); malloc's
- * lock serialises the calls.
+ * lock serialises the calls. The break is asked for every time, not
+ * remembered, so programs that also move it with sys_brk() stay correct.
  */
 void *_sbrk(ptrdiff_t incr)
 {
-    static uintptr_t cur;
-    if (!cur)
-        cur = (uintptr_t)raw_syscall6(SYS_brk, 0, 0, 0, 0, 0, 0);
-    uintptr_t old = cur, want = cur + (uintptr_t)incr;
+    uintptr_t old = (uintptr_t)raw_syscall6(SYS_brk, 0, 0, 0, 0, 0, 0);
+    uintptr_t want = old + (uintptr_t)incr;
     if (incr && (uintptr_t)raw_syscall6(SYS_brk, (long)want, 0, 0, 0, 0, 0) != want) {
         errno = ENOMEM;
         return (void *)-1;
     }
-    cur = want;
     return (void *)old;
 }
 
