@@ -308,4 +308,4 @@ distclean:
 	rm -rf build
 
 help:
-	@sed -n '2,16p' Makefile
+	@sed -n '2,14p' Makefile
