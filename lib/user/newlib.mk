@@ -26,7 +26,7 @@ NEWLIB_CFLAGS := -g -O2 -ffunction-sections -fdata-sections -fno-pie -fno-stack-
     -fno-omit-frame-pointer -fno-asynchronous-unwind-tables $(ARCH_NEWLIB_CFLAGS)
 
 NEWLIB_KEY := $(shell { echo "$(NEWLIB_VERSION) $(NEWLIB_TARGET) $(NEWLIB_CONFIGURE) $(NEWLIB_CFLAGS)"; \
-    $(CC) --version | head -1; } | sha1sum | cut -c1-12)
+    $(CC) --version 2>/dev/null | head -1; } | sha1sum | cut -c1-12)
 NEWLIB := $(NEWLIB_CACHE)/$(ARCH)-$(NEWLIB_VERSION)-$(NEWLIB_KEY)
 NEWLIB_LIBC := $(NEWLIB)/lib/libc.a
 
