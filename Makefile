@@ -7,6 +7,7 @@
 #   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
 #   make test                           host unit tests + boot tests, all arches
 #   make mutate [MUTANTS=a,b] [ARCH=...] break each safety check, check a test fails
+#   make newlib [ARCH=...]              build newlib for user programs (cached in build/newlib)
 #   make deps                           install the Debian packages (as root)
 #   make qemu-gdb / make gdb            debug with gdb-multiarch
 #
@@ -62,7 +63,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench test mutate deps check-deps host-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench test mutate newlib newlib-arch deps check-deps host-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -86,29 +87,41 @@ $(KERNEL_ELF): $(KERNEL_OBJS) linker/kernel.ld
 	$(Q)$(PYTHON) scripts/check_kernel.py $(ARCH) $@ $(NM)
 
 # ---- User programs ------------------------------------------------------
-# user/NAME.c (plus user/NAME_$(ARCH).S if there is one) links with the small
-# C library in lib/user/ into build/<arch>/user/NAME.elf; all of them are
-# embedded in the kernel (scripts/mkinitrd.py). User code may use FP/SIMD
-# (ARCH_USER_CFLAGS): the kernel saves those registers per thread.
-UCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
-    -isystem $(shell $(CC) -print-file-name=include) \
+include lib/user/newlib.mk
+
+# make newlib: build (or find in the cache) newlib for every arch, or ARCH=.
+NEWLIB_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES))
+newlib: check-deps
+	$(Q)for a in $(NEWLIB_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a newlib-arch || exit 1; done
+
+# user/NAME.c (plus user/NAME_$(ARCH).S if there is one) links with newlib
+# (built once, lib/user/newlib.mk) and its port in lib/user/ (crt0, the
+# system call stubs, locks, the kernel's own calls) into
+# build/<arch>/user/NAME.elf; all of them are embedded in the kernel
+# (scripts/mkinitrd.py). -nostdinc plus gcc's and newlib's include
+# directories: never glibc's headers from /usr/include. User code may use
+# FP/SIMD (ARCH_USER_CFLAGS): the kernel saves those registers per thread.
+UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
+    -isystem $(shell $(CC) -print-file-name=include) -isystem $(NEWLIB)/include \
     -fno-pie -fno-pic -fno-stack-protector -fno-omit-frame-pointer \
-    -fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables \
+    -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
     -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
     -I. -MMD -MP $(ARCH_USER_CFLAGS)
-ULIB_SRCS := lib/user/ulib.c lib/string.c lib/printf.c lib/entropy.c lib/hist.c \
-    lib/user/crt0_$(ARCH).S
+ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno.c \
+    lib/user/errno_kernel.c lib/entropy.c lib/hist.c lib/user/crt0_$(ARCH).S
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
+ULIBS := $(NEWLIB)/lib/libc.a $(NEWLIB)/lib/libm.a \
+    $(shell $(CC) $(ARCH_USER_CFLAGS) -print-libgcc-file-name 2>/dev/null)
 USER_PROGS := $(basename $(notdir $(wildcard user/*.c)))
 USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
 
-$(BUILD)/uobj/%.c.o: %.c Makefile arch/$(ARCH)/arch.mk
+$(BUILD)/uobj/%.c.o: %.c Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (user)"
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
 
-$(BUILD)/uobj/%.S.o: %.S Makefile arch/$(ARCH)/arch.mk
+$(BUILD)/uobj/%.S.o: %.S Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $< (user)"
 	$(Q)$(CC) $(filter-out -std=gnu11,$(UCFLAGS)) -D__ASSEMBLER__ -c $< -o $@
@@ -117,14 +130,22 @@ $(BUILD)/uobj/%.S.o: %.S Makefile arch/$(ARCH)/arch.mk
 .SECONDEXPANSION:
 $(BUILD)/user/%.elf: $(BUILD)/uobj/user/%.c.o \
         $$(addprefix $(BUILD)/uobj/,$$(addsuffix .o,$$(wildcard user/$$*_$(ARCH).S))) \
-        $(ULIB_OBJS) linker/user.ld
+        $(ULIB_OBJS) $(ULIBS) linker/user.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(LD) -nostdlib -static --build-id=none -z noexecstack -z max-page-size=4096 \
-	    $(ARCH_LDFLAGS) -T linker/user.ld $(filter %.o,$^) -o $@
+	    --gc-sections $(ARCH_LDFLAGS) -T linker/user.ld $(filter %.o,$^) \
+	    --start-group $(ULIBS) --end-group -o $@
 
-$(BUILD)/initrd.S: $(USER_ELFS) scripts/mkinitrd.py
-	$(Q)$(PYTHON) scripts/mkinitrd.py $@ $(USER_ELFS)
+# The kernel embeds the programs without their debug information (newlib's
+# is most of each file); build/<arch>/user/ keeps the full ones for gdb.
+INITRD_ELFS := $(patsubst %,$(BUILD)/initrd/%.elf,$(USER_PROGS))
+$(BUILD)/initrd/%.elf: $(BUILD)/user/%.elf
+	@mkdir -p $(dir $@)
+	$(Q)$(OBJCOPY) --strip-debug $< $@
+
+$(BUILD)/initrd.S: $(INITRD_ELFS) scripts/mkinitrd.py
+	$(Q)$(PYTHON) scripts/mkinitrd.py $@ $(INITRD_ELFS)
 
 $(BUILD)/obj/initrd.S.o: $(BUILD)/initrd.S
 	@echo "  AS      $< (user programs)"
@@ -288,4 +309,4 @@ distclean:
 	rm -rf build
 
 help:
-	@sed -n '2,15p' Makefile
+	@sed -n '2,14p' Makefile

@@ -9,6 +9,7 @@
 # downloads and unpacks it under build/ (it needs the arm64 foreign
 # architecture, which this script adds when root). gnuplot-nox draws the
 # benchmark plots (scripts/bench_report.py); about 3.5 MB, no X11.
+# newlib-source is the tarball lib/user/newlib.mk builds the user C library from.
 set -eu
 
 PACKAGES="make gcc libc6-dev python3 git
@@ -16,7 +17,7 @@ gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
-mtools gdb-multiarch
+mtools gdb-multiarch newlib-source
 gnuplot-nox"
 
 # Firmware files the boot paths load, and the package each comes from.

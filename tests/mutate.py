@@ -202,6 +202,11 @@ def copy_tree(dest, arch):
         if os.path.isdir(src):
             shutil.copytree(src, os.path.join(dest, "build", b), symlinks=True,
                             ignore=lambda d, names: [n for n in names if n in ("test", "disk.img")])
+    # newlib (lib/user/newlib.mk) is shared, not copied: it takes minutes to build.
+    newlib = os.path.join(ROOT, "build", "newlib")
+    if os.path.isdir(newlib):
+        os.makedirs(os.path.join(dest, "build"), exist_ok=True)
+        os.symlink(os.path.realpath(newlib), os.path.join(dest, "build", "newlib"))
 
 
 def build_base(arches):

@@ -193,7 +193,7 @@ int main(int argc, char **argv)
     struct latency_status st;
     struct debug_stats ds;
     syscall1(SYS_debug_stats, &ds);
-    sched_setaffinity(0, 1ul << (ds.cpus_online - 1)); /* away from CPU 0's console IRQs */
+    sys_sched_setaffinity(0, 1ul << (ds.cpus_online - 1)); /* away from CPU 0's console IRQs */
     long before = syscall0(SYS_kstack_get);
     if (syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) != 0) {
         printf("bench: cannot read the latency timers' status\n");

@@ -30,7 +30,7 @@ static struct cost measure(long nr)
     for (int i = 0; i < CALLS; i++) {
         uint64_t t0 = counter_begin(kind);
         if (nr >= 0)
-            syscall0(nr);
+            raw_syscall0(nr);
         uint64_t d = counter_end(kind) - t0;
         c.min = d < c.min ? d : c.min;
         c.sum += d;

@@ -100,16 +100,19 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 32);
 }
 
+/* Up to 8 bytes (arm64 and riscv64 store their controls as 64-bit words),
+ * little-endian: the low bytes of a uint64_t. */
 static uint32_t get_ctl(struct fpu_regs *r, int c)
 {
-    uint32_t v = 0;
+    uint64_t v = 0;
     memcpy(&v, (uint8_t *)r + ctl_off[c], ctl_size[c]);
-    return v;
+    return (uint32_t)v;
 }
 
 static void set_ctl(struct fpu_regs *r, int c, uint32_t v)
 {
-    memcpy((uint8_t *)r + ctl_off[c], &v, ctl_size[c]);
+    uint64_t w = v;
+    memcpy((uint8_t *)r + ctl_off[c], &w, ctl_size[c]);
 }
 
 /* Control values a program may set, different for every seed. */
@@ -321,8 +324,8 @@ static int test_threads(void)
     struct debug_stats before, after;
     syscall1(SYS_debug_stats, &before);
     online_mask = (1ul << before.cpus_online) - 1;
-    stacks = brk(0);
-    if (brk(stacks + NTHREADS * STACK_SIZE) != stacks + NTHREADS * STACK_SIZE) {
+    stacks = sys_brk(0);
+    if (sys_brk(stacks + NTHREADS * STACK_SIZE) != stacks + NTHREADS * STACK_SIZE) {
         ktap_check(false, "fpu.allocate_stacks");
         return ktap_done();
     }

@@ -108,16 +108,16 @@ static long deep_calls_high_water(void)
     snprintf(pid, sizeof(pid), "%d", getpid());
     argv[2] = pid;
     int status, child = spawn("child", argv);
-    wait(child, &status);
-    write(1, "\r", 1);
+    sys_wait(child, &status);
+    sys_write(1, "\r", 1);
     sleep_ns(1000000);
     yield();
-    void *top = brk(0);
-    brk((char *)top + 65536);
-    brk(top);
+    void *top = sys_brk(0);
+    sys_brk((char *)top + 65536);
+    sys_brk(top);
     struct kstack_probe r;
     probe(KSTACK_PROBE_MIGRATE, ncpus > 1 ? 1 : 0, &r);
-    sched_setaffinity(0, (1ul << ncpus) - 1);
+    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
     syscall6(9999, -1, -1, -1, -1, -1, -1);
     return kdebug(KSTACK_DEBUG_HIGHWATER, 0);
 }
@@ -181,7 +181,7 @@ static void test_distribution(void)
 
 static void pin(unsigned cpu)
 {
-    sched_setaffinity(0, 1ul << cpu);
+    sys_sched_setaffinity(0, 1ul << cpu);
 }
 
 /* One trial: true if the offset was predicted; *valid if the staging worked
@@ -225,7 +225,7 @@ static void test_migration(void)
                    "kstack.migration_attack.%s", names[id]);
     }
     pin(0);
-    sched_setaffinity(0, (1ul << ncpus) - 1);
+    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
     set_strategy(KSTACK_DEFAULT);
 }
 
@@ -261,8 +261,8 @@ static void churn(void *arg)
         unsigned cpu = (unsigned)(x >> 32) % ncpus;
         switch (x % 16) {
         case 0: probe(KSTACK_PROBE_MIGRATE, cpu, &r); __atomic_add_fetch(&forced_moves, 1, __ATOMIC_RELAXED); break;
-        case 1: sched_setaffinity(0, 1ul << cpu); break;
-        case 2: sched_setaffinity(0, (1ul << ncpus) - 1); break;
+        case 1: sys_sched_setaffinity(0, 1ul << cpu); break;
+        case 2: sys_sched_setaffinity(0, (1ul << ncpus) - 1); break;
         case 3: yield(); break;
         case 4: probe(0, 0, &r); break;
         default: getpid(); break;
@@ -287,14 +287,14 @@ static long verify_every_cpu(void)
         pin(cpu);
         bad += kdebug(KSTACK_DEBUG_VERIFY, 0);
     }
-    sched_setaffinity(0, (1ul << ncpus) - 1);
+    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
     return bad;
 }
 
 static void test_integrity(void)
 {
-    stacks = brk(0);
-    if (brk(stacks + MAX_THREADS * STACK_SIZE) != stacks + MAX_THREADS * STACK_SIZE) {
+    stacks = sys_brk(0);
+    if (sys_brk(stacks + MAX_THREADS * STACK_SIZE) != stacks + MAX_THREADS * STACK_SIZE) {
         ktap_check(false, "kstack.integrity (no memory for threads)");
         return;
     }
@@ -365,8 +365,8 @@ static void test_pool(void)
     set_strategy(KSTACK_POOL);
     syscall1(SYS_debug_stats, &ticks0);
     stats(-1, &before);
-    stacks = brk(0);
-    brk(stacks + MAX_THREADS * STACK_SIZE);
+    stacks = sys_brk(0);
+    sys_brk(stacks + MAX_THREADS * STACK_SIZE);
     stop = 0;
     for (unsigned i = 0; i < ncpus && i < MAX_THREADS; i++) {
         workers[i].done = 0;
@@ -405,7 +405,7 @@ static void test_pool(void)
         offset_now();
     stats(cpu, &after);
     long used = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRAWS] - before.count[KSTACK_POOL][KSTACK_CNT_DRAWS]);
-    sched_setaffinity(0, (1ul << ncpus) - 1);
+    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
     ktap_note("forced dry: %ld dry events counted, fallback offset %ld; 1001 calls on cpu%u "
               "took %ld pool bytes", forced, off, cpu, used);
     ktap_check(dry == 0 && forced >= 1 && off >= 0 && off <= (long)KSTACK_OFFSET_MAX &&

@@ -29,7 +29,7 @@ int main(void)
     struct latency_status st;
     struct debug_stats ds;
     syscall1(SYS_debug_stats, &ds);
-    sched_setaffinity(0, 1ul << (ds.cpus_online - 1));
+    sys_sched_setaffinity(0, 1ul << (ds.cpus_online - 1));
     KTAP_EXPECT_EQ(syscall1(SYS_latency_ctl, LATENCY_ON), 0, "latency.switch_on");
     syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
     kind = st.counter;

@@ -66,7 +66,7 @@ static void work(void *arg)
         case 0: case 1: getpid(); break;
         case 2: yield(); break;
         case 3: sleep_ns(r % 200000); break;
-        case 4: sched_setaffinity(0, random_mask(&w->seed)); break;
+        case 4: sys_sched_setaffinity(0, random_mask(&w->seed)); break;
         case 5: syscall1(SYS_debug_spin, 50000); break;
         case 6: syscall1(SYS_debug_sleep, r % 100000); break;
         default: getcpu(); break;
@@ -126,7 +126,7 @@ struct migrant {
 static void migrant(void *arg)
 {
     struct migrant *m = arg;
-    sched_setaffinity(0, 1);
+    sys_sched_setaffinity(0, 1);
     yield(); /* now on CPU 0 */
     m->cpu_before = getcpu();
     m->started = 1;
@@ -142,24 +142,24 @@ static void test_migrate_in_syscall(unsigned ncpus)
         ktap_skip("smp.migrate_in_syscall", "needs two CPUs");
         return;
     }
-    sched_setaffinity(0, 2); /* this thread on CPU 1 */
+    sys_sched_setaffinity(0, 2); /* this thread on CPU 1 */
     int tid = thread_create(migrant, &m, stacks + MAX_WORKERS * STACK_SIZE, STACK_SIZE);
     while (!m.started)
         sleep_ns(1000000);
     sleep_ns(50000000); /* it is asleep in the kernel now */
-    KTAP_EXPECT_EQ(sched_setaffinity(tid, 2), 0, "smp.set_affinity_of_sleeping_thread");
+    KTAP_EXPECT_EQ(sys_sched_setaffinity(tid, 2), 0, "smp.set_affinity_of_sleeping_thread");
     while (!m.done)
         sleep_ns(5000000);
     KTAP_EXPECT_EQ(m.cpu_before, 0, "smp.migrant_started_on_cpu0");
     KTAP_EXPECT_EQ(m.cpu_after, 1, "smp.migrate_in_syscall");
-    sched_setaffinity(0, online_mask);
+    sys_sched_setaffinity(0, online_mask);
 }
 
 static void test_pinned(unsigned ncpus)
 {
     int strays = 0;
     for (unsigned cpu = 0; cpu < ncpus; cpu++) {
-        sched_setaffinity(0, 1ul << cpu);
+        sys_sched_setaffinity(0, 1ul << cpu);
         for (int i = 0; i < 100; i++) {
             if (i % 2)
                 yield();
@@ -168,7 +168,7 @@ static void test_pinned(unsigned ncpus)
             strays += getcpu() != (int)cpu;
         }
     }
-    sched_setaffinity(0, online_mask);
+    sys_sched_setaffinity(0, online_mask);
     KTAP_EXPECT_EQ(strays, 0, "smp.pinned_thread_stays_on_its_cpu");
 }
 
@@ -190,8 +190,8 @@ int main(void)
     stats(&st);
     unsigned ncpus = (unsigned)st.cpus_online;
     online_mask = (1ul << ncpus) - 1;
-    stacks = brk(0);
-    char *end = brk(stacks + (MAX_WORKERS + 1) * STACK_SIZE);
+    stacks = sys_brk(0);
+    char *end = sys_brk(stacks + (MAX_WORKERS + 1) * STACK_SIZE);
     if (end != stacks + (MAX_WORKERS + 1) * STACK_SIZE) {
         ktap_check(false, "smp.allocate_stacks");
         return ktap_done();

@@ -24,32 +24,32 @@ static void test_spawn_and_wait(void)
     int pid = spawn("child", argv);
     ktap_check(pid > 0 && pid != getpid(), "syscalls.spawn_returns_child_pid");
     int status = -1;
-    KTAP_EXPECT_EQ(wait(pid, &status), pid, "syscalls.wait_returns_pid");
+    KTAP_EXPECT_EQ(sys_wait(pid, &status), pid, "syscalls.wait_returns_pid");
     KTAP_EXPECT_EQ(status, 7, "syscalls.exit_status_and_ppid_through_wait");
     const char *late[] = {"child", "3", me, "30", NULL}; /* exits after 30 ms */
     pid = spawn("child", late);
-    KTAP_EXPECT_EQ(wait(-1, &status), pid, "syscalls.wait_any_blocks_for_child");
+    KTAP_EXPECT_EQ(sys_wait(-1, &status), pid, "syscalls.wait_any_blocks_for_child");
     KTAP_EXPECT_EQ(status, 3, "syscalls.wait_any_status");
-    KTAP_EXPECT_EQ(wait(-1, &status), -ECHILD, "syscalls.wait_without_children");
+    KTAP_EXPECT_EQ(sys_wait(-1, &status), -ECHILD, "syscalls.wait_without_children");
     KTAP_EXPECT_EQ(spawn("no-such-program", NULL), -ENOENT, "syscalls.spawn_unknown_program");
 }
 
 static void test_console(void)
 {
-    KTAP_EXPECT_EQ(write(1, "    # stdout works\n", 19), 19, "syscalls.write_stdout");
-    KTAP_EXPECT_EQ(write(2, "    # stderr works\n", 19), 19, "syscalls.write_stderr");
-    KTAP_EXPECT_EQ(write(7, "x", 1), -EBADF, "syscalls.write_bad_fd");
+    KTAP_EXPECT_EQ(sys_write(1, "    # stdout works\n", 19), 19, "syscalls.write_stdout");
+    KTAP_EXPECT_EQ(sys_write(2, "    # stderr works\n", 19), 19, "syscalls.write_stderr");
+    KTAP_EXPECT_EQ(sys_write(7, "x", 1), -EBADF, "syscalls.write_bad_fd");
     char buf[16];
-    long n = read(0, buf, sizeof(buf));
+    long n = sys_read(0, buf, sizeof(buf));
     ktap_check(n >= 0 && n <= 16, "syscalls.read_stdin_nonblocking");
-    KTAP_EXPECT_EQ(read(1, buf, 1), -EBADF, "syscalls.read_bad_fd");
+    KTAP_EXPECT_EQ(sys_read(1, buf, 1), -EBADF, "syscalls.read_bad_fd");
 }
 
 static void test_time(void)
 {
     struct timespec ts;
-    KTAP_EXPECT_EQ(clock_gettime(CLOCK_MONOTONIC, &ts), 0, "syscalls.clock_gettime");
-    KTAP_EXPECT_EQ(clock_gettime(42, &ts), -EINVAL, "syscalls.clock_gettime_bad_clock");
+    KTAP_EXPECT_EQ(sys_clock_gettime(CLOCK_MONOTONIC, &ts), 0, "syscalls.clock_gettime");
+    KTAP_EXPECT_EQ(sys_clock_gettime(42, &ts), -EINVAL, "syscalls.clock_gettime_bad_clock");
     uint64_t prev = now_ns();
     bool monotonic = true;
     for (int i = 0; i < 2000; i++) {
@@ -60,23 +60,27 @@ static void test_time(void)
     ktap_check(monotonic, "syscalls.clock_monotonic");
     uint64_t t0 = now_ns();
     struct timespec req = {0, 25 * 1000 * 1000}, rem = {9, 9};
-    KTAP_EXPECT_EQ(nanosleep(&req, &rem), 0, "syscalls.nanosleep");
+    KTAP_EXPECT_EQ(sys_nanosleep(&req, &rem), 0, "syscalls.nanosleep");
     uint64_t slept = now_ns() - t0;
     if (slept < 25000000)
         ktap_note("slept %llu ns", (unsigned long long)slept);
     ktap_check(slept >= 25000000, "syscalls.nanosleep_lasts_at_least_the_request");
     struct timespec bad = {0, 1000000000};
-    KTAP_EXPECT_EQ(nanosleep(&bad, NULL), -EINVAL, "syscalls.nanosleep_bad_nsec");
+    KTAP_EXPECT_EQ(sys_nanosleep(&bad, NULL), -EINVAL, "syscalls.nanosleep_bad_nsec");
     bad.tv_sec = -1, bad.tv_nsec = 0;
-    KTAP_EXPECT_EQ(nanosleep(&bad, NULL), -EINVAL, "syscalls.nanosleep_negative");
+    KTAP_EXPECT_EQ(sys_nanosleep(&bad, NULL), -EINVAL, "syscalls.nanosleep_negative");
     KTAP_EXPECT_EQ(yield(), 0, "syscalls.yield");
 }
 
+static char below_base; /* in .bss: the program, below where the break may go */
+
+/* base is the break as malloc (newlib's _sbrk) left it: the tests move it
+ * above that and put it back, so the heap below stays mapped. */
 static void test_brk(void)
 {
-    char *base = brk(0);
+    char *base = sys_brk(0);
     ktap_check((uintptr_t)base >= 0x400000, "syscalls.brk_query");
-    char *top = brk(base + 100000);
+    char *top = sys_brk(base + 100000);
     KTAP_EXPECT_EQ(top, base + 100000, "syscalls.brk_grow");
     bool ok = true;
     for (int i = 0; i < 100000; i++)
@@ -84,16 +88,17 @@ static void test_brk(void)
     for (int i = 0; i < 100000; i++)
         ok &= base[i] == (char)i;
     ktap_check(ok, "syscalls.brk_memory_usable");
-    KTAP_EXPECT_EQ(brk(base + 4096), base + 4096, "syscalls.brk_shrink");
-    KTAP_EXPECT_EQ(brk(base + (1l << 40)), base + 4096, "syscalls.brk_too_big_keeps_break");
-    KTAP_EXPECT_EQ(brk(base - 4096), base + 4096, "syscalls.brk_below_base_keeps_break");
+    KTAP_EXPECT_EQ(sys_brk(base + 4096), base + 4096, "syscalls.brk_shrink");
+    KTAP_EXPECT_EQ(sys_brk(base + (1l << 40)), base + 4096, "syscalls.brk_too_big_keeps_break");
+    KTAP_EXPECT_EQ(sys_brk(&below_base), base + 4096, "syscalls.brk_below_base_keeps_break");
     /* Shrinking gives the pages back: growing by 16 pages and shrinking
      * again leaves the free page count where it was. */
     long before = syscall0(SYS_debug_free_pages);
     char *grown = base + 4096 + 16 * 4096;
-    KTAP_EXPECT_EQ(brk(grown), grown, "syscalls.brk_grow_again");
-    KTAP_EXPECT_EQ(brk(base + 4096), base + 4096, "syscalls.brk_shrink_again");
+    KTAP_EXPECT_EQ(sys_brk(grown), grown, "syscalls.brk_grow_again");
+    KTAP_EXPECT_EQ(sys_brk(base + 4096), base + 4096, "syscalls.brk_shrink_again");
     KTAP_EXPECT_EQ(syscall0(SYS_debug_free_pages), before, "syscalls.brk_shrink_frees_pages");
+    sys_brk(base);
 }
 
 int main(void)

@@ -3,7 +3,7 @@
  * user/test_tlb.c - a page unmapped on one CPU must be gone on every CPU.
  *
  * Run as "test_tlb", it starts itself as "test_tlb reader" ROUNDS times and
- * checks through wait() how each child ended. In the child, a reader thread
+ * checks through sys_wait() how each child ended. In the child, a reader thread
  * pinned to CPU 1 reads a heap page over and over, so CPU 1's TLB holds the
  * translation; the main thread, pinned to CPU 0, shrinks the heap (brk) so
  * that the page is unmapped and freed, and then raises a flag. The reader
@@ -30,7 +30,7 @@ static char reader_stack[16384] __attribute__((aligned(16))); /* in .bss, not th
 
 static void reader(void *arg)
 {
-    sched_setaffinity(0, 2);
+    sys_sched_setaffinity(0, 2);
     yield();
     reader_cpu = getcpu();
     for (;;) {
@@ -45,10 +45,10 @@ static void reader(void *arg)
 /* The child: returns only if something went wrong. */
 static int child(void)
 {
-    sched_setaffinity(0, 1);
+    sys_sched_setaffinity(0, 1);
     yield();
-    char *start = (char *)(((uintptr_t)brk(0) + PAGE - 1) & ~(PAGE - 1));
-    if (brk(start + PAGE) != start + PAGE)
+    char *start = (char *)(((uintptr_t)sys_brk(0) + PAGE - 1) & ~(PAGE - 1));
+    if (sys_brk(start + PAGE) != start + PAGE)
         return NOT_SET_UP;
     page = (volatile uint64_t *)start;
     page[0] = 42;
@@ -59,7 +59,7 @@ static int child(void)
         sleep_ns(1000000);
     if (warm_reads < WARM_READS || reader_cpu != 1 || getcpu() != 0)
         return NOT_SET_UP;
-    brk(start); /* unmapped on CPU 0, while CPU 1 is reading it */
+    sys_brk(start); /* unmapped on CPU 0, while CPU 1 is reading it */
     __atomic_store_n(&unmapped, 1, __ATOMIC_RELEASE);
     sleep_ns(1000000000ull);
     return NO_FAULT;
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
     for (int round = 0; round < ROUNDS; round++) {
         const char *args[] = {"test_tlb", "reader", NULL};
         int status = -1, pid = spawn("test_tlb", args);
-        if (pid < 0 || wait(pid, &status) != pid || status != EXIT_KILLED_SEGV) {
+        if (pid < 0 || sys_wait(pid, &status) != pid || status != EXIT_KILLED_SEGV) {
             ktap_note("round %d: pid %d, exit status %d, expected %d (SEGV; %d = stale read, "
                       "%d = no fault, %d = not set up)",
                       round, pid, status, EXIT_KILLED_SEGV, STALE, NO_FAULT, NOT_SET_UP);

@@ -19,6 +19,9 @@ ARCH_LDFLAGS := -m aarch64elf
 # User programs: FP/SIMD allowed (the AAPCS64 has no soft-float variant);
 # the kernel switches V0-V31, FPCR and FPSR per thread (arch/arm64/fpu.c).
 ARCH_USER_CFLAGS := -march=armv8-a -mno-outline-atomics -mbranch-protection=none
+# newlib (lib/user/newlib.mk) is built for the same ABI.
+NEWLIB_TARGET := aarch64-none-elf
+ARCH_NEWLIB_CFLAGS := -march=armv8-a -mno-outline-atomics -mbranch-protection=none
 
 ARCH_SRCS := $(wildcard arch/arm64/*.c arch/arm64/*.S)
 

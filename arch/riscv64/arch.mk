@@ -23,6 +23,9 @@ ARCH_LDFLAGS := -m elf64lriscv --no-relax
 # every user object, lib/user included, uses it). The kernel switches f0-f31
 # and fcsr per thread (arch/riscv64/fpu.c).
 ARCH_USER_CFLAGS := -march=rv64gc -mabi=lp64d -mcmodel=medany -mno-relax
+# newlib (lib/user/newlib.mk) is built for the same ABI.
+NEWLIB_TARGET := riscv64-unknown-elf
+ARCH_NEWLIB_CFLAGS := -march=rv64gc -mabi=lp64d -mcmodel=medany
 
 ARCH_SRCS := $(wildcard arch/riscv64/*.c arch/riscv64/*.S)
 

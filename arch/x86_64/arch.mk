@@ -14,6 +14,9 @@ ARCH_LDFLAGS := -m elf_x86_64
 # long double on x87); the kernel switches that state per thread
 # (arch/x86_64/fpu.c). No AVX: CR4.OSXSAVE stays off.
 ARCH_USER_CFLAGS := -m64 -march=x86-64
+# newlib (lib/user/newlib.mk) is built for the same ABI.
+NEWLIB_TARGET := x86_64-none-elf
+ARCH_NEWLIB_CFLAGS := -m64 -march=x86-64
 
 ARCH_SRCS := $(wildcard arch/x86_64/*.c arch/x86_64/*.S)
 

@@ -2,13 +2,22 @@
 /*
  * lib/user/syscall.h - the system call instruction, per architecture.
  * The register assignment is the ABI in kernel/uapi/syscall.h.
+ *
+ * raw_syscall6() returns what the kernel returned: -errno in the kernel's
+ * numbering on failure. syscall6() and the syscallN() macros turn that into
+ * -errno in the C library's numbering (newlib's <errno.h>, which differs in
+ * ENOSYS), so results compare with -EFAULT, -ENOSYS, ... as written.
  */
 #ifndef LIB_USER_SYSCALL_H
 #define LIB_USER_SYSCALL_H
 
+/* kernel/uapi/syscall.h has its own struct timespec, laid out like newlib's
+ * (lib/user/ulib.h checks): here it is called struct kernel_timespec. */
+#define timespec kernel_timespec
 #include "kernel/uapi/syscall.h"
+#undef timespec
 
-static inline long syscall6(long n, long a0, long a1, long a2, long a3, long a4, long a5)
+static inline long raw_syscall6(long n, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 #if defined(__x86_64__)
     long ret;
@@ -51,6 +60,15 @@ static inline long syscall6(long n, long a0, long a1, long a2, long a3, long a4,
 #endif
 }
 
+int errno_from_kernel(int kernel_errno);
+
+static inline long syscall6(long n, long a0, long a1, long a2, long a3, long a4, long a5)
+{
+    long r = raw_syscall6(n, a0, a1, a2, a3, a4, a5);
+    return (unsigned long)r >= -4095ul ? -errno_from_kernel((int)-r) : r;
+}
+
+#define raw_syscall0(n) raw_syscall6((n), 0, 0, 0, 0, 0, 0)
 #define syscall0(n) syscall6((n), 0, 0, 0, 0, 0, 0)
 #define syscall1(n, a) syscall6((n), (long)(a), 0, 0, 0, 0, 0)
 #define syscall2(n, a, b) syscall6((n), (long)(a), (long)(b), 0, 0, 0, 0)

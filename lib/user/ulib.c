@@ -1,30 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/user/ulib.c - system call wrappers, printf and KTAP helpers (see ulib.h). */
+/* lib/user/ulib.c - the kernel's own calls and KTAP helpers (see ulib.h). */
 #include "lib/user/ulib.h"
 
-void exit(int status)
-{
-    syscall1(SYS_exit, status);
-    for (;;)
-        ;
-}
-
-long write(int fd, const void *buf, size_t len) { return syscall3(SYS_write, fd, buf, len); }
-long read(int fd, void *buf, size_t len) { return syscall3(SYS_read, fd, buf, len); }
-int getpid(void) { return (int)syscall0(SYS_getpid); }
-int getppid(void) { return (int)syscall0(SYS_getppid); }
+long sys_write(int fd, const void *buf, size_t len) { return syscall3(SYS_write, fd, buf, len); }
+long sys_read(int fd, void *buf, size_t len) { return syscall3(SYS_read, fd, buf, len); }
 int gettid(void) { return (int)syscall0(SYS_gettid); }
 int yield(void) { return (int)syscall0(SYS_yield); }
 int getcpu(void) { return (int)syscall0(SYS_getcpu); }
-void *brk(void *addr) { return (void *)syscall1(SYS_brk, addr); }
-int wait(int pid, int *status) { return (int)syscall2(SYS_wait, pid, status); }
+void *sys_brk(void *addr) { return (void *)syscall1(SYS_brk, addr); }
+int sys_wait(int pid, int *status) { return (int)syscall2(SYS_wait, pid, status); }
 
-int nanosleep(const struct timespec *req, struct timespec *rem)
+int sys_nanosleep(const struct timespec *req, struct timespec *rem)
 {
     return (int)syscall2(SYS_nanosleep, req, rem);
 }
 
-int clock_gettime(int clock, struct timespec *tp)
+int sys_clock_gettime(int clock, struct timespec *tp)
 {
     return (int)syscall2(SYS_clock_gettime, clock, tp);
 }
@@ -53,8 +44,11 @@ static void thread_entry(struct thread_start *ts)
     thread_exit();
 }
 
+extern bool locks_needed; /* lib/user/locks.c */
+
 int thread_create(void (*fn)(void *), void *arg, void *stack, size_t size)
 {
+    locks_needed = true; /* from now on newlib's locks are real */
     uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
     struct thread_start *ts = (struct thread_start *)(top - 16);
     ts->fn = fn;
@@ -66,12 +60,12 @@ int thread_create(void (*fn)(void *), void *arg, void *stack, size_t size)
     return (int)syscall3(SYS_thread_create, thread_entry, ts, top);
 }
 
-int sched_setaffinity(int tid, unsigned long mask)
+int sys_sched_setaffinity(int tid, unsigned long mask)
 {
     return (int)syscall2(SYS_sched_setaffinity, tid, mask);
 }
 
-long sched_getaffinity(int tid)
+long sys_sched_getaffinity(int tid)
 {
     return syscall1(SYS_sched_getaffinity, tid);
 }
@@ -79,38 +73,14 @@ long sched_getaffinity(int tid)
 uint64_t now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    sys_clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 void sleep_ns(uint64_t ns)
 {
     struct timespec ts = {(long)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
-    nanosleep(&ts, NULL);
-}
-
-static int vprint(const char *fmt, va_list ap)
-{
-    char buf[512];
-    int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-    write(1, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-    return n;
-}
-
-int printf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vprint(fmt, ap);
-    va_end(ap);
-    return n;
-}
-
-int puts(const char *s)
-{
-    write(1, s, strlen(s));
-    write(1, "\n", 1);
-    return 0;
+    sys_nanosleep(&ts, NULL);
 }
 
 static int ktap_count, ktap_failed;

@@ -1,49 +1,53 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/user/ulib.h - the small C library for stackshift user programs:
- * system call wrappers (returning -errno on failure, no errno variable),
- * printf on the console, and KTAP helpers for test programs.
+ * lib/user/ulib.h - what stackshift user programs have besides the C
+ * library (newlib: <stdio.h>, <stdlib.h>, <string.h>, <math.h>, ...):
+ * the kernel's own calls, which return -errno on failure and set no errno,
+ * and KTAP helpers for test programs. The POSIX-named calls whose stackshift
+ * meaning differs have a sys_ prefix (sys_wait(pid, ...), sys_brk(addr));
+ * the C library's write(), read(), getpid(), exit(), sbrk() are the POSIX
+ * ones (-1 and errno), made by lib/user/syscalls.c.
  */
 #ifndef LIB_USER_ULIB_H
 #define LIB_USER_ULIB_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "kernel/uapi/errno.h"
-#include "kernel/uapi/syscall.h"
-#include "lib/printf.h"
-#include "lib/string.h"
 #include "lib/user/syscall.h"
 
-__attribute__((noreturn)) void exit(int status);
-long write(int fd, const void *buf, size_t len);
-long read(int fd, void *buf, size_t len);
-int getpid(void);
-int getppid(void);
-int gettid(void);
+_Static_assert(sizeof(struct timespec) == sizeof(struct kernel_timespec) &&
+                   offsetof(struct timespec, tv_nsec) == offsetof(struct kernel_timespec, tv_nsec),
+               "newlib's struct timespec is the kernel's");
+
+long sys_write(int fd, const void *buf, size_t len);
+long sys_read(int fd, void *buf, size_t len);
 int yield(void);
-int nanosleep(const struct timespec *req, struct timespec *rem);
-int clock_gettime(int clock, struct timespec *tp);
-void *brk(void *addr);
+int gettid(void);
+int sys_nanosleep(const struct timespec *req, struct timespec *rem);
+int sys_clock_gettime(int clock, struct timespec *tp);
+void *sys_brk(void *addr);
 int spawn(const char *name, const char *const argv[]);
-int wait(int pid, int *status);
+int sys_wait(int pid, int *status);
 int getcpu(void);
 /* A new thread in this program running fn(arg) on a stack of `size` bytes
  * at `stack` (the caller's memory); it ends when fn returns. Its tid or -errno. */
 int thread_create(void (*fn)(void *), void *arg, void *stack, size_t size);
 __attribute__((noreturn)) void thread_exit(void);
-int sched_setaffinity(int tid, unsigned long mask);
-long sched_getaffinity(int tid);
+int sys_sched_setaffinity(int tid, unsigned long mask);
+long sys_sched_getaffinity(int tid);
 
 /* Nanoseconds of CLOCK_MONOTONIC. */
 uint64_t now_ns(void);
 void sleep_ns(uint64_t ns);
-
-int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int puts(const char *s);
 
 /*
  * KTAP subtests: a test program prints "    ok N - suite.name" lines

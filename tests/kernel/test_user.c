@@ -117,3 +117,14 @@ KTEST(user, tlb_shootdown)
 {
     KEXPECT_EQ(run0("test_tlb"), 0);
 }
+
+/* The C library (user/test_newlib.c and user/test_malloc.c print the newlib.* subtests). */
+KTEST(newlib, libc)
+{
+    KEXPECT_EQ(run0("test_newlib"), 0);
+}
+
+KTEST(newlib, malloc_stress)
+{
+    KEXPECT_EQ(run0("test_malloc"), 0);
+}
