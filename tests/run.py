@@ -86,7 +86,7 @@ def boot_matrix():
         # the instructions executed.
         boots.append(Boot(f"{arch}.{fw}.kstack-pool", arch, fw, cmdline="ktest=kstack.pool",
                           qemu_extra="-icount shift=0,align=off,sleep=off",
-                          expect=booted(arch, 4), timeout=600))
+                          expect=booted(arch, 4), timeout=900))
         # A short `make bench ICOUNT=1`: the tables come out and `off` is the
         # fastest strategy on the invalid call (exact instruction counts).
         icount_cpu = {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"} if arch == "arm64" else {}

@@ -38,15 +38,25 @@ int main(void)
     ktap_check(st.on == 1 && st.bytes_per_cpu <= 256 * 1024, "latency.status");
     unsigned strategy = (unsigned)syscall0(SYS_kstack_get);
     read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1); /* start empty */
+    hist_reset(&user_side);
     for (int i = 0; i < CALLS; i++) {
         uint64_t t0 = counter_begin(kind);
         syscall1(SYS_debug_spin, SPIN_NS);
         hist_add(&user_side, counter_end(kind) - t0);
     }
     read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);
-    uint64_t k = hist_percentile(&kernel_side, 50000), u = hist_percentile(&user_side, 50000);
-    ktap_note("0.2 ms in the kernel: median %lu ticks in-kernel, %lu from user space (%lu samples, "
-              "%lu interrupted)", (unsigned long)k, (unsigned long)u,
+    /* The fastest samples, not the medians: on a loaded host a TCG guest
+     * loses the CPU at any moment, and a median of 20 calls, 7 of them
+     * interrupted, once read 237568 ticks in the kernel against 413696
+     * from user space. Every call's in-kernel time is at most its round
+     * trip, so the fastest in-kernel sample is at most the fastest round
+     * trip, and the uninterrupted fastest round trip adds only the entry
+     * and exit to the 0.2 ms. */
+    uint64_t k = kernel_side.min, u = user_side.min;
+    ktap_note("0.2 ms in the kernel: fastest %lu ticks in-kernel, %lu from user space; medians "
+              "%lu and %lu (%lu samples, %lu interrupted)", (unsigned long)k, (unsigned long)u,
+              (unsigned long)hist_percentile(&kernel_side, 50000),
+              (unsigned long)hist_percentile(&user_side, 50000),
               (unsigned long)kernel_side.count, (unsigned long)kernel_side.interrupted);
     ktap_check(kernel_side.count == CALLS && hist_bucket_of(k) <= hist_bucket_of(u) &&
                    k >= u - u / 10,

@@ -65,12 +65,9 @@ arm64_vectors:
     VENTRY  14, save_el0            //   FIQ
     VENTRY  15, save_el0            //   SError
 
-/*
- * SAVE_REST - In: sp = the trapframe (x0, x1 saved), x0 = entry number,
- *   x1 = the interrupted SP. Saves x2-x30, that SP, ELR/SPSR/ESR/FAR_EL1
- *   and the entry number. Out: x2 = ESR_EL1; x0-x30 otherwise unchanged.
- */
-.macro SAVE_REST
+/* x2-x19 into their trapframe slots at sp: AAPCS64's caller-saved x2-x18,
+ * and x19, which rides along in the last pair. SAVE_REST and el0_svc. */
+.macro SAVE_X2_X19
     stp     x2, x3, [sp, #TF_X(2)]
     stp     x4, x5, [sp, #TF_X(4)]
     stp     x6, x7, [sp, #TF_X(6)]
@@ -80,6 +77,27 @@ arm64_vectors:
     stp     x14, x15, [sp, #TF_X(14)]
     stp     x16, x17, [sp, #TF_X(16)]
     stp     x18, x19, [sp, #TF_X(18)]
+.endm
+
+/* x2-x17 back from the trapframe at sp. RESTORE_X and el0_svc. */
+.macro LOAD_X2_X17
+    ldp     x2, x3, [sp, #TF_X(2)]
+    ldp     x4, x5, [sp, #TF_X(4)]
+    ldp     x6, x7, [sp, #TF_X(6)]
+    ldp     x8, x9, [sp, #TF_X(8)]
+    ldp     x10, x11, [sp, #TF_X(10)]
+    ldp     x12, x13, [sp, #TF_X(12)]
+    ldp     x14, x15, [sp, #TF_X(14)]
+    ldp     x16, x17, [sp, #TF_X(16)]
+.endm
+
+/*
+ * SAVE_REST - In: sp = the trapframe (x0, x1 saved), x0 = entry number,
+ *   x1 = the interrupted SP. Saves x2-x30, that SP, ELR/SPSR/ESR/FAR_EL1
+ *   and the entry number. Out: x2 = ESR_EL1; x0-x30 otherwise unchanged.
+ */
+.macro SAVE_REST
+    SAVE_X2_X19
     stp     x20, x21, [sp, #TF_X(20)]
     stp     x22, x23, [sp, #TF_X(22)]
     stp     x24, x25, [sp, #TF_X(24)]
@@ -98,14 +116,7 @@ arm64_vectors:
 /* RESTORE_X - x0-x30 from the trapframe at sp; pops it. */
 .macro RESTORE_X
     ldp     x0, x1, [sp, #TF_X(0)]
-    ldp     x2, x3, [sp, #TF_X(2)]
-    ldp     x4, x5, [sp, #TF_X(4)]
-    ldp     x6, x7, [sp, #TF_X(6)]
-    ldp     x8, x9, [sp, #TF_X(8)]
-    ldp     x10, x11, [sp, #TF_X(10)]
-    ldp     x12, x13, [sp, #TF_X(12)]
-    ldp     x14, x15, [sp, #TF_X(14)]
-    ldp     x16, x17, [sp, #TF_X(16)]
+    LOAD_X2_X17
     ldp     x18, x19, [sp, #TF_X(18)]
     ldp     x20, x21, [sp, #TF_X(20)]
     ldp     x22, x23, [sp, #TF_X(22)]
@@ -173,15 +184,7 @@ save_el0:
  *   Out: x0 = syscall_dispatch(tf), x1-x18 and x30 restored, ERET.
  */
 el0_svc:
-    stp     x2, x3, [sp, #TF_X(2)]
-    stp     x4, x5, [sp, #TF_X(4)]
-    stp     x6, x7, [sp, #TF_X(6)]
-    stp     x8, x9, [sp, #TF_X(8)]
-    stp     x10, x11, [sp, #TF_X(10)]
-    stp     x12, x13, [sp, #TF_X(12)]
-    stp     x14, x15, [sp, #TF_X(14)]
-    stp     x16, x17, [sp, #TF_X(16)]
-    stp     x18, x19, [sp, #TF_X(18)]
+    SAVE_X2_X19
     str     x30, [sp, #TF_X(30)]
     mrs     x2, elr_el1
     mrs     x3, spsr_el1
@@ -192,14 +195,7 @@ el0_svc:
     msr     elr_el1, x2
     msr     spsr_el1, x3
     ldr     x1, [sp, #TF_X(1)]
-    ldp     x2, x3, [sp, #TF_X(2)]
-    ldp     x4, x5, [sp, #TF_X(4)]
-    ldp     x6, x7, [sp, #TF_X(6)]
-    ldp     x8, x9, [sp, #TF_X(8)]
-    ldp     x10, x11, [sp, #TF_X(10)]
-    ldp     x12, x13, [sp, #TF_X(12)]
-    ldp     x14, x15, [sp, #TF_X(14)]
-    ldp     x16, x17, [sp, #TF_X(16)]
+    LOAD_X2_X17
     ldr     x18, [sp, #TF_X(18)]
     ldr     x30, [sp, #TF_X(30)]
     add     sp, sp, #TF_SIZE

@@ -32,6 +32,7 @@
  * frame pointer that is not a kernel address (kernel/panic.c).
  */
 #include <arch/impl.h>
+#include "frame.h"
 #include "kernel/uapi/syscall.h" /* USER_TOP */
 
     .text
@@ -46,13 +47,7 @@ x86_syscall_entry:
     pushq   $GDT_USER_CS                /* cs */
     pushq   %rcx                        /* rip */
     sub     $(TF_RIP - TF_RAX - 8), %rsp /* error, vector */
-    pushq   %rax
-    pushq   %r9
-    pushq   %r8
-    pushq   %r10
-    pushq   %rdx
-    pushq   %rsi
-    pushq   %rdi
+    PUSH_RAX_AND_ARGS
     sub     $TF_RDI, %rsp               /* rcx r11 rbx rbp r12-r15 */
     mov     %rsp, %rdi
     call    syscall_dispatch            /* step 3: %rax = the result */

@@ -4,13 +4,15 @@
  * registers in struct trapframe order (arch/x86_64/include/arch/impl.h):
  * rax is pushed first, so r15 ends up at the lowest address. Shared by the
  * interrupt entry (vectors.S) and the return to user mode (switch.S), so the
- * two can never disagree on the layout; the SYSCALL entry (entry.S) saves a
- * part of the same frame by its TF_ offsets.
+ * two can never disagree on the layout; the SYSCALL entry (entry.S) saves
+ * the first part of the same frame with PUSH_RAX_AND_ARGS.
  */
 #ifndef ARCH_X86_64_FRAME_H
 #define ARCH_X86_64_FRAME_H
 
-.macro PUSH_GPRS
+/* rax and the six system call arguments: the first seven slots pushed, the
+ * whole of what the SYSCALL entry saves of the general registers. */
+.macro PUSH_RAX_AND_ARGS
     pushq   %rax
     pushq   %r9
     pushq   %r8
@@ -18,6 +20,10 @@
     pushq   %rdx
     pushq   %rsi
     pushq   %rdi
+.endm
+
+.macro PUSH_GPRS
+    PUSH_RAX_AND_ARGS
     pushq   %rcx
     pushq   %r11
     pushq   %rbx
