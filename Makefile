@@ -189,7 +189,11 @@ endif
 # make run: the main job, a short benchmark of every stack offset strategy
 # (about 20 s) and each one's offsets, then the table. CMDLINE=... boots
 # something else instead (CMDLINE=ktest=all: the self-tests).
-RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE),\
+# The attack demonstrations (run=attack_migrate, run=attack_lfsr) read
+# offsets through the probe, which stands in for an info leak and answers
+# only with kstack.debug: it is added for them.
+RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if \
+    $(and $(findstring run=attack_,$(CMDLINE)),$(if $(findstring kstack.debug,$(CMDLINE)),,y)), kstack.debug),\
     run=bench run.args=3000,3,all,0,dist kstack.debug)
 run: IMAGE = $(BUILD)/run.img
 run: check-deps image
