@@ -6,17 +6,15 @@
  */
 #include "lib/lfsr113_solve.h"
 
-#define NX (LFSR113_SOLVE_MAX_DRAWS * 18 + 32)
+#define NX       LFSR113_SOLVE_SEQ_LEN
 #define RHS_WORD 1
-#define RHS_BIT (1ull << 63)
+#define RHS_BIT  (1ull << 63)
 
 /* L'Ecuyer 1999, LFSR113: (k, q, s) per component, and where its unknowns
  * start among the 113. */
 static const struct {
     unsigned k, q, s, base;
 } comp[4] = {{31, 6, 18, 0}, {29, 2, 2, 31}, {28, 13, 7, 60}, {25, 3, 13, 88}};
-
-_Static_assert(LFSR113_SOLVE_MAX_DRAWS * 18 + 32 <= NX, "the largest step is 18");
 
 /* x(m) for m < k is unknown m; after that x(m) = x(m-k) XOR x(m-k+q). */
 static void derive_sequence(uint32_t *x, unsigned k, unsigned q)
@@ -121,8 +119,8 @@ bool lfsr113_solver_state(const struct lfsr113_solver *s, struct lfsr113 *out)
     return true;
 }
 
-unsigned lfsr113_model_bit(const struct lfsr113_solver *s, const struct lfsr113 *state,
-                           unsigned n, unsigned bit)
+unsigned lfsr113_model_bit(const struct lfsr113_solver *s, const struct lfsr113 *state, unsigned n,
+                           unsigned bit)
 {
     unsigned out = 0;
     if (n > LFSR113_SOLVE_MAX_DRAWS)

@@ -26,12 +26,14 @@
 
 #include "lib/lfsr113.h"
 
-#define LFSR113_STATE_BITS 113
+#define LFSR113_STATE_BITS      113
 /* Most draws the model covers (the symbolic sequences are this long). */
 #define LFSR113_SOLVE_MAX_DRAWS 96
+/* Sequence bits that covers: draw n's word ends at x(n*s + 31), s <= 18. */
+#define LFSR113_SOLVE_SEQ_LEN   (LFSR113_SOLVE_MAX_DRAWS * 18 + 32)
 /* The offset bits: the stack offset keeps output bits 4..9. */
-#define LFSR113_SOLVE_LOW_BIT 4
-#define LFSR113_SOLVE_HIGH_BIT 9
+#define LFSR113_SOLVE_LOW_BIT   4
+#define LFSR113_SOLVE_HIGH_BIT  9
 
 /* One equation: unknown bits 0..112 in w[0..1], the right-hand side in bit 127. */
 struct gf2_row {
@@ -41,11 +43,11 @@ struct gf2_row {
 struct lfsr113_solver {
     /* x(m) of component j as a mask of its k unknowns (bit i: x(i)), m up to
      * LFSR113_SOLVE_MAX_DRAWS * 18 + 31; derived from the recurrence at init. */
-    uint32_t x[4][LFSR113_SOLVE_MAX_DRAWS * 18 + 32];
+    uint32_t x[4][LFSR113_SOLVE_SEQ_LEN];
     struct gf2_row pivot[LFSR113_STATE_BITS]; /* pivot[i]: lowest unknown i, or empty */
-    unsigned rank;         /* independent equations so far (113: solved) */
-    unsigned draws;        /* offsets added */
-    unsigned inconsistent; /* equations that contradicted the earlier ones */
+    unsigned rank;                            /* independent equations so far (113: solved) */
+    unsigned draws;                           /* offsets added */
+    unsigned inconsistent;                    /* equations that contradicted the earlier ones */
 };
 
 /* Build the model (from the recurrences) and start with no equations. */
@@ -62,7 +64,7 @@ bool lfsr113_solver_state(const struct lfsr113_solver *s, struct lfsr113 *out);
 /* The model's prediction of output bit `bit` of draw n (1 to
  * LFSR113_SOLVE_MAX_DRAWS; 0 beyond) for a known state: what the host tests
  * compare with a reference generator. */
-unsigned lfsr113_model_bit(const struct lfsr113_solver *s, const struct lfsr113 *state,
-                           unsigned n, unsigned bit);
+unsigned lfsr113_model_bit(const struct lfsr113_solver *s, const struct lfsr113 *state, unsigned n,
+                           unsigned bit);
 
 #endif

@@ -31,13 +31,13 @@
 
 #define PREDICTIONS 1000
 #define CHECK_DRAWS 8 /* offsets after full rank that must agree: 48 equations */
-#define MAX_SOLVES 4
+#define MAX_SOLVES  4
 #define MAX_RESYNCS 3
 
 struct result {
-    bool fits;          /* an LFSR113 state explained every observed offset */
-    unsigned needed;    /* offsets it took to reach full rank */
-    unsigned solves;    /* observation windows used */
+    bool fits;       /* an LFSR113 state explained every observed offset */
+    unsigned needed; /* offsets it took to reach full rank */
+    unsigned solves; /* observation windows used */
     unsigned contradictions;
     int hits;
     bool probe_failed;
@@ -127,13 +127,15 @@ int main(void)
     }
     kstack_pin(0);
     ktap_note("LFSR113 recovery: observe offsets on CPU 0 until the 113 state bits are "
-              "determined (+%d checking), then predict the next %d", CHECK_DRAWS, PREDICTIONS);
+              "determined (+%d checking), then predict the next %d",
+              CHECK_DRAWS, PREDICTIONS);
     for (unsigned id = 0; id < KSTACK_NR; id++) {
         long err = kstack_set(id);
         if (err != 0) {
             char name[48];
             snprintf(name, sizeof(name), "attack.lfsr.%s", kstack_names[id]);
-            ktap_skip(name, err == -ENODEV ? "not available on this CPU/firmware" : "cannot select");
+            ktap_skip(name,
+                      err == -ENODEV ? "not available on this CPU/firmware" : "cannot select");
             continue;
         }
         struct result r;

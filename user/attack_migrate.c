@@ -56,7 +56,8 @@ int main(int argc, char **argv)
     unsigned ncpus = (unsigned)st.cpus_online;
     int trials = argc > 1 ? atoi(argv[1]) : DEFAULT_TRIALS;
     if (!kstack_calibrate()) {
-        ktap_check(false, "attack.migrate.probe_available (needs kstack.debug on the command line)");
+        ktap_check(false,
+                   "attack.migrate.probe_available (needs kstack.debug on the command line)");
         return ktap_done();
     }
     if (ncpus < 2 || trials < 100) {
@@ -64,7 +65,8 @@ int main(int argc, char **argv)
         return ktap_done();
     }
     ktap_note("Bug 1: leak an offset on CPU 0, leave for CPU 1 mid-call, come back, predict the "
-              "next offset on CPU 0; %d trials per strategy", trials);
+              "next offset on CPU 0; %d trials per strategy",
+              trials);
     for (unsigned id = 0; id < KSTACK_NR; id++)
         attack(id, trials);
     kstack_unpin(ncpus);

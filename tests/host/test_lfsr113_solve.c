@@ -15,7 +15,7 @@
 #include "lib/lfsr113_solve.h"
 
 #define OFFSET_MASK 0x3F0u
-#define TRIALS 500
+#define TRIALS      500
 
 /* L'Ecuyer (1999), lfsr113: one step of the four components, their XOR. */
 static uint32_t ref_next(uint32_t z[4])
@@ -58,7 +58,8 @@ static struct lfsr113_solver solver;
 /* Feed offsets of z until full rank; the number of draws it took. */
 static unsigned feed_until_rank(uint32_t z[4])
 {
-    while (solver.rank < LFSR113_STATE_BITS && lfsr113_solver_add(&solver, ref_next(z) & OFFSET_MASK))
+    while (solver.rank < LFSR113_STATE_BITS &&
+           lfsr113_solver_add(&solver, ref_next(z) & OFFSET_MASK))
         ;
     return solver.draws;
 }
@@ -110,7 +111,7 @@ TEST(recovers_state_and_predicts)
     CHECK_EQ_INT(wrong_state, 0);
     CHECK_EQ_INT(missed, 0);
     CHECK(least >= 19); /* 6 bits per offset, 113 unknowns */
-    CHECK(most <= 20); /* the rank depends on the model, not on the data: 19 */
+    CHECK(most <= 20);  /* the rank depends on the model, not on the data: 19 */
 }
 
 /* No full rank, no state. */
