@@ -109,7 +109,8 @@ UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
     -I. -MMD -MP $(ARCH_USER_CFLAGS)
 ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno.c \
-    lib/user/errno_kernel.c lib/entropy.c lib/hist.c lib/user/crt0_$(ARCH).S
+    lib/user/errno_kernel.c lib/entropy.c lib/hist.c lib/user/kstack_probe.c lib/lfsr113_solve.c \
+    lib/user/crt0_$(ARCH).S
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
 ULIBS := $(NEWLIB)/lib/libc.a $(NEWLIB)/lib/libm.a \
     $(shell $(CC) $(ARCH_USER_CFLAGS) -print-libgcc-file-name 2>/dev/null)
@@ -188,7 +189,11 @@ endif
 # make run: the main job, a short benchmark of every stack offset strategy
 # (about 20 s) and each one's offsets, then the table. CMDLINE=... boots
 # something else instead (CMDLINE=ktest=all: the self-tests).
-RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE),\
+# The attack demonstrations (run=attack_migrate, run=attack_lfsr) read
+# offsets through the probe, which stands in for an info leak and answers
+# only with kstack.debug: it is added for them.
+RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if \
+    $(and $(findstring run=attack_,$(CMDLINE)),$(if $(findstring kstack.debug,$(CMDLINE)),,y)), kstack.debug),\
     run=bench run.args=3000,3,all,0,dist kstack.debug)
 run: IMAGE = $(BUILD)/run.img
 run: check-deps image

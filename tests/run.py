@@ -73,13 +73,16 @@ def boot_matrix():
     boots = []
     for arch in ARCHES:
         for fw in firmware[arch]:
-            boots.append(Boot(f"{arch}.{fw}", arch, fw, cmdline=f"{DEFAULT_CMDLINE},-kstack {TYPED}",
+            boots.append(Boot(f"{arch}.{fw}", arch, fw, cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack {TYPED}",
                               expect=booted(arch, 4) + [r"console: input by interrupt",
                                                         r"kstack: strategy prng \(default\)"]))
         fw = firmware[arch][-1]
         # The stack offset suite (a minute or two of TCG time) has a boot of its own.
         boots.append(Boot(f"{arch}.{fw}.kstack", arch, fw, cmdline="ktest=kstack,-kstack.pool",
                           expect=booted(arch, 4), timeout=900))
+        # The attack demonstrations (docs/attacks.md) have one too.
+        boots.append(Boot(f"{arch}.{fw}.attack", arch, fw, cmdline="ktest=attack",
+                          expect=booted(arch, 4), timeout=600))
         # The pool storm needs the default tick rate, which plain TCG on a busy
         # host does not deliver (100-300 ticks a second were seen while the
         # calls went on); under -icount guest time, and so the tick, follows

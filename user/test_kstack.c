@@ -25,6 +25,7 @@
  */
 #include "kernel/uapi/kstack.h"
 #include "lib/entropy.h"
+#include "lib/user/kstack_probe.h"
 #include "lib/user/ulib.h"
 
 #define SAMPLES 100000
@@ -32,19 +33,7 @@
 #define STACK_SIZE (16 * 1024)
 #define MAX_THREADS 8
 
-static const char *const names[KSTACK_NR] = KSTACK_NAMES;
-static unsigned long base_depth; /* the probe's depth under `off` */
 static unsigned ncpus;
-
-static long probe(unsigned flags, unsigned cpu, struct kstack_probe *r)
-{
-    return syscall3(SYS_kstack_probe, flags, cpu, r);
-}
-
-static long set_strategy(unsigned id)
-{
-    return syscall1(SYS_kstack_set, id);
-}
 
 static long kdebug(unsigned op, unsigned long arg)
 {
@@ -56,32 +45,14 @@ static void stats(long cpu, struct kstack_stats *st)
     syscall2(SYS_kstack_stats, cpu, st);
 }
 
-/* The offset of one probe call: its depth below the `off` depth. */
-static long offset_now(void)
-{
-    struct kstack_probe r;
-    if (probe(0, 0, &r) != 0)
-        return -1;
-    return (long)r.depth - (long)base_depth;
-}
-
-static bool calibrate(void)
-{
-    struct kstack_probe r;
-    if (set_strategy(KSTACK_OFF) != 0 || probe(0, 0, &r) != 0)
-        return false;
-    base_depth = r.depth;
-    return true;
-}
-
 /* Switch to strategy id; false (and a SKIP line for `what`) if unavailable. */
 static bool use(unsigned id, const char *what)
 {
-    long err = set_strategy(id);
+    long err = kstack_set(id);
     if (err == 0)
         return true;
     char name[64];
-    snprintf(name, sizeof(name), "kstack.%s.%s", what, names[id]);
+    snprintf(name, sizeof(name), "kstack.%s.%s", what, kstack_names[id]);
     ktap_skip(name, err == -ENODEV ? "not available on this CPU/firmware" : "cannot select");
     return false;
 }
@@ -116,8 +87,8 @@ static long deep_calls_high_water(void)
     sys_brk((char *)top + 65536);
     sys_brk(top);
     struct kstack_probe r;
-    probe(KSTACK_PROBE_MIGRATE, ncpus > 1 ? 1 : 0, &r);
-    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
+    kstack_probe(KSTACK_PROBE_MIGRATE, ncpus > 1 ? 1 : 0, &r);
+    kstack_unpin(ncpus);
     syscall6(9999, -1, -1, -1, -1, -1, -1);
     return kdebug(KSTACK_DEBUG_HIGHWATER, 0);
 }
@@ -128,7 +99,7 @@ static void report_distribution(unsigned id, const uint64_t *counts, long bad)
     entropy_measure(counts, 64, &e);
     ktap_note("%s: %u distinct offsets (lkdtm would print \"%u bits\"), Shannon %lu.%03lu bits, "
               "min-entropy %lu.%03lu bits, chi2(63) %lu.%03lu, %ld outside {0,16,..,1008}",
-              names[id], e.distinct, bit_length(e.distinct), (unsigned long)e.shannon_milli / 1000,
+              kstack_names[id], e.distinct, bit_length(e.distinct), (unsigned long)e.shannon_milli / 1000,
               (unsigned long)e.shannon_milli % 1000, (unsigned long)e.min_milli / 1000,
               (unsigned long)e.min_milli % 1000, (unsigned long)e.chi2_milli / 1000,
               (unsigned long)e.chi2_milli % 1000, bad);
@@ -137,14 +108,14 @@ static void report_distribution(unsigned id, const uint64_t *counts, long bad)
                    "kstack.distribution.off");
     else
         ktap_check(e.distinct == 64 && e.chi2_milli < 131400 && e.min_milli >= 5800 && bad == 0,
-                   "kstack.distribution.%s", names[id]);
+                   "kstack.distribution.%s", kstack_names[id]);
 }
 
 static void test_distribution(void)
 {
     long stack_size = kdebug(KSTACK_DEBUG_STACK_SIZE, 0), limit = stack_size * 3 / 4;
     kdebug(KSTACK_DEBUG_FIXED, KSTACK_OFFSET_MAX);
-    long deepest = offset_now(); /* the fixed strategy's offset, as measured */
+    long deepest = kstack_offset_now(); /* the fixed strategy's offset, as measured */
     long worst = deep_calls_high_water();
     ktap_note("fixed offset %ld: deepest system calls used %ld of %ld bytes of kernel stack "
               "(limit %ld)", deepest, worst, stack_size, limit);
@@ -152,14 +123,14 @@ static void test_distribution(void)
         static uint64_t counts[64];
         if (!use(id, "distribution")) {
             char name[64];
-            snprintf(name, sizeof(name), "kstack.bounds.%s", names[id]);
+            snprintf(name, sizeof(name), "kstack.bounds.%s", kstack_names[id]);
             ktap_skip(name, "not available on this CPU/firmware");
             continue;
         }
         memset(counts, 0, sizeof(counts));
         long bad = 0, max = 0;
         for (int i = 0; i < SAMPLES; i++) {
-            long off = offset_now();
+            long off = kstack_offset_now();
             if (off < 0 || off > (long)KSTACK_OFFSET_MAX || off % 16) {
                 bad++;
                 continue;
@@ -169,37 +140,15 @@ static void test_distribution(void)
         }
         report_distribution(id, counts, bad);
         long used = deep_calls_high_water();
-        ktap_note("%s: largest offset %ld; deepest calls used %ld bytes", names[id], max, used);
+        ktap_note("%s: largest offset %ld; deepest calls used %ld bytes", kstack_names[id], max, used);
         ktap_check(bad == 0 && deepest == (long)KSTACK_OFFSET_MAX && worst < limit &&
                        used < limit,
-                   "kstack.bounds.%s", names[id]);
+                   "kstack.bounds.%s", kstack_names[id]);
     }
-    set_strategy(KSTACK_DEFAULT);
+    kstack_set(KSTACK_DEFAULT);
 }
 
 /* ---- migration attack (Bug 1) --------------------------------------------- */
-
-static void pin(unsigned cpu)
-{
-    sys_sched_setaffinity(0, 1ul << cpu);
-}
-
-/* One trial: true if the offset was predicted; *valid if the staging worked
- * (moved 0 -> 1 during the leak, back on 0 for the victim call, and no exit
- * update on CPU 0 in between). */
-static bool trial(bool *valid)
-{
-    struct kstack_probe leak, victim;
-    pin(0); /* runs wherever we are; we are on CPU 0 when it returns */
-    if (probe(KSTACK_PROBE_MIGRATE, 1, &leak) != 0)
-        return *valid = false;
-    pin(0); /* made on CPU 1: any exit update lands there; then moved to 0 */
-    if (probe(0, 0, &victim) != 0)
-        return *valid = false;
-    *valid = leak.entry_cpu == 0 && leak.exit_cpu == 1 && victim.entry_cpu == 0 &&
-             victim.entry_updates == leak.entry_updates;
-    return victim.depth == leak.depth;
-}
 
 static void test_migration(void)
 {
@@ -213,20 +162,20 @@ static void test_migration(void)
         int hits = 0, valid = 0;
         for (int i = 0; i < TRIALS; i++) {
             bool ok;
-            hits += trial(&ok);
+            hits += kstack_migration_trial(&ok);
             valid += ok;
         }
         bool legacy = id == KSTACK_OFF || id == KSTACK_COUNTER || id == KSTACK_CRNG16;
         ktap_note("%s: predicted %d of %d (%d.%02d%%; chance is 1.56%%), %d trials staged "
-                  "cleanly", names[id], hits, TRIALS, hits * 100 / TRIALS, hits * 10000 / TRIALS % 100,
+                  "cleanly", kstack_names[id], hits, TRIALS, hits * 100 / TRIALS, hits * 10000 / TRIALS % 100,
                   valid);
         ktap_check(valid >= TRIALS * 99 / 100 &&
                        (legacy ? hits >= TRIALS * 97 / 100 : hits <= TRIALS * 22 / 1000),
-                   "kstack.migration_attack.%s", names[id]);
+                   "kstack.migration_attack.%s", kstack_names[id]);
     }
-    pin(0);
-    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
-    set_strategy(KSTACK_DEFAULT);
+    kstack_pin(0);
+    kstack_unpin(ncpus);
+    kstack_set(KSTACK_DEFAULT);
 }
 
 /* ---- integrity (Bug 2) ------------------------------------------------------ */
@@ -260,11 +209,11 @@ static void churn(void *arg)
         uint64_t x = next_random(&w->seed);
         unsigned cpu = (unsigned)(x >> 32) % ncpus;
         switch (x % 16) {
-        case 0: probe(KSTACK_PROBE_MIGRATE, cpu, &r); __atomic_add_fetch(&forced_moves, 1, __ATOMIC_RELAXED); break;
+        case 0: kstack_probe(KSTACK_PROBE_MIGRATE, cpu, &r); __atomic_add_fetch(&forced_moves, 1, __ATOMIC_RELAXED); break;
         case 1: sys_sched_setaffinity(0, 1ul << cpu); break;
-        case 2: sys_sched_setaffinity(0, (1ul << ncpus) - 1); break;
+        case 2: kstack_unpin(ncpus); break;
         case 3: yield(); break;
-        case 4: probe(0, 0, &r); break;
+        case 4: kstack_probe(0, 0, &r); break;
         default: getpid(); break;
         }
         __atomic_add_fetch(&total_calls, 1, __ATOMIC_RELAXED);
@@ -284,10 +233,10 @@ static long verify_every_cpu(void)
 {
     long bad = 0;
     for (unsigned cpu = 0; cpu < ncpus; cpu++) {
-        pin(cpu);
+        kstack_pin(cpu);
         bad += kdebug(KSTACK_DEBUG_VERIFY, 0);
     }
-    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
+    kstack_unpin(ncpus);
     return bad;
 }
 
@@ -309,7 +258,7 @@ static void test_integrity(void)
     uint64_t deadline = now_ns() + 400000000000ull;
     while (now_ns() < deadline && (__atomic_load_n(&total_calls, __ATOMIC_RELAXED) < INTEGRITY_CALLS ||
                                    migrations() - moved_before < MIN_MIGRATIONS)) {
-        set_strategy((unsigned)(next_random(&seed) % KSTACK_NR)); /* hw may refuse: fine */
+        kstack_set((unsigned)(next_random(&seed) % KSTACK_NR)); /* hw may refuse: fine */
         switches++;
         sleep_ns(200000);
     }
@@ -318,7 +267,7 @@ static void test_integrity(void)
         while (!workers[i].done)
             sleep_ns(1000000);
     }
-    set_strategy(KSTACK_OFF); /* nothing draws while the CPUs check themselves */
+    kstack_set(KSTACK_OFF); /* nothing draws while the CPUs check themselves */
     unsigned long moved = migrations() - moved_before;
     long bad = verify_every_cpu();
     struct kstack_stats st;
@@ -334,7 +283,7 @@ static void test_integrity(void)
               st.count[KSTACK_CRNG16][KSTACK_CNT_EXIT_UPDATES]);
     ktap_check(bad == 0 && total_calls >= INTEGRITY_CALLS && moved >= MIN_MIGRATIONS,
                "kstack.integrity.per_cpu_generators");
-    set_strategy(KSTACK_DEFAULT);
+    kstack_set(KSTACK_DEFAULT);
 }
 
 /* ---- pool ------------------------------------------------------------------- */
@@ -348,7 +297,7 @@ static volatile unsigned long storm_calls;
 static void storm(void *arg)
 {
     struct worker *w = arg;
-    pin((unsigned)(w - workers) % ncpus);
+    kstack_pin((unsigned)(w - workers) % ncpus);
     uint64_t end = now_ns() + STORM_NS;
     unsigned long n = 0;
     while (!stop) {
@@ -366,7 +315,7 @@ static void test_pool(void)
 {
     struct kstack_stats before, after;
     struct debug_stats ticks0, ticks1;
-    set_strategy(KSTACK_POOL);
+    kstack_set(KSTACK_POOL);
     syscall1(SYS_debug_stats, &ticks0);
     stats(-1, &before);
     stacks = sys_brk(0);
@@ -392,30 +341,30 @@ static void test_pool(void)
               dry, after.pool_level);
     /* Forced dry: the next draw must take the fallback and count it (a tick
      * may refill the pool between the two calls: try a few times). */
-    pin(0);
+    kstack_pin(0);
     long forced = 0, off = -1;
     for (int i = 0; i < 10 && forced == 0; i++) {
         stats(0, &before);
         kdebug(KSTACK_DEBUG_DRAIN, 0);
-        off = offset_now();
+        off = kstack_offset_now();
         stats(0, &after);
         forced = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRY] - before.count[KSTACK_POOL][KSTACK_CNT_DRY]);
     }
     /* One byte per call, exactly: 1000 probes plus the second stats call. */
     unsigned cpu = ncpus - 1;
-    pin(cpu);
+    kstack_pin(cpu);
     stats(cpu, &before);
     for (int i = 0; i < 1000; i++)
-        offset_now();
+        kstack_offset_now();
     stats(cpu, &after);
     long used = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRAWS] - before.count[KSTACK_POOL][KSTACK_CNT_DRAWS]);
-    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
+    kstack_unpin(ncpus);
     ktap_note("forced dry: %ld dry events counted, fallback offset %ld; 1001 calls on cpu%u "
               "took %ld pool bytes", forced, off, cpu, used);
     ktap_check(dry == 0 && forced >= 1 && off >= 0 && off <= (long)KSTACK_OFFSET_MAX &&
                    off % 16 == 0 && used == 1001,
                "kstack.pool_never_dry");
-    set_strategy(KSTACK_DEFAULT);
+    kstack_set(KSTACK_DEFAULT);
 }
 
 int main(int argc, char **argv)
@@ -423,7 +372,7 @@ int main(int argc, char **argv)
     struct debug_stats st;
     syscall1(SYS_debug_stats, &st);
     ncpus = (unsigned)st.cpus_online;
-    if (!calibrate()) {
+    if (!kstack_calibrate()) {
         ktap_check(false, "kstack.probe_available (kstack.debug or ktest= on the command line)");
         return ktap_done();
     }

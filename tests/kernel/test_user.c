@@ -128,3 +128,14 @@ KTEST(newlib, malloc_stress)
 {
     KEXPECT_EQ(run0("test_malloc"), 0);
 }
+
+/* The attack demonstrations (user/attack_*.c print the attack.* subtests). */
+KTEST(attack, migrate)
+{
+    KEXPECT_EQ(run0("attack_migrate"), 0);
+}
+
+KTEST(attack, lfsr)
+{
+    KEXPECT_EQ(run0("attack_lfsr"), 0);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/user/kstack_probe.c - the stack offset test interface for user
+ * programs (see kstack_probe.h).
+ */
+#include "lib/user/kstack_probe.h"
+
+#include "lib/user/ulib.h"
+
+const char *const kstack_names[KSTACK_NR] = KSTACK_NAMES;
+static unsigned long base_depth; /* the probe's depth under `off` */
+
+long kstack_probe(unsigned flags, unsigned cpu, struct kstack_probe *r)
+{
+    return syscall3(SYS_kstack_probe, flags, cpu, r);
+}
+
+long kstack_set(unsigned id)
+{
+    return syscall1(SYS_kstack_set, id);
+}
+
+bool kstack_calibrate(void)
+{
+    struct kstack_probe r;
+    if (kstack_set(KSTACK_OFF) != 0 || kstack_probe(0, 0, &r) != 0)
+        return false;
+    base_depth = r.depth;
+    return true;
+}
+
+long kstack_offset_now(void)
+{
+    struct kstack_probe r;
+    if (kstack_probe(0, 0, &r) != 0)
+        return -1;
+    return (long)r.depth - (long)base_depth;
+}
+
+void kstack_pin(unsigned cpu)
+{
+    sys_sched_setaffinity(0, 1ul << cpu);
+}
+
+void kstack_unpin(unsigned ncpus)
+{
+    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
+}
+
+bool kstack_migration_trial(bool *clean)
+{
+    struct kstack_probe leak, victim;
+    kstack_pin(0); /* runs wherever we are; we are on CPU 0 when it returns */
+    if (kstack_probe(KSTACK_PROBE_MIGRATE, 1, &leak) != 0)
+        return *clean = false;
+    kstack_pin(0); /* made on CPU 1: any exit update lands there; then moved to 0 */
+    if (kstack_probe(0, 0, &victim) != 0)
+        return *clean = false;
+    *clean = leak.entry_cpu == 0 && leak.exit_cpu == 1 && victim.entry_cpu == 0 &&
+             victim.entry_updates == leak.entry_updates;
+    return victim.depth == leak.depth;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/user/kstack_probe.h - the kernel stack offset test interface as user
+ * programs use it (user/test_kstack.c, user/attack_*.c): SYS_kstack_probe,
+ * which stands in for a stack-address leak, choosing a strategy, pinning to
+ * a CPU, and one staged Bug 1 migration (docs/kstack.md, docs/attacks.md).
+ * The probe answers only with kstack.debug or ktest= on the command line.
+ */
+#ifndef LIB_USER_KSTACK_PROBE_H
+#define LIB_USER_KSTACK_PROBE_H
+
+#include <stdbool.h>
+
+#include "kernel/uapi/kstack.h"
+
+extern const char *const kstack_names[KSTACK_NR];
+
+long kstack_probe(unsigned flags, unsigned cpu, struct kstack_probe *r);
+long kstack_set(unsigned id);
+
+/* Measure the probe's depth under `off` (switches to `off`); false if the
+ * probe is refused (no kstack.debug). */
+bool kstack_calibrate(void);
+/* One probe call's offset: its depth below the `off` depth; -1 on error. */
+long kstack_offset_now(void);
+
+/* Pin the caller to one CPU (it runs there when this returns), or to all. */
+void kstack_pin(unsigned cpu);
+void kstack_unpin(unsigned ncpus);
+
+/* Bug 1 staged once: a call that starts on CPU 0 and ends on CPU 1 leaks
+ * its offset; the caller gets back to CPU 0 without a call ending there
+ * and makes one more. True if that call ran at the leaked offset; *clean if
+ * the staging worked (left 0 for 1 during the leak, back on 0 for the next
+ * call, and CPU 0 made no exit update in between). */
+bool kstack_migration_trial(bool *clean);
+
+#endif

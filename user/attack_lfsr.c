@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * user/attack_lfsr.c - LFSR113 state recovery from leaked offsets
+ * (docs/attacks.md): `make run CMDLINE=run=attack_lfsr`.
+ *
+ * For every strategy the program, pinned to CPU 0, observes the offsets of
+ * consecutive system calls through the probe (standing in for an info
+ * leak), feeds them to the GF(2) solver (lib/lfsr113_solve.c) until the
+ * 113 state bits are determined, checks the solution against CHECK_DRAWS
+ * more offsets, and then predicts the next PREDICTIONS offsets one by one,
+ * each before the call is made. `prng` and `prng-task` are LFSR113 and fall;
+ * `pool`, `siphash` and `hw` leave it at chance, 1 in 64.
+ *
+ * Other draws in between. The solver needs consecutive draws of one
+ * generator. `prng-task`'s generator is the thread's own, so only this
+ * thread's calls draw from it, and the program makes nothing but probe calls
+ * while it observes and predicts (no printing until a strategy is done).
+ * `prng`'s is CPU 0's: a call by any other thread on CPU 0 takes a draw the
+ * attacker does not see. The program pins itself there and expects a quiet
+ * CPU, and it detects the gap: a foreign draw in the observation window
+ * makes the equations contradict each other (the check offsets catch it),
+ * and the program starts again, at most MAX_SOLVES times; a foreign draw
+ * during the predictions shows as two misses in a row, and it observes and
+ * solves again, at most MAX_RESYNCS times. Misses are counted as misses.
+ *
+ * KTAP: attack.lfsr.<strategy>.
+ */
+#include "lib/lfsr113_solve.h"
+#include "lib/user/kstack_probe.h"
+#include "lib/user/ulib.h"
+
+#define PREDICTIONS 1000
+#define CHECK_DRAWS 8 /* offsets after full rank that must agree: 48 equations */
+#define MAX_SOLVES  4
+#define MAX_RESYNCS 3
+
+struct result {
+    bool fits;       /* an LFSR113 state explained every observed offset */
+    unsigned needed; /* offsets it took to reach full rank */
+    unsigned solves; /* observation windows used */
+    unsigned contradictions;
+    int hits;
+    bool probe_failed;
+};
+
+static struct lfsr113_solver solver;
+
+/* Observe until full rank plus CHECK_DRAWS; *now is the generator after
+ * the last observed draw (the best fit, even if it does not fit). */
+static bool observe_once(struct lfsr113 *now, struct result *r)
+{
+    lfsr113_solver_init(&solver);
+    unsigned extra = 0, needed = 0;
+    while (extra < CHECK_DRAWS) {
+        long off = kstack_offset_now();
+        if (off < 0 || !lfsr113_solver_add(&solver, (uint32_t)off))
+            return !(r->probe_failed = true);
+        if (solver.rank == LFSR113_STATE_BITS && needed == 0)
+            needed = solver.draws;
+        else if (needed)
+            extra++;
+    }
+    r->needed = needed;
+    r->contradictions = solver.inconsistent;
+    lfsr113_solver_state(&solver, now);
+    for (unsigned n = 0; n < solver.draws; n++)
+        lfsr113_next(now);
+    return solver.inconsistent == 0;
+}
+
+/* Up to MAX_SOLVES windows, until one fits. */
+static void observe(struct lfsr113 *now, struct result *r)
+{
+    do {
+        r->solves++;
+        r->fits = observe_once(now, r);
+    } while (!r->fits && !r->probe_failed && r->solves < MAX_SOLVES);
+}
+
+static void attack(struct result *r)
+{
+    struct lfsr113 g;
+    memset(r, 0, sizeof(*r));
+    observe(&g, r);
+    unsigned misses_in_a_row = 0, resyncs = 0;
+    for (int i = 0; i < PREDICTIONS && !r->probe_failed; i++) {
+        long predicted = (long)(lfsr113_next(&g) & KSTACK_OFFSET_MASK);
+        bool hit = kstack_offset_now() == predicted;
+        r->hits += hit;
+        misses_in_a_row = hit ? 0 : misses_in_a_row + 1;
+        if (misses_in_a_row == 2 && resyncs < MAX_RESYNCS) {
+            resyncs++;
+            observe(&g, r);
+        }
+    }
+}
+
+/* What each strategy must show; `off` and `counter` are reported only. */
+static void judge(unsigned id, const struct result *r)
+{
+    const char *name = kstack_names[id];
+    if (id == KSTACK_PRNG || id == KSTACK_PRNG_TASK)
+        ktap_check(r->fits && r->needed <= 20 && r->hits >= PREDICTIONS * 99 / 100,
+                   "attack.lfsr.%s", name);
+    else if (id == KSTACK_OFF || id == KSTACK_COUNTER)
+        ktap_note("attack.lfsr.%s: not judged (%s)", name,
+                  id == KSTACK_OFF ? "no randomisation" : "not LFSR113; its own weakness is Bug 1");
+    else /* 4% of 1,000 is 6 standard deviations above chance */
+        ktap_check(!r->fits && r->hits <= PREDICTIONS * 4 / 100, "attack.lfsr.%s", name);
+}
+
+static void report(unsigned id, const struct result *r)
+{
+    ktap_note("%-9s full rank after %u offsets; %s (%u contradictions, %u windows); "
+              "predicted %4d of %d (%3d.%d%%)",
+              kstack_names[id], r->needed,
+              r->fits ? "an LFSR113 state fits" : "no LFSR113 state fits", r->contradictions,
+              r->solves, r->hits, PREDICTIONS, r->hits * 100 / PREDICTIONS,
+              r->hits * 1000 / PREDICTIONS % 10);
+}
+
+int main(void)
+{
+    if (!kstack_calibrate()) {
+        ktap_check(false, "attack.lfsr.probe_available (needs kstack.debug on the command line)");
+        return ktap_done();
+    }
+    kstack_pin(0);
+    ktap_note("LFSR113 recovery: observe offsets on CPU 0 until the 113 state bits are "
+              "determined (+%d checking), then predict the next %d",
+              CHECK_DRAWS, PREDICTIONS);
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        long err = kstack_set(id);
+        if (err != 0) {
+            char name[48];
+            snprintf(name, sizeof(name), "attack.lfsr.%s", kstack_names[id]);
+            ktap_skip(name,
+                      err == -ENODEV ? "not available on this CPU/firmware" : "cannot select");
+            continue;
+        }
+        struct result r;
+        attack(&r);
+        if (r.probe_failed) {
+            ktap_check(false, "attack.lfsr.%s (probe failed)", kstack_names[id]);
+            continue;
+        }
+        report(id, &r);
+        judge(id, &r);
+    }
+    struct debug_stats st;
+    syscall1(SYS_debug_stats, &st);
+    kstack_unpin((unsigned)st.cpus_online);
+    kstack_set(KSTACK_DEFAULT);
+    return ktap_done();
+}
