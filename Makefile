@@ -109,7 +109,7 @@ UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
     -I. -MMD -MP $(ARCH_USER_CFLAGS)
 ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno.c \
-    lib/user/errno_kernel.c lib/entropy.c lib/hist.c lib/user/crt0_$(ARCH).S
+    lib/user/errno_kernel.c lib/user/pages.c lib/entropy.c lib/hist.c lib/user/crt0_$(ARCH).S
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
 ULIBS := $(NEWLIB)/lib/libc.a $(NEWLIB)/lib/libm.a \
     $(shell $(CC) $(ARCH_USER_CFLAGS) -print-libgcc-file-name 2>/dev/null)

@@ -128,3 +128,11 @@ KTEST(newlib, malloc_stress)
 {
     KEXPECT_EQ(run0("test_malloc"), 0);
 }
+
+/* The syscall fuzzer (user/fuzz.c prints the fuzz.* subtests): 10^5 calls
+ * here, 10^7 with make fuzz. The seed comes from the clock and is printed. */
+KTEST(fuzz, syscalls)
+{
+    const char *argv[] = {"fuzz", "100000"};
+    KEXPECT_EQ(run("fuzz", 2, argv), 0);
+}
