@@ -136,3 +136,11 @@ KTEST(fuzz, syscalls)
     const char *argv[] = {"fuzz", "100000"};
     KEXPECT_EQ(run("fuzz", 2, argv), 0);
 }
+
+/* The soak test (user/soak.c prints the soak.* subtests): 20 s here, with
+ * the counters every 5 s; make soak MINUTES=10 runs the long one. */
+KTEST(soak, twenty_seconds)
+{
+    const char *argv[] = {"soak", "20", "5"};
+    KEXPECT_EQ(run("soak", 3, argv), 0);
+}
