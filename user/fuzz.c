@@ -19,7 +19,7 @@
  * What is not fuzzed, or only in a constrained way, and why:
  *  - SYS_exit and SYS_thread_exit are never drawn: they end the caller (each
  *    child exits through SYS_exit, each thread through SYS_thread_exit).
- *  - Sleeps are bounded (debug_sleep, debug_spin 1 ms; nanosleep is given a
+ *  - Sleeps are bounded (debug_sleep, debug_spin, nanosleep 0.1 ms; nanosleep is given a
  *    timespec the fuzzer wrote, never memory it does not control): a sleep of
  *    2^63 ns is a correct answer, and it would stop the caller.
  *  - spawn starts only programs that end by themselves (child, hello, fault).
@@ -205,8 +205,10 @@ static long controlled_spawn(struct call *c)
     for (unsigned i = 0; i < extra; i++)
         argv[argc++] = "x";
     argv[argc] = NULL;
-    if (c->cls[1] == A_USER_BUF || c->cls[1] == A_SMALL)
-        c->a[1] = c->cls[1] == A_SMALL ? 0 : (long)argv;
+    if (k == 2 || c->cls[1] == A_USER_BUF) /* fault needs its argument */
+        c->a[1] = (long)argv;
+    else if (c->cls[1] == A_SMALL)
+        c->a[1] = 0;
     return (long)name;
 }
 
@@ -216,7 +218,7 @@ static void constrain(struct call *c, bool last_of_fatal_batch)
     switch (c->nr) {
     case SYS_debug_sleep:
     case SYS_debug_spin:
-        c->a[0] = (long)((unsigned long)c->a[0] % 1000000);
+        c->a[0] = (long)((unsigned long)c->a[0] % 100000);
         break;
     case SYS_nanosleep:
         if (c->cls[0] == A_USER_BUF || c->cls[0] == A_SMALL || c->cls[0] == A_PAGE_EDGE ||
@@ -225,7 +227,7 @@ static void constrain(struct call *c, bool last_of_fatal_batch)
             long *ts = (long *)fz.scratch;
             unsigned k = (unsigned)below(5);
             ts[0] = k < 4 ? bad[k][0] : 0;
-            ts[1] = k < 4 ? bad[k][1] : (long)below(1000000);
+            ts[1] = k < 4 ? bad[k][1] : (long)below(100000);
             c->a[0] = (long)ts;
         }
         break;
