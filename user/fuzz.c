@@ -489,7 +489,16 @@ static int parent_main(long total, int ncpus)
     fflush(stdout);
     long pages = pages_baseline();
     uintptr_t canary = (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_DIRECT_MAP, DEBUG_KADDR_ARM);
-    thread_create(watchdog, NULL, watchdog_stack, sizeof(watchdog_stack));
+    int wd = -1;
+    for (int tries = 0; tries < 1000 && wd < 0; tries++) { /* the warm-up's threads are ending */
+        wd = thread_create(watchdog, NULL, watchdog_stack, sizeof(watchdog_stack));
+        if (wd < 0)
+            sleep_ns(1000000);
+    }
+    if (wd < 0) {
+        ktap_check(false, "fuzz.watchdog_started");
+        return ktap_done();
+    }
     struct tallies t = {0};
     unsigned long batches = (unsigned long)((total + BATCH_CALLS - 1) / BATCH_CALLS), next = 0;
     int live = 0;
