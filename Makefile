@@ -6,6 +6,8 @@
 #                                       the short benchmark (CMDLINE=ktest=all: self-tests)
 #   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
 #   make test                           host unit tests + boot tests, all arches
+#   make fuzz [FUZZ_CALLS= FUZZ_SEED= FUZZ_REPLAY=]  the syscall fuzzer, 10^7 calls per arch
+#   make soak [MINUTES=10]              the soak test on every arch (or ARCH=)
 #   make mutate [MUTANTS=a,b] [ARCH=...] break each safety check, check a test fails
 #   make newlib [ARCH=...]              build newlib for user programs (cached in build/newlib)
 #   make deps                           install the Debian packages (as root)
@@ -63,7 +65,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench test mutate newlib newlib-arch deps check-deps host-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench fuzz soak test mutate newlib newlib-arch deps check-deps host-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -109,8 +111,8 @@ UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
     -I. -MMD -MP $(ARCH_USER_CFLAGS)
 ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno.c \
-    lib/user/errno_kernel.c lib/entropy.c lib/hist.c lib/user/kstack_probe.c lib/lfsr113_solve.c \
-    lib/user/crt0_$(ARCH).S
+    lib/user/errno_kernel.c lib/user/pages.c lib/entropy.c lib/hist.c lib/user/kstack_probe.c \
+    lib/lfsr113_solve.c lib/user/crt0_$(ARCH).S
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
 ULIBS := $(NEWLIB)/lib/libc.a $(NEWLIB)/lib/libm.a \
     $(shell $(CC) $(ARCH_USER_CFLAGS) -print-libgcc-file-name 2>/dev/null)
@@ -216,6 +218,19 @@ bench: check-deps
 	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
 	$(Q)$(PYTHON) scripts/bench.py --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
 	    --strategies $(STRATEGIES) --icount $(ICOUNT)
+
+# make fuzz: user/fuzz on every arch (or ARCH=), FUZZ_CALLS calls from
+# FUZZ_SEED (default: from the clock, printed); FUZZ_REPLAY=B runs batch B of
+# that seed again, printing each call first. make soak: user/soak for
+# MINUTES. Both boot through scripts/longrun.py (logs in build/fuzz|soak/).
+FUZZ_CALLS ?= 10000000
+FUZZ_SEED ?=
+FUZZ_REPLAY ?=
+MINUTES ?= 10
+fuzz soak: check-deps
+	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
+	$(Q)$(PYTHON) scripts/longrun.py $@ --arches "$(BENCH_ARCHES)" --calls $(FUZZ_CALLS) \
+	    --seed "$(FUZZ_SEED)" --replay "$(FUZZ_REPLAY)" --minutes $(MINUTES) --smp $(SMP)
 
 # tests/run.py asks for the exact command line through this target.
 print-qemu:

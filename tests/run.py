@@ -73,7 +73,8 @@ def boot_matrix():
     boots = []
     for arch in ARCHES:
         for fw in firmware[arch]:
-            boots.append(Boot(f"{arch}.{fw}", arch, fw, cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack {TYPED}",
+            boots.append(Boot(f"{arch}.{fw}", arch, fw,
+                              cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
                               expect=booted(arch, 4) + [r"console: input by interrupt",
                                                         r"kstack: strategy prng \(default\)"]))
         fw = firmware[arch][-1]
@@ -90,6 +91,9 @@ def boot_matrix():
         boots.append(Boot(f"{arch}.{fw}.kstack-pool", arch, fw, cmdline="ktest=kstack.pool",
                           qemu_extra="-icount shift=0,align=off,sleep=off",
                           expect=booted(arch, 4), timeout=900))
+        # The syscall fuzzer (10^5 calls) and the 20 s soak: a boot of their own.
+        boots.append(Boot(f"{arch}.{fw}.fuzz-soak", arch, fw, cmdline="ktest=fuzz,soak",
+                          expect=booted(arch, 4), timeout=600))
         # A short `make bench ICOUNT=1`: the tables come out and `off` is the
         # fastest strategy on the invalid call (exact instruction counts).
         icount_cpu = {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"} if arch == "arm64" else {}

@@ -139,3 +139,19 @@ KTEST(attack, lfsr)
 {
     KEXPECT_EQ(run0("attack_lfsr"), 0);
 }
+
+/* The syscall fuzzer (user/fuzz.c prints the fuzz.* subtests): 10^5 calls
+ * here, 10^7 with make fuzz. The seed comes from the clock and is printed. */
+KTEST(fuzz, syscalls)
+{
+    const char *argv[] = {"fuzz", "100000"};
+    KEXPECT_EQ(run("fuzz", 2, argv), 0);
+}
+
+/* The soak test (user/soak.c prints the soak.* subtests): 20 s here, with
+ * the counters every 5 s; make soak MINUTES=10 runs the long one. */
+KTEST(soak, twenty_seconds)
+{
+    const char *argv[] = {"soak", "20", "5"};
+    KEXPECT_EQ(run("soak", 3, argv), 0);
+}
