@@ -256,9 +256,13 @@ static inline unsigned long arch_sc_nr(const struct trapframe *tf);
 static inline const uintptr_t *arch_sc_args(const struct trapframe *tf);
 
 /* The kernel wrote instructions at kva (a user program's code, through the
- * direct map): make every CPU's instruction fetches see them (arm64 cache
- * maintenance by VA, riscv64 fence.i; nothing on x86_64). */
+ * direct map): make instruction fetches see them (arm64 cache maintenance
+ * by VA, broadcast to every CPU; riscv64 this hart's fence.i; nothing on
+ * x86_64). After the last of a batch, arch_sync_icache_done() makes every
+ * other CPU's fetches see them too (riscv64: one SBI remote FENCE.I for all
+ * harts, not one per page: an exec of a newlib program writes ~20 pages). */
 void arch_sync_icache(const void *kva, size_t len);
+void arch_sync_icache_done(void);
 
 /* Copy n bytes to/from user memory whose range the caller has checked
  * lies in user space: 0, or -EFAULT if a page is missing or protected.

@@ -40,6 +40,8 @@ static int load_segment(struct aspace *as, const uint8_t *file, const struct elf
             return -ENOMEM;
         }
     }
+    if (s->flags & ELF_SEG_X)
+        arch_sync_icache_done();
     return 0;
 }
 

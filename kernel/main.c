@@ -102,6 +102,7 @@ static void crash_exec_user(void)
         panic("crash=exec-user: cannot set up the user page");
     memcpy(page_va(pa), (const void *)(uintptr_t)exec_probe, 64);
     arch_sync_icache(page_va(pa), 64);
+    arch_sync_icache_done();
     preempt_disable();
     aspace_activate(&as);
     long got = ((long (*)(void))CRASH_USER_VA)(); /* must fault: instruction fetch */

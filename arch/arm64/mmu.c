@@ -116,6 +116,8 @@ void arm64_dcache_clean_poc(const void *va, size_t len)
  * I-cache is PIPT; for VIPT or ASID-tagged VIVT ones, invalidate them all
  * (IC IALLUIS). Other CPUs fetch afresh after their next exception return.
  */
+void arch_sync_icache_done(void) {} /* IC IVAU / IC IALLUIS were broadcast */
+
 void arch_sync_icache(const void *kva, size_t len)
 {
     uint64_t ctr = READ_SYSREG(ctr_el0);

@@ -112,9 +112,11 @@ void riscv_secondary_main(struct cpu *c)
  * exec wrote a user program's code through the direct map. FENCE.I orders
  * only this hart's fetches after its own stores (ISA, "Zifencei"); the
  * program may run on any hart, now or after a migration, so every hart must
- * execute one: RFENCE remote_fence_i with hart_mask_base = -1 means all
- * harts (SBI spec 8.1, and 3 on hart masks). The stores are made globally
- * visible first. Firmware without RFENCE cannot do that for us: then only
+ * execute one: arch_sync_icache_done(), once the last page is written,
+ * asks for RFENCE remote_fence_i with hart_mask_base = -1, all harts (SBI
+ * spec 8.1, and 3 on hart masks). Once per program, not per page: each
+ * call interrupts every hart (under QEMU -icount twenty of them in a row
+ * took minutes). The stores are made globally visible first. Firmware without RFENCE cannot do that for us: then only
  * the local FENCE.I is done here and in arch_enter_user (stackshift runs
  * one hart on such firmware anyway: it has no HSM either).
  */
@@ -123,6 +125,11 @@ void arch_sync_icache(const void *kva, size_t len)
     (void)kva;
     (void)len;
     __asm__ volatile("fence rw, rw\n\tfence.i" : : : "memory");
+}
+
+void arch_sync_icache_done(void)
+{
+    __asm__ volatile("fence rw, rw" : : : "memory");
     if (sbi_has_rfence())
         sbi_remote_fence_i(0, -1ul);
 }

@@ -193,6 +193,10 @@ void arch_sync_icache(const void *kva, size_t len)
 {
 }
 
+void arch_sync_icache_done(void)
+{
+}
+
 void arch_idle(void)
 {
     /* sti takes effect after the next instruction, so no interrupt can slip
