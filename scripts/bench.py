@@ -13,8 +13,10 @@ Python standard library only.
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -54,15 +56,30 @@ def run_arch(arch, args):
         p = subprocess.Popen(cmd, shell=True, cwd=ROOT, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                              errors="replace", start_new_session=True)
-        for line in p.stdout:
-            log.write(line)
-            if line.startswith("bench:") or "PANIC" in line:
-                print(f"bench: {arch}: {line.strip()[7:]}", flush=True)
-            if time.time() - start > args.timeout:
-                p.kill()
-                print(f"bench: {arch}: timed out after {args.timeout} s", flush=True)
-                return False
+        # A timer, not a check between lines: a guest that hangs silently
+        # prints nothing. The whole session goes (the shell and QEMU).
+        expired = threading.Event()
+
+        def kill():
+            expired.set()
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(args.timeout, kill)
+        timer.start()
+        try:
+            for line in p.stdout:
+                log.write(line)
+                if line.startswith("bench:") or "PANIC" in line:
+                    print(f"bench: {arch}: {line.strip()[7:]}", flush=True)
+        finally:
+            timer.cancel()
         p.wait()
+        if expired.is_set():
+            print(f"bench: {arch}: timed out after {args.timeout} s", flush=True)
+            return False
     print(f"bench: {arch}: {time.time() - start:.0f} s", flush=True)
     report = [sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
               log_path, "--out", out_dir] + (["--check"] if args.check else [])
