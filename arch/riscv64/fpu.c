@@ -104,35 +104,13 @@ void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
     }
 }
 
-/* Does the devicetree's ISA string name single-letter extension c? Either
- * in riscv,isa-extensions, or among the letters of riscv,isa before the
- * first '_' ("rv64imafdc_zicsr..."; G stands for IMAFD: ISA spec,
- * "ISA Extension Naming Conventions"). */
-static bool hart_has_letter(const struct fdt *f, uint32_t hart, char c)
-{
-    uint32_t len;
-    char ext[2] = {c, 0};
-    int node = riscv_cpu_node(f, hart);
-    if (node < 0)
-        return false;
-    const char *list = fdt_prop(f, node, "riscv,isa-extensions", &len);
-    if (list && fdt_stringlist_contains(list, len, ext))
-        return true;
-    const char *isa = fdt_prop(f, node, "riscv,isa", &len);
-    for (uint32_t i = 4; isa && i < len && isa[i] && isa[i] != '_'; i++) {
-        if (isa[i] == c || isa[i] == 'g')
-            return true;
-    }
-    return false;
-}
-
 /* Boot hart, from arch_init: user programs need F and D (rv64gc, lp64d).
  * FS is WARL and reads 0 on a hart without F (priv spec, same section),
  * which confirms what the devicetree says. Stops the boot if either is
  * missing: no user program could run. */
 void riscv_fpu_check(const struct fdt *f, uint32_t hart)
 {
-    bool listed = f && hart_has_letter(f, hart, 'f') && hart_has_letter(f, hart, 'd');
+    bool listed = f && riscv_hart_has_ext(f, hart, "f") && riscv_hart_has_ext(f, hart, "d");
     fs_set(FS_INITIAL);
     bool writable = (csr_read(sstatus) & SSTATUS_FS) != FS_OFF;
     fs_set(FS_OFF);

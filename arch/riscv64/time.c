@@ -72,6 +72,18 @@ static bool isa_has(const char *isa, uint32_t len, const char *ext)
     return false;
 }
 
+/* A single-letter extension is among the letters after "rv64" and before
+ * the first '_' ("rv64imafdc_zicsr..."); G stands for IMAFD (ISA spec,
+ * "ISA Extension Naming Conventions"). */
+static bool isa_has_letter(const char *isa, uint32_t len, char c)
+{
+    for (uint32_t i = 4; i < len && isa[i] && isa[i] != '_'; i++) {
+        if (isa[i] == c || (isa[i] == 'g' && strchr("imafd", c)))
+            return true;
+    }
+    return false;
+}
+
 bool riscv_hart_has_ext(const struct fdt *f, uint32_t hart, const char *ext)
 {
     uint32_t len;
@@ -82,7 +94,9 @@ bool riscv_hart_has_ext(const struct fdt *f, uint32_t hart, const char *ext)
     if (list && fdt_stringlist_contains(list, len, ext))
         return true;
     const char *isa = fdt_prop(f, node, "riscv,isa", &len);
-    return isa && isa_has(isa, len, ext);
+    if (!isa)
+        return false;
+    return ext[0] && !ext[1] ? isa_has_letter(isa, len, ext[0]) : isa_has(isa, len, ext);
 }
 
 /*
