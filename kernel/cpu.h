@@ -15,7 +15,10 @@
 #include "kernel/uapi/latency.h"
 #include "lib/lfsr113.h"
 
-#define MAX_CPUS 8
+/* Logical CPU ids fit in a 64-bit mask (thread affinity). Memory per CPU
+ * grows with cpus_present: struct cpu is small, its large parts (the pool's
+ * ring, emergency stacks) come from kvmap_alloc for the CPUs found. */
+#define MAX_CPUS 64
 
 struct thread;
 struct hist;
@@ -61,6 +64,9 @@ struct cpu {
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");
 
 extern struct cpu cpus[MAX_CPUS];
+/* cpus[0 .. cpus_present - 1] are the CPUs the firmware described (kernel/smp.c);
+ * some may have failed to start: `online` says which run. */
+extern unsigned cpus_present;
 
 /* this_cpu() was called where the thread could migrate (kernel/panic.c). */
 __attribute__((noreturn)) void this_cpu_misuse(void *where);

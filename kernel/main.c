@@ -172,6 +172,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     time_init();
     latency_init();
     report_boot(bi);
+    smp_find_cpus(bi);
     random_init(bi);
     kstack_offset_init(bi);
     sched_init();

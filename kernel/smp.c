@@ -38,47 +38,56 @@ static bool wait_online(struct cpu *c)
     return true;
 }
 
-static bool start_one(unsigned idx, uint64_t hwid)
+static bool start_one(struct cpu *c)
 {
-    struct cpu *c = &cpus[idx];
-    c->self = c;
-    c->id = idx;
-    c->hwid = hwid;
-    uintptr_t stack = sched_prepare_cpu(idx);
+    uintptr_t stack = sched_prepare_cpu(c->id);
     if (arch_cpu_start(c, stack) != 0) {
-        kprintf("cpu%u: hardware id 0x%llx: the firmware refused to start it\n", idx,
-                (unsigned long long)hwid);
+        kprintf("cpu%u: hardware id 0x%llx: the firmware refused to start it\n", c->id,
+                (unsigned long long)c->hwid);
         return false;
     }
     if (!wait_online(c)) {
-        kprintf("cpu%u: hardware id 0x%llx did not come up within a second: skipped\n", idx,
-                (unsigned long long)hwid);
+        kprintf("cpu%u: hardware id 0x%llx did not come up within a second: skipped\n", c->id,
+                (unsigned long long)c->hwid);
         return false;
     }
     return true;
 }
 
+unsigned cpus_present = 1;
 
-unsigned smp_boot(const struct boot_info *bi)
+void smp_find_cpus(const struct boot_info *bi)
 {
-    struct platform_cpu ids[MAX_CPUS];
+    static struct platform_cpu ids[MAX_CPUS]; /* boot CPU only, before any other runs */
     const char *source;
     int n = platform_cpus(bi, ids, MAX_CPUS, &source);
     uint64_t self = arch_cpu_hwid();
     cpus[0].hwid = self;
     unsigned next = 1;
-    for (int i = 0; i < n && i < MAX_CPUS; i++) {
-        if (ids[i].hwid == self || next >= MAX_CPUS)
+    for (int i = 0; i < MIN(n, MAX_CPUS) && next < MAX_CPUS; i++) {
+        if (ids[i].hwid == self)
             continue;
+        struct cpu *c = &cpus[next];
+        c->self = c;
+        c->id = next++;
+        c->hwid = ids[i].hwid;
+    }
+    cpus_present = next;
+    if (n > MAX_CPUS)
+        kprintf("smp: %d CPUs described, using the first %d\n", n, MAX_CPUS);
+}
+
+unsigned smp_boot(const struct boot_info *bi)
+{
+    (void)bi;
+    for (unsigned i = 1; i < cpus_present; i++) {
         /* A CPU that is merely late may still arrive and use the start-up
          * data (x86 shares one record): start no more CPUs after that. */
-        if (!start_one(next++, ids[i].hwid)) {
+        if (!start_one(&cpus[i])) {
             kprintf("smp: not starting the remaining CPUs\n");
             break;
         }
     }
-    if (n > MAX_CPUS)
-        kprintf("smp: %d CPUs described, using the first %d\n", n, MAX_CPUS);
     kprintf("smp: %u CPU%s online\n", smp_online(), smp_online() == 1 ? "" : "s");
     return smp_online();
 }

@@ -98,7 +98,7 @@ static void migrate_op(struct worker *w, uint64_t r)
         yield();
         w->migrations += getcpu() == (int)cpu;
     }
-    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
+    sys_sched_setaffinity(0, ncpus >= 64 ? ~0ul : (1ul << ncpus) - 1);
 }
 
 static void work(void *arg)

@@ -22,6 +22,8 @@
  */
 #include "kernel/kstack_offset/kstack_offset.h"
 
+#include "kernel/mm/kvmap.h"
+#include "kernel/panic.h"
 #include "kernel/random/random.h"
 #include "lib/chacha20.h"
 #include "lib/string.h"
@@ -79,6 +81,8 @@ void kstack_pool_refill(struct cpu *c, unsigned max_bytes)
 
 void kstack_pool_init(struct cpu *c)
 {
+    if (!c->kstack.pool.buf && !(c->kstack.pool.buf = kvmap_alloc(KSTACK_POOL_BYTES)))
+        panic("kstack: no memory for cpu%u's %u KiB pool", c->id, KSTACK_POOL_BYTES / 1024);
     c->kstack.pool.head = c->kstack.pool.tail = c->kstack.pool.written = 0;
     kstack_pool_refill(c, KSTACK_POOL_BYTES);
 }

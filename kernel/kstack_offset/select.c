@@ -135,7 +135,7 @@ static unsigned boot_choice(const char *cmdline)
 void kstack_offset_init(const struct boot_info *bi)
 {
     uint64_t t0 = arch_counter();
-    for (unsigned i = 0; i < MAX_CPUS; i++)
+    for (unsigned i = 0; i < cpus_present; i++)
         cpu_init(&cpus[i]);
     uint64_t fill_ticks = arch_counter() - t0; /* mostly the pools' ChaCha20 */
     kstack_siphash_init();
@@ -148,7 +148,7 @@ void kstack_offset_init(const struct boot_info *bi)
             "call); hw source: %s%s\n",
             strategies[id]->name, id == KSTACK_DEFAULT ? " (default)" : "", KSTACK_OFFSET_MAX,
             random_hw_name(), debug_allowed ? "; debug calls enabled" : "");
-    uint64_t centi = fill_ticks * 100 / (MAX_CPUS * KSTACK_POOL_BYTES);
+    uint64_t centi = fill_ticks * 100 / (cpus_present * KSTACK_POOL_BYTES);
     kprintf("kstack: pool: %u KiB per CPU; filling them took %llu.%02llu counter ticks per byte "
             "(%llu Hz)\n", KSTACK_POOL_BYTES / 1024, (unsigned long long)(centi / 100),
             (unsigned long long)(centi % 100), (unsigned long long)arch_counter_hz());

@@ -30,7 +30,7 @@ struct kstack_pool {
     uint64_t drained; /* bytes skipped by KSTACK_DEBUG_DRAIN (tests), never used */
     uint64_t written; /* bytes the refills made (the integrity check: == tail) */
     uint8_t key[32]; /* this CPU's ChaCha20 key, replaced at every refill */
-    uint8_t buf[KSTACK_POOL_BYTES];
+    uint8_t *buf; /* KSTACK_POOL_BYTES, from kvmap_alloc when the CPU is found */
 };
 
 struct kstack_offset_cpu {

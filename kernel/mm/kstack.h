@@ -13,6 +13,8 @@
 
 #define KSTACK_SIZE (16 * 1024)
 #define KSTACK_SLOTS 1024
+/* The slots' part of the kernel-stack area (kernel/mm/kvmap.c follows it). */
+#define KSTACK_AREA_SIZE ((uintptr_t)KSTACK_SLOTS * (KSTACK_SIZE + PAGE_SIZE))
 
 /* The top (highest address) of a new stack, or 0 when out of memory/slots. */
 uintptr_t kstack_alloc(void);

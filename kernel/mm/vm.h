@@ -13,7 +13,8 @@
  * Layout, the same on every arch (addresses are the arch's constants):
  *   [0, USER_TOP)                  user space, one per task
  *   ARCH_DIRECT_MAP_BASE + pa      all RAM and, via ioremap, device registers
- *   ARCH_KSTACK_BASE               kernel stacks, each above an unmapped guard page
+ *   ARCH_KSTACK_BASE               kernel stacks, each above an unmapped guard page,
+ *                                  then per-CPU areas (kvmap.h), the same way
  *   ARCH_KERNEL_VBASE              the kernel image
  */
 #ifndef KERNEL_MM_VM_H

@@ -22,7 +22,7 @@
 #include "kernel/spinlock.h"
 
 #define MAX_THREADS 256
-#define ALL_CPUS ((1ull << MAX_CPUS) - 1)
+#define ALL_CPUS (~0ull >> (64 - MAX_CPUS)) /* MAX_CPUS <= 64 */
 #define SCHED_TICK_HZ 1000  /* timer interrupts per second on every CPU */
 #define SCHED_SLICE_TICKS 4 /* ticks a thread runs before others get a turn */
 

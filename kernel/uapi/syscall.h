@@ -60,7 +60,7 @@ struct debug_stats {
     unsigned long cpus_online;
     unsigned long migrations;           /* a thread ran on another CPU than before */
     unsigned long preempted_in_syscall; /* a thread lost its CPU inside a syscall */
-    unsigned long ticks[8];             /* timer interrupts per CPU */
+    unsigned long ticks[64];            /* timer interrupts per CPU (MAX_CPUS) */
 };
 #endif
 

@@ -44,7 +44,7 @@ void kstack_pin(unsigned cpu)
 
 void kstack_unpin(unsigned ncpus)
 {
-    sys_sched_setaffinity(0, (1ul << ncpus) - 1);
+    sys_sched_setaffinity(0, ncpus >= 64 ? ~0ul : (1ul << ncpus) - 1);
 }
 
 bool kstack_migration_trial(bool *clean)
