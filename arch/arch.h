@@ -259,6 +259,15 @@ void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next);
  * result is syscall_dispatch()'s return value: the entry code returns it.) */
 static inline unsigned long arch_sc_nr(const struct trapframe *tf);
 static inline const uintptr_t *arch_sc_args(const struct trapframe *tf);
+/* (inline) The user trapframe of the thread whose kernel stack top is
+ * kstack_top: where every entry from user mode saves the user's registers
+ * (the top of the stack), for a system call that returns more than its
+ * result. Only meaningful for the calling thread, inside a system call. */
+static inline struct trapframe *arch_user_frame(uintptr_t kstack_top);
+/* (inline) Make the system call return w[0..4] in argument registers 1-5
+ * (rsi rdx r10 r8 r9 / x1-x5 / a1-a5) beside its result: every way back to
+ * user mode reloads them from the frame. Used by IPC (kernel/uapi/ipc.h). */
+static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5]);
 
 /* The kernel wrote instructions at kva (a user program's code, through the
  * direct map): make instruction fetches see them (arm64 cache maintenance

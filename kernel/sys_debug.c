@@ -10,6 +10,7 @@
  */
 #include "kernel/bootinfo.h"
 #include "kernel/errno.h"
+#include "kernel/ipc/ipc.h"
 #include "kernel/mm.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/page_alloc.h"
@@ -48,6 +49,8 @@ long sys_debug_stats(const struct sysargs *args)
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     st.migrations = sched_stats.migrations;
     st.preempted_in_syscall = sched_stats.preempted_in_syscall;
+    st.ipc_objects = endpoints_alive_locked() + notifies_alive_locked();
+    st.ipc_handoffs = sched_stats.handoffs;
     spin_unlock_irqrestore(&sched_lock, flags);
     for (unsigned i = 0; i < MAX_CPUS && i < ARRAY_SIZE(st.ticks); i++)
         st.ticks[i] = READ_ONCE(cpus[i].sched.ticks);

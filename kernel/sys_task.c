@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* kernel/sys_task.c - system calls about tasks and threads. */
 #include "kernel/errno.h"
+#include "kernel/uapi/ipc.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/uaccess.h"
@@ -65,6 +66,32 @@ long sys_spawn(const struct sysargs *args)
             return argc;
     }
     return task_spawn(name, argc, argv, current_task());
+}
+
+/* spawn_with(name, argv, handles, n): spawn, and the child gets copies of
+ * the caller's handles handles[0..n-1] as its handles 0..n-1. */
+long sys_spawn_with(const struct sysargs *args)
+{
+    char name[TASK_NAME_MAX];
+    char buf[MAX_ARG_BYTES];
+    const char *argv[MAX_ARGS];
+    int handles[IPC_MAX_HANDLES];
+    size_t n = args->a[3];
+    if (n > IPC_MAX_HANDLES)
+        return -EINVAL;
+    if (n && copy_from_user(handles, args->a[2], n * sizeof(handles[0])) != 0)
+        return -EFAULT;
+    long len = strncpy_from_user(name, args->a[0], sizeof(name));
+    if (len < 0)
+        return len == -E2BIG ? -ENOENT : len;
+    int argc = 1;
+    argv[0] = name;
+    if (args->a[1]) {
+        argc = copy_argv(args->a[1], buf, argv);
+        if (argc < 0)
+            return argc;
+    }
+    return task_spawn_with(name, argc, argv, current_task(), handles, (int)n);
 }
 
 /* wait(pid, status): pid -1 means any child; status may be NULL. */

@@ -54,6 +54,19 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_latency_ctl] = sys_latency_ctl,
     [SYS_latency_read] = sys_latency_read,
     [SYS_debug_kaddr] = sys_debug_kaddr,
+    [SYS_endpoint_create] = sys_endpoint_create,
+    [SYS_notify_create] = sys_notify_create,
+    [SYS_handle_mint] = sys_handle_mint,
+    [SYS_handle_close] = sys_handle_close,
+    [SYS_ipc_call] = sys_ipc_call,
+    [SYS_ipc_send] = sys_ipc_send,
+    [SYS_ipc_recv] = sys_ipc_recv,
+    [SYS_ipc_reply_recv] = sys_ipc_reply_recv,
+    [SYS_ipc_set_buffer] = sys_ipc_set_buffer,
+    [SYS_notify_signal] = sys_notify_signal,
+    [SYS_notify_wait] = sys_notify_wait,
+    [SYS_notify_poll] = sys_notify_poll,
+    [SYS_spawn_with] = sys_spawn_with,
 };
 
 /*

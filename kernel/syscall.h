@@ -46,5 +46,18 @@ long sys_kstack_debug(const struct sysargs *args);
 long sys_latency_ctl(const struct sysargs *args);
 long sys_latency_read(const struct sysargs *args);
 long sys_debug_kaddr(const struct sysargs *args);
+long sys_endpoint_create(const struct sysargs *args);
+long sys_notify_create(const struct sysargs *args);
+long sys_handle_mint(const struct sysargs *args);
+long sys_handle_close(const struct sysargs *args);
+long sys_ipc_call(const struct sysargs *args);
+long sys_ipc_send(const struct sysargs *args);
+long sys_ipc_recv(const struct sysargs *args);
+long sys_ipc_reply_recv(const struct sysargs *args);
+long sys_ipc_set_buffer(const struct sysargs *args);
+long sys_notify_signal(const struct sysargs *args);
+long sys_notify_wait(const struct sysargs *args);
+long sys_notify_poll(const struct sysargs *args);
+long sys_spawn_with(const struct sysargs *args);
 
 #endif

@@ -10,6 +10,7 @@
 #include "kernel/errno.h"
 #include "kernel/exec.h"
 #include "kernel/initrd.h"
+#include "kernel/ipc/ipc.h"
 #include "kernel/panic.h"
 #include "lib/string.h"
 
@@ -57,11 +58,30 @@ static void free_task(struct task *t)
     if (t->as.root)
         aspace_destroy(&t->as);
     unsigned long flags = spin_lock_irqsave(&sched_lock);
+    handles_close_all_locked(t); /* handed to a child that never started */
     t->state = TASK_UNUSED;
     spin_unlock_irqrestore(&sched_lock, flags);
 }
 
+/* The child's handles, before its first thread starts (so nothing else
+ * touches its table yet). */
+static int give_handles(struct task *child, struct task *parent, const int *handles, int n)
+{
+    if (n == 0)
+        return 0;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    int err = (int)handles_give_locked(child, parent, handles, n);
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return err;
+}
+
 int task_spawn(const char *name, int argc, const char *const argv[], struct task *parent)
+{
+    return task_spawn_with(name, argc, argv, parent, NULL, 0);
+}
+
+int task_spawn_with(const char *name, int argc, const char *const argv[], struct task *parent,
+                    const int *handles, int nhandles)
 {
     const struct initrd_entry *prog = initrd_find(name);
     if (!prog)
@@ -73,6 +93,8 @@ int task_spawn(const char *name, int argc, const char *const argv[], struct task
     int err = aspace_create(&t->as);
     if (!err)
         err = exec_load(&t->as, prog->data, prog->size, argc, argv, &r);
+    if (!err && parent)
+        err = give_handles(t, parent, handles, nhandles);
     struct thread *th = err ? NULL : thread_create(name, user_thread_start, NULL, ALL_CPUS, t);
     if (!th) {
         free_task(t);
@@ -161,7 +183,10 @@ void task_exit(int status, bool whole_task)
     } else if (!task->exiting && task->threads == 1) {
         task->exit_status = status;
     }
+    ipc_thread_exit_locked(current_thread());
     bool last = --task->threads == 0;
+    if (last)
+        handles_close_all_locked(task); /* its servers' clients fail, its objects go */
     spin_unlock_irqrestore(&sched_lock, flags);
     if (last) {
         aspace_destroy(&task->as);

@@ -10,6 +10,7 @@
 #ifndef KERNEL_TASK_H
 #define KERNEL_TASK_H
 
+#include "kernel/ipc/types.h"
 #include "kernel/mm/vm.h"
 #include "kernel/sched/sched.h"
 
@@ -31,12 +32,18 @@ struct task {
     bool exiting;            /* exit() called: remaining threads leave */
     bool orphan;             /* its parent ended first: nobody will wait for it */
     int exit_status;
+    struct ipc_handles handles; /* IPC handles (kernel/ipc/handle.c), closed when it ends */
     char name[TASK_NAME_MAX];
 };
 
 /* Start program `name` from the embedded archive with argv (kernel memory).
  * Returns the new pid or -errno. parent may be NULL (started by the kernel). */
 int task_spawn(const char *name, int argc, const char *const argv[], struct task *parent);
+/* The same, and the child gets copies of parent's IPC handles
+ * handles[0..nhandles-1] as its handles 0..nhandles-1 (-EBADF if one is not
+ * open: then nothing starts). */
+int task_spawn_with(const char *name, int argc, const char *const argv[], struct task *parent,
+                    const int *handles, int nhandles);
 /* Wait for a child (pid, or -1 for any) of `parent` (NULL: a task the kernel
  * started, pid required) to end; returns its pid and sets *status, or -errno. */
 int task_wait(struct task *parent, int pid, int *status);

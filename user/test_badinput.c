@@ -25,7 +25,10 @@ static const long implemented[] = {
     SYS_debug_sleep, SYS_debug_free_pages, SYS_debug_spin, SYS_debug_stats,
     SYS_debug_leak_lock, SYS_kstack_set, SYS_kstack_get, SYS_kstack_probe, SYS_kstack_stats,
     SYS_kstack_debug, SYS_latency_ctl, SYS_latency_read,
-    SYS_debug_leak_lock, SYS_debug_kaddr,
+    SYS_debug_leak_lock, SYS_debug_kaddr, SYS_endpoint_create, SYS_notify_create,
+    SYS_handle_mint, SYS_handle_close, SYS_ipc_call, SYS_ipc_send, SYS_ipc_recv,
+    SYS_ipc_reply_recv, SYS_ipc_set_buffer, SYS_notify_signal, SYS_notify_wait,
+    SYS_notify_poll, SYS_spawn_with,
 };
 
 static bool is_implemented(long nr)

@@ -174,12 +174,11 @@ static struct arch_fpu *user_fpu(struct thread *t)
     return t->task && t->state != THREAD_DEAD ? &t->fpu : NULL;
 }
 
-static void switch_locked(void)
+/* Switch this CPU from its current thread to next (not on any run queue).
+ * slice: the ticks next may run before others get a turn. */
+static void switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
 {
-    struct cpu *c = this_cpu();
     struct thread *prev = c->sched.current;
-    BUG_ON(c->preempt_count != 1); /* only sched_lock may be held across a switch */
-    struct thread *next = pick_next(c);
     c->sched.need_resched = false;
     if (next == prev) {
         prev->state = THREAD_RUNNING;
@@ -193,7 +192,7 @@ static void switch_locked(void)
         c->sched.dead = prev;
     next->state = THREAD_RUNNING;
     next->cpu = c->id;
-    next->slice = SCHED_SLICE_TICKS;
+    next->slice = slice;
     c->sched.current = next;
     struct aspace *next_as = next->task ? &next->task->as : NULL;
     if (next_as != c->sched.user_as) /* compare what is loaded: an exiting thread unloads it */
@@ -202,6 +201,13 @@ static void switch_locked(void)
     arch_fpu_switch(user_fpu(prev), user_fpu(next));
     arch_context_switch(&prev->saved_sp, next->saved_sp);
     finish_switch(this_cpu()); /* prev again, possibly on another CPU */
+}
+
+static void switch_locked(void)
+{
+    struct cpu *c = this_cpu();
+    BUG_ON(c->preempt_count != 1); /* only sched_lock may be held across a switch */
+    switch_to_locked(c, pick_next(c), SCHED_SLICE_TICKS);
 }
 
 /* Where every new thread starts (arch_thread_init arranges it), holding sched_lock. */
@@ -399,6 +405,33 @@ void sched_sleep_locked(const void *chan, uint64_t deadline)
     switch_locked();
     t->wait_chan = NULL;
     t->wake_at = 0;
+}
+
+/*
+ * The direct hand-off: the caller goes to sleep on chan and this CPU runs
+ * `to` at once, without a trip through the run queue, when `to` is asleep
+ * and may run here. `to` gets what is left of the caller's time slice, not
+ * a new one: two threads that keep handing the CPU to each other still end
+ * their turn at the tick, so the threads queued behind them get to run.
+ * Otherwise `to` is woken the usual way. With sched_lock held.
+ */
+void sched_sleep_handoff_locked(const void *chan, struct thread *to)
+{
+    struct cpu *c = this_cpu();
+    struct thread *t = c->sched.current;
+    if (to->state != THREAD_SLEEPING || !allowed(to, c->id) || to == t) {
+        sched_wake_thread_locked(to);
+        sched_sleep_locked(chan, 0);
+        return;
+    }
+    BUG_ON(c->preempt_count != 1);
+    sched_stats.handoffs++;
+    t->wait_chan = chan;
+    t->wake_at = 0;
+    t->state = THREAD_SLEEPING;
+    to->wait_chan = NULL; /* as if woken, then picked */
+    switch_to_locked(c, to, t->slice ? t->slice : 1);
+    t->wait_chan = NULL;
 }
 
 /* Make a sleeping thread runnable now (its task is being killed, say). */

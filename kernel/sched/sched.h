@@ -19,6 +19,7 @@
 #define KERNEL_SCHED_SCHED_H
 
 #include "kernel/cpu.h"
+#include "kernel/ipc/types.h"
 #include "kernel/spinlock.h"
 
 #define MAX_THREADS 256
@@ -58,6 +59,7 @@ struct thread {
     } user_start; /* where a user thread enters user mode first */
     struct kstack_offset_thread kstack; /* per-thread offset state (task, prng-task) */
     struct arch_fpu fpu;  /* a user thread's FP/SIMD registers while switched out */
+    struct ipc_thread ipc; /* its IPC wait state and message slot (kernel/ipc/) */
     char name[16];
 };
 
@@ -99,6 +101,10 @@ void sched_yield(void);
  * sched_lock held by the caller; returns with it held. chan may be NULL and
  * deadline 0 (never). */
 void sched_sleep_locked(const void *chan, uint64_t deadline);
+/* Sleep on chan (no deadline) and give this CPU straight to `to`, a sleeping
+ * thread the caller has just given what it waited for, if `to` may run here;
+ * else wake `to` normally (kernel/ipc/ uses it). With sched_lock held. */
+void sched_sleep_handoff_locked(const void *chan, struct thread *to);
 /* Wake every thread sleeping on chan. With sched_lock held. */
 void sched_wakeup_locked(const void *chan);
 /* Wake one sleeping thread whatever it waits for. With sched_lock held. */

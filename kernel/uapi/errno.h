@@ -19,7 +19,9 @@
 #define ENODEV 19
 #define EEXIST 17
 #define EINVAL 22
+#define EMFILE 24
 #define ENOSPC 28
+#define EPIPE 32
 #define ERANGE 34
 #define ENOSYS 38
 

@@ -41,7 +41,23 @@
 #define SYS_latency_ctl 28      /* (unsigned op, void *arg) -> 0 (kernel/uapi/latency.h) */
 #define SYS_latency_read 29     /* (long cpu or -1, unsigned strategy, unsigned slot, struct hist *, int reset) -> 0 */
 #define SYS_debug_kaddr 30      /* (int kind, int op) -> a writable kernel address, or a check */
-#define NR_SYSCALLS 31
+/* IPC (kernel/uapi/ipc.h). h = a handle, an index in the task's table.
+ * Receiving calls return the badge (>= 0) or -errno, and put the message's
+ * tag and w0..w3 in argument registers 1-5 (rsi rdx r10 r8 r9 / x1-x5 / a1-a5). */
+#define SYS_endpoint_create 31  /* () -> h with SEND|RECV|MINT */
+#define SYS_notify_create 32    /* () -> h with SIGNAL|WAIT|MINT */
+#define SYS_handle_mint 33      /* (h, rights, badge) -> new h: rights a subset, badge if h has none */
+#define SYS_handle_close 34     /* (h) -> 0 */
+#define SYS_ipc_call 35         /* (h, tag, w0, w1, w2, w3) -> 0 and the reply in 1-5 */
+#define SYS_ipc_send 36         /* (h, tag, w0, w1, w2, w3) -> 0, -EAGAIN if no receiver waits */
+#define SYS_ipc_recv 37         /* (h) -> badge, the message in 1-5 */
+#define SYS_ipc_reply_recv 38   /* (h, tag, w0, w1, w2, w3) -> reply to the last caller, then as recv */
+#define SYS_ipc_set_buffer 39   /* (uintptr_t *buf or NULL) -> 0: IPC_BUF_WORDS words for long messages */
+#define SYS_notify_signal 40    /* (h, bits) -> 0: OR bits (0..62) into the word */
+#define SYS_notify_wait 41      /* (h) -> the bits, cleared; blocks while they are 0 */
+#define SYS_notify_poll 42      /* (h) -> the bits, cleared; 0 if none (never blocks) */
+#define SYS_spawn_with 43       /* (name, argv, const int *handles, int n) -> pid: the child gets them as 0..n-1 */
+#define NR_SYSCALLS 44
 
 /* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
  * one layout fits all three); the kernel lives at the top of the address space. */
@@ -61,6 +77,8 @@ struct debug_stats {
     unsigned long migrations;           /* a thread ran on another CPU than before */
     unsigned long preempted_in_syscall; /* a thread lost its CPU inside a syscall */
     unsigned long ticks[64];            /* timer interrupts per CPU (MAX_CPUS) */
+    unsigned long ipc_objects;          /* endpoints and notifications alive (leak checks) */
+    unsigned long ipc_handoffs;         /* IPC switched straight to a waiting thread */
 };
 #endif
 

@@ -36,6 +36,12 @@ KTEST(user, bad_input)
     KEXPECT_EQ(run0("test_badinput"), 0);
 }
 
+/* IPC (user/test_ipc.c prints the ipc.* subtests). */
+KTEST(user, ipc)
+{
+    KEXPECT_EQ(run0("test_ipc"), 0);
+}
+
 KTEST(user, registers_preserved)
 {
     KEXPECT_EQ(run0("test_regs"), 0);

@@ -337,6 +337,16 @@ static inline const uintptr_t *arch_sc_args(const struct trapframe *tf)
 {
     return tf->x; /* x0-x5 */
 }
+static inline struct trapframe *arch_user_frame(uintptr_t kstack_top)
+{
+    return (struct trapframe *)(kstack_top - sizeof(struct trapframe)); /* vectors.S */
+}
+/* el0_svc reloads x1-x17 from the frame on its way out (vectors.S). */
+static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
+{
+    for (int i = 0; i < 5; i++)
+        tf->x[1 + i] = w[i];
+}
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {

@@ -280,6 +280,16 @@ static inline void arch_mmio_write32(uintptr_t a, uint32_t v)
  * (x10-x15), a0 = result. */
 static inline unsigned long arch_sc_nr(const struct trapframe *tf) { return tf->a7; }
 static inline const uintptr_t *arch_sc_args(const struct trapframe *tf) { return &tf->x[10]; /* a0-a5 */ }
+static inline struct trapframe *arch_user_frame(uintptr_t kstack_top)
+{
+    return (struct trapframe *)(kstack_top - TF_SIZE); /* vectors.S */
+}
+/* .Lsyscall reloads a1-a7 (x11-x17) from the frame on its way out (vectors.S). */
+static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
+{
+    for (int i = 0; i < 5; i++)
+        tf->x[11 + i] = w[i];
+}
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {

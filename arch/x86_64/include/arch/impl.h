@@ -278,6 +278,18 @@ static inline void arch_pio_write32(uint16_t port, uint32_t v)
 /* System call ABI (kernel/uapi/syscall.h): rax; rdi rsi rdx r10 r8 r9; rax. */
 static inline unsigned long arch_sc_nr(const struct trapframe *tf) { return tf->rax; }
 static inline const uintptr_t *arch_sc_args(const struct trapframe *tf) { return tf->sc_args; }
+/* The CPU pushes ss first at the stack top (SDM vol. 3A 6.14.2), and
+ * entry.S builds the SYSCALL frame in the same place. */
+static inline struct trapframe *arch_user_frame(uintptr_t kstack_top)
+{
+    return (struct trapframe *)(kstack_top - TF_SIZE);
+}
+/* entry.S's SYSRET path and the IRET path both reload rsi rdx r10 r8 r9. */
+static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
+{
+    for (int i = 0; i < 5; i++)
+        tf->sc_args[1 + i] = w[i];
+}
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf) { return tf->rip; }
 static inline void arch_tf_set_pc(struct trapframe *tf, uintptr_t pc) { tf->rip = pc; }

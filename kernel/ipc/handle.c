@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/ipc/handle.c - each task's table of handles (see ipc.h).
+ *
+ * A handle is an index into the task's table; the slot says what kind of
+ * object it names, which rights it carries and the badge receivers see.
+ * Every handle holds one reference to its object: installing takes it,
+ * closing drops it, and the object goes when its last handle does. Rights
+ * only ever shrink when a handle is derived (handle_mint), and a badge, once
+ * set, cannot be changed, so a server can trust the badge it sees.
+ */
+#include "kernel/errno.h"
+#include "kernel/ipc/ipc.h"
+#include "kernel/task.h"
+#include "lib/string.h"
+
+static void hold(enum ipc_kind kind, void *obj, unsigned rights)
+{
+    if (kind == IPC_KIND_ENDPOINT)
+        endpoint_hold_locked(obj, rights);
+    else
+        notify_hold_locked(obj);
+}
+
+static void release(enum ipc_kind kind, void *obj, unsigned rights)
+{
+    if (kind == IPC_KIND_ENDPOINT)
+        endpoint_release_locked(obj, rights);
+    else
+        notify_release_locked(obj);
+}
+
+/* The slot for h, used or not; NULL if h is out of range. */
+static struct ipc_handle *slot(struct task *t, int h)
+{
+    if (h < 0 || h >= IPC_MAX_HANDLES)
+        return NULL;
+    return &t->handles.h[h];
+}
+
+struct ipc_handle *handle_lookup_locked(struct task *t, int h, enum ipc_kind kind,
+                                        unsigned right, long *err)
+{
+    struct ipc_handle *s = slot(t, h);
+    if (!s || s->kind == IPC_KIND_NONE) {
+        *err = -EBADF;
+        return NULL;
+    }
+    if (s->kind != kind) {
+        *err = -EINVAL;
+        return NULL;
+    }
+    if (!(s->rights & right)) {
+        *err = -EPERM;
+        return NULL;
+    }
+    return s;
+}
+
+long handle_install_locked(struct task *t, enum ipc_kind kind, void *obj, unsigned rights,
+                           uintptr_t badge)
+{
+    for (int h = 0; h < IPC_MAX_HANDLES; h++) {
+        struct ipc_handle *s = &t->handles.h[h];
+        if (s->kind == IPC_KIND_NONE) {
+            *s = (struct ipc_handle){.kind = kind, .rights = rights, .badge = badge, .obj = obj};
+            hold(kind, obj, rights);
+            return h;
+        }
+    }
+    return -EMFILE;
+}
+
+/* The new handle has a subset of h's rights, and h's badge or, if h has
+ * none, the one asked for. */
+long handle_mint_locked(struct task *t, int h, unsigned rights, uintptr_t badge)
+{
+    struct ipc_handle *s = slot(t, h);
+    if (!s || s->kind == IPC_KIND_NONE)
+        return -EBADF;
+    if (!(s->rights & IPC_RIGHT_MINT) || (rights & ~s->rights))
+        return -EPERM;
+    if (badge > IPC_BADGE_MAX)
+        return -EINVAL;
+    if (s->badge && badge)
+        return -EPERM; /* a badge is fixed once set */
+    return handle_install_locked(t, s->kind, s->obj, rights, s->badge | badge);
+}
+
+long handle_close_locked(struct task *t, int h)
+{
+    struct ipc_handle *s = slot(t, h);
+    if (!s || s->kind == IPC_KIND_NONE)
+        return -EBADF;
+    struct ipc_handle old = *s;
+    s->kind = IPC_KIND_NONE;
+    s->obj = NULL;
+    release(old.kind, old.obj, old.rights);
+    return 0;
+}
+
+long handles_give_locked(struct task *child, struct task *parent, const int *list, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct ipc_handle *s = slot(parent, list[i]);
+        if (!s || s->kind == IPC_KIND_NONE)
+            return -EBADF;
+    }
+    for (int i = 0; i < n; i++) {
+        struct ipc_handle *s = slot(parent, list[i]);
+        child->handles.h[i] = *s;
+        hold(s->kind, s->obj, s->rights);
+    }
+    return 0;
+}
+
+void handles_close_all_locked(struct task *t)
+{
+    for (int h = 0; h < IPC_MAX_HANDLES; h++) {
+        if (t->handles.h[h].kind != IPC_KIND_NONE)
+            handle_close_locked(t, h);
+    }
+}

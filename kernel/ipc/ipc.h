@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/ipc/ipc.h - synchronous IPC: endpoints, notifications, handles.
+ *
+ * An endpoint (endpoint.c) holds two queues of threads, those waiting to
+ * send (callers) and those waiting to receive; a message goes straight
+ * from one thread's slot to the other's (struct ipc_thread), never stored
+ * in the endpoint. A call is a send plus a wait for the reply: the server
+ * thread that received it remembers the caller (ipc_thread.caller) and its
+ * next reply goes there. A notification (notify.c) is a word of bits.
+ * Tasks name both through handles (handle.c), counted references: an
+ * object lives while a handle names it.
+ *
+ * Locking: every piece of IPC state (objects, queues, handle tables, each
+ * thread's ipc_thread) is guarded by sched_lock. Waiting means sleeping, and
+ * a sleep must be decided and begun under sched_lock (sched_sleep_locked),
+ * so one lock makes "nobody there: wait" and the other side's delivery one
+ * atomic step, with no lock order to get wrong. Copies from and to user
+ * memory happen outside it, in the thread's own address space: the sender
+ * stages its long words in its own slot before taking the lock, the
+ * receiver copies them out after it let go.
+ */
+#ifndef KERNEL_IPC_IPC_H
+#define KERNEL_IPC_IPC_H
+
+#include "kernel/ipc/types.h"
+
+struct task;
+struct notify;
+
+/* ---- handle.c: the per-task tables (sched_lock held) ---- */
+
+/* The handle h of task t if it names an object of `kind` with `right`:
+ * else NULL and *err = -EBADF (no such handle), -EINVAL (another kind) or
+ * -EPERM (without the right). */
+struct ipc_handle *handle_lookup_locked(struct task *t, int h, enum ipc_kind kind,
+                                        unsigned right, long *err);
+/* A new handle in t's table for obj (taking a reference): its index, or -EMFILE. */
+long handle_install_locked(struct task *t, enum ipc_kind kind, void *obj, unsigned rights,
+                           uintptr_t badge);
+/* handle_mint: a derived handle in the same table. */
+long handle_mint_locked(struct task *t, int h, unsigned rights, uintptr_t badge);
+long handle_close_locked(struct task *t, int h);
+/* Copies of parent's handles list[0..n-1] as child's handles 0..n-1; child's
+ * table must be empty. 0, or -EBADF (then nothing is copied). */
+long handles_give_locked(struct task *child, struct task *parent, const int *list, int n);
+/* The task's last thread is leaving: close every handle. */
+void handles_close_all_locked(struct task *t);
+
+/* ---- endpoint.c ---- */
+
+/* A free endpoint (no reference yet: handle_install_locked takes the first), or NULL. */
+struct endpoint *endpoint_alloc_locked(void);
+/* A handle with `rights` now names / no longer names ep. The last handle
+ * that may receive gone: every waiting thread fails with -EPIPE; the last
+ * handle gone: ep is free again. */
+void endpoint_hold_locked(struct endpoint *ep, unsigned rights);
+void endpoint_release_locked(struct endpoint *ep, unsigned rights);
+/* The calls, for the calling thread `self` of task self->task. A message
+ * to send is staged in self->ipc.msg; a message received is left there.
+ * They take sched_lock themselves. */
+long endpoint_call(struct thread *self, int h);
+long endpoint_send(struct thread *self, int h);
+long endpoint_recv(struct thread *self, int h);
+long endpoint_reply_recv(struct thread *self, int h);
+/* A user thread is ending (task_exit, sched_lock held): leave any queue,
+ * forget a pending reply, and fail its own caller with -EPIPE. */
+void ipc_thread_exit_locked(struct thread *t);
+unsigned long endpoints_alive_locked(void);
+
+/* ---- notify.c ---- */
+
+struct notify *notify_alloc_locked(void);
+void notify_hold_locked(struct notify *n);
+void notify_release_locked(struct notify *n);
+/* They take sched_lock themselves. wait: block until a bit is set if `block`. */
+long notify_signal(struct task *t, int h, uint64_t bits);
+long notify_take(struct task *t, int h, bool block);
+unsigned long notifies_alive_locked(void);
+
+#endif

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/ipc/sys_ipc.c - the IPC system calls (kernel/uapi/syscall.h,
+ * kernel/uapi/ipc.h): argument checks and the copies between user memory
+ * and the calling thread's message slot; the rendezvous itself is in
+ * endpoint.c and notify.c.
+ *
+ * A message goes out in registers (tag, w0..w3 = arguments 1-5) and comes
+ * back in the same registers (arch_sc_set_words), with the badge or -errno
+ * as the result. Its IPC_TAG_LEN(tag) extra words travel through the
+ * threads' user buffers: the sender's are copied into its own slot here,
+ * before anything is delivered (a bad buffer fails the call, nothing is
+ * sent), and a receiver's are copied out here, after the message arrived,
+ * in its own address space: a bounded copy between address spaces, with no
+ * mapping of one into the other.
+ */
+#include "kernel/errno.h"
+#include "kernel/ipc/ipc.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "kernel/uaccess.h"
+
+/* A handle argument: out-of-range values (2^32 too) become -1, which no
+ * handle is, rather than being cut to an int that might be one. */
+static int handle_arg(uintptr_t v)
+{
+    return v < IPC_MAX_HANDLES ? (int)v : -1;
+}
+
+/* The message in arguments 1-5 (and the buffer) into self's slot. */
+static long stage(struct thread *self, const struct sysargs *args)
+{
+    struct ipc_msg *m = &self->ipc.msg;
+    size_t n = IPC_TAG_LEN(args->a[1]);
+    if (n > IPC_BUF_WORDS)
+        return -EINVAL;
+    if (n && !self->ipc.ubuf)
+        return -EFAULT; /* extra words, but no buffer to read them from */
+    if (n && copy_from_user(m->extra, self->ipc.ubuf, n * sizeof(m->extra[0])) != 0)
+        return -EFAULT;
+    m->tag = args->a[1];
+    for (int i = 0; i < IPC_REG_WORDS; i++)
+        m->w[i] = args->a[2 + i];
+    return 0;
+}
+
+/* After a wait that ended with `result`: a message arrived (result >= 0)
+ * in self's slot; its words go back in the argument registers and its
+ * extra words into self's buffer (-EFAULT if it has none or it is bad:
+ * the message is lost, but a caller stays this server thread's to answer). */
+static long unstage(struct thread *self, long result)
+{
+    if (result < 0)
+        return result;
+    const struct ipc_msg *m = &self->ipc.msg;
+    size_t n = IPC_TAG_LEN(m->tag);
+    if (n && (!self->ipc.ubuf ||
+              copy_to_user(self->ipc.ubuf, m->extra, n * sizeof(m->extra[0])) != 0))
+        return -EFAULT;
+    uintptr_t w[1 + IPC_REG_WORDS] = {m->tag, m->w[0], m->w[1], m->w[2], m->w[3]};
+    arch_sc_set_words(arch_user_frame(self->kstack_top), w);
+    return result;
+}
+
+long sys_endpoint_create(const struct sysargs *args)
+{
+    long ret = -ENOSPC;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct endpoint *ep = endpoint_alloc_locked();
+    if (ep)
+        ret = handle_install_locked(current_task(), IPC_KIND_ENDPOINT, ep,
+                                    IPC_RIGHT_SEND | IPC_RIGHT_RECV | IPC_RIGHT_MINT, 0);
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return ret;
+}
+
+long sys_notify_create(const struct sysargs *args)
+{
+    long ret = -ENOSPC;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct notify *n = notify_alloc_locked();
+    if (n)
+        ret = handle_install_locked(current_task(), IPC_KIND_NOTIFY, n,
+                                    IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT | IPC_RIGHT_MINT, 0);
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return ret;
+}
+
+long sys_handle_mint(const struct sysargs *args)
+{
+    if (args->a[1] & ~(uintptr_t)IPC_RIGHTS_ALL)
+        return -EINVAL;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    long ret = handle_mint_locked(current_task(), handle_arg(args->a[0]), (unsigned)args->a[1],
+                                  args->a[2]);
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return ret;
+}
+
+long sys_handle_close(const struct sysargs *args)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    long ret = handle_close_locked(current_task(), handle_arg(args->a[0]));
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return ret;
+}
+
+long sys_ipc_call(const struct sysargs *args)
+{
+    struct thread *self = current_thread();
+    long err = stage(self, args);
+    return err ? err : unstage(self, endpoint_call(self, handle_arg(args->a[0])));
+}
+
+long sys_ipc_send(const struct sysargs *args)
+{
+    struct thread *self = current_thread();
+    long err = stage(self, args);
+    return err ? err : endpoint_send(self, handle_arg(args->a[0]));
+}
+
+long sys_ipc_recv(const struct sysargs *args)
+{
+    struct thread *self = current_thread();
+    return unstage(self, endpoint_recv(self, handle_arg(args->a[0])));
+}
+
+long sys_ipc_reply_recv(const struct sysargs *args)
+{
+    struct thread *self = current_thread();
+    long err = stage(self, args);
+    return err ? err : unstage(self, endpoint_reply_recv(self, handle_arg(args->a[0])));
+}
+
+/* The calling thread's buffer of IPC_BUF_WORDS words (NULL: none). */
+long sys_ipc_set_buffer(const struct sysargs *args)
+{
+    uintptr_t buf = args->a[0];
+    size_t size = IPC_BUF_WORDS * sizeof(uintptr_t);
+    if (buf && (buf % sizeof(uintptr_t) || !user_access_ok(buf, size, true)))
+        return -EFAULT;
+    current_thread()->ipc.ubuf = buf;
+    return 0;
+}
+
+long sys_notify_signal(const struct sysargs *args)
+{
+    return notify_signal(current_task(), handle_arg(args->a[0]), args->a[1]);
+}
+
+long sys_notify_wait(const struct sysargs *args)
+{
+    return notify_take(current_task(), handle_arg(args->a[0]), true);
+}
+
+long sys_notify_poll(const struct sysargs *args)
+{
+    return notify_take(current_task(), handle_arg(args->a[0]), false);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/ipc/types.h - the IPC state embedded in other objects: each
+ * thread's message slot and wait state (in struct thread), each task's
+ * handle table (in struct task). All of it is guarded by sched_lock
+ * (kernel/ipc/ipc.h says why).
+ */
+#ifndef KERNEL_IPC_TYPES_H
+#define KERNEL_IPC_TYPES_H
+
+#include "kernel/types.h"
+#include "kernel/uapi/ipc.h"
+
+struct thread;
+struct endpoint;
+
+/* One message: the tag, the register words and up to IPC_BUF_WORDS extra
+ * words (IPC_TAG_LEN(tag) of them are meaningful). */
+struct ipc_msg {
+    uintptr_t tag;
+    uintptr_t w[IPC_REG_WORDS];
+    uintptr_t extra[IPC_BUF_WORDS];
+};
+
+enum ipc_wait {
+    IPC_IDLE,       /* not in an IPC wait */
+    IPC_SEND_WAIT,  /* ipc_call: on ep's queue of senders, its message in msg */
+    IPC_RECV_WAIT,  /* ipc_recv: on ep's queue of receivers */
+    IPC_REPLY_WAIT  /* ipc_call: delivered; waiting for replier's answer */
+};
+
+/*
+ * A thread's IPC state. msg is its slot: it stages its own message there
+ * (the sender copies from its user buffer in its own address space), and
+ * other threads deliver into it only while it waits to receive (RECV_WAIT,
+ * REPLY_WAIT), so that it can copy the words out in its own address space.
+ */
+struct ipc_thread {
+    enum ipc_wait state;
+    struct endpoint *ep;    /* SEND_WAIT, RECV_WAIT: the endpoint it is queued on */
+    struct thread *qnext;   /* the link in that queue */
+    struct thread *replier; /* REPLY_WAIT: the server thread that owes the reply, or NULL */
+    struct thread *caller;  /* a server thread: whom its next reply goes to, or NULL */
+    uintptr_t badge;        /* SEND_WAIT: the badge of the handle it called through */
+    long result;            /* what its wait ended with: a badge, 0, or -errno */
+    bool done;              /* another thread has completed its wait */
+    uintptr_t ubuf;         /* its user buffer for extra words (ipc_set_buffer), 0 = none */
+    struct ipc_msg msg;
+};
+
+enum ipc_kind { IPC_KIND_NONE, IPC_KIND_ENDPOINT, IPC_KIND_NOTIFY };
+
+struct ipc_handle {
+    enum ipc_kind kind; /* IPC_KIND_NONE: a free slot */
+    unsigned rights;    /* IPC_RIGHT_* */
+    uintptr_t badge;    /* what receivers see on messages sent through it */
+    void *obj;          /* struct endpoint or struct notify, holding a reference */
+};
+
+struct ipc_handles {
+    struct ipc_handle h[IPC_MAX_HANDLES];
+};
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/uapi/ipc.h - IPC constants, shared by the kernel and user programs
+ * (the calls are in kernel/uapi/syscall.h).
+ *
+ * Objects: an endpoint is a meeting point where threads wait to send or to
+ * receive (it stores no messages); a notification is a word of bits that
+ * signal ORs into and wait collects. A task names them through handles, the
+ * indexes of its handle table, each with rights and a badge.
+ *
+ * A message is a tag and four words, in registers both ways. The tag's low
+ * 7 bits say how many extra words follow in the thread's long-message buffer
+ * (ipc_set_buffer, at most IPC_BUF_WORDS); the rest of the tag is the
+ * program's own label, which the kernel passes on untouched.
+ *
+ * Errors: -EBADF no such handle (never opened, closed, out of range);
+ * -EINVAL the handle is the wrong kind of object, or a bad tag length or
+ * argument; -EPERM the handle lacks the right; -EFAULT a bad buffer (nothing
+ * is delivered); -EPIPE no receiver will ever come (every handle that could
+ * receive is closed, the server died), or the server will never reply (it
+ * died, or received again without replying); -EAGAIN ipc_send found no
+ * receiver waiting; -EINTR the caller's task is exiting; -EMFILE the handle
+ * table is full; -ENOSPC no free object.
+ */
+#ifndef KERNEL_UAPI_IPC_H
+#define KERNEL_UAPI_IPC_H
+
+#define IPC_MAX_HANDLES 32  /* handles per task: 0..31 */
+#define IPC_BUF_WORDS 64    /* the most extra words one message carries */
+#define IPC_REG_WORDS 4     /* message words in registers, besides the tag */
+#define IPC_TAG_LEN_MASK 0x7ful
+#define IPC_TAG_LEN(tag) ((unsigned long)(tag) & IPC_TAG_LEN_MASK)
+#define IPC_TAG(label, len) (((unsigned long)(label) << 7) | (len)) /* label < 2^57 */
+#define IPC_TAG_LABEL(tag) ((unsigned long)(tag) >> 7)
+#define IPC_BADGE_MAX ((1ul << 63) - 1) /* badges are 63 bits: results stay >= 0 */
+#define IPC_NOTIFY_BITS 0x7ffffffffffffffful /* bit 63 is not a notification bit */
+
+/* Rights a handle carries (handle_mint hands on a subset). */
+#define IPC_RIGHT_SEND 0x01   /* endpoint: ipc_call, ipc_send */
+#define IPC_RIGHT_RECV 0x02   /* endpoint: ipc_recv, ipc_reply_recv */
+#define IPC_RIGHT_SIGNAL 0x04 /* notification: notify_signal */
+#define IPC_RIGHT_WAIT 0x08   /* notification: notify_wait, notify_poll */
+#define IPC_RIGHT_MINT 0x10   /* either: handle_mint may derive handles from it */
+#define IPC_RIGHTS_ALL 0x1f
+
+/*
+ * Interrupts as notifications (designed, not yet implemented):
+ *   irq_bind(irq_id, notify_h, bits) -> 0: when the interrupt fires, the
+ *     kernel masks it and signals `bits` on the notification (SIGNAL right);
+ *   irq_ack(irq_id) -> 0: the driver has served it; the kernel unmasks it.
+ * The console UART is to be the first user, served by a user-space driver.
+ */
+
+#endif
