@@ -150,13 +150,27 @@ static bool echo_ok(int h, unsigned long len, unsigned long seed)
     return ok;
 }
 
+static long handoffs(void)
+{
+    struct debug_stats st;
+    syscall1(SYS_debug_stats, &st);
+    return (long)st.ipc_handoffs;
+}
+
 static void test_round_trips(int h)
 {
     struct ipc_msg m = msg(L_COUNT, 0, 0, 0, 0, 0);
     ktap_check(ipc_call(h, &m) == 0 && IPC_TAG_LABEL(m.tag) == L_COUNT, "ipc.call_tag_only");
+    long before = handoffs();
     ktap_check(echo_ok(h, 0, 11), "ipc.call_4_register_words");
     ktap_check(echo_ok(h, 4, 12), "ipc.call_4_buffer_words");
     ktap_check(echo_ok(h, IPC_BUF_WORDS, 13), "ipc.call_64_buffer_words");
+    /* The server waits in recv each time: the call and the reply switch
+     * straight to the other thread (two per round trip, when all goes well). */
+    long used = handoffs() - before;
+    if (used < 3)
+        ktap_note("%ld direct hand-offs in 3 round trips", used);
+    ktap_check(used >= 3, "ipc.direct_handoff_on_call_and_reply");
 }
 
 static void test_badges(int h)
