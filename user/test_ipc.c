@@ -35,7 +35,7 @@ enum {
 static unsigned long served;                 /* echo requests, all server threads */
 static unsigned long per_badge[MAX_CLIENTS + 1];
 /* Thread stacks: one per client, then the slots below. */
-enum { S_FIRST = MAX_CLIENTS, S_MANY_A, S_MANY_B, S_MISC, S_CALLER0, S_CALLER1, NSTACKS };
+enum { S_FIRST = MAX_CLIENTS, S_MANY_A, S_MANY_B, S_MISC, S_CALLER0, S_CALLER1, S_BLOCKED, NSTACKS };
 static char stacks[NSTACKS][STACK_SIZE] __attribute__((aligned(16)));
 
 static struct ipc_msg msg(unsigned long label, unsigned long len, unsigned long w0,
@@ -236,6 +236,20 @@ static void test_send(void)
     handle_close(e);
 }
 
+static struct {
+    int h;
+    struct ipc_msg m;
+    long r;
+    volatile int done;
+} waiter[2];
+
+static void caller_thread(void *arg)
+{
+    long i = (long)arg;
+    waiter[i].r = ipc_call(waiter[i].h, &waiter[i].m);
+    waiter[i].done = 1;
+}
+
 /* ---- bad handles, rights, buffers -------------------------------------------- */
 
 static void test_bad_handles(int h)
@@ -253,13 +267,25 @@ static void test_bad_handles(int h)
     int n = notify_create();
     KTAP_EXPECT_EQ(ipc_call(n, &m), -EINVAL, "ipc.call_on_notification_wrong_kind");
     KTAP_EXPECT_EQ(notify_signal(h, 1), -EINVAL, "ipc.signal_on_endpoint_wrong_kind");
-    int send_only = handle_mint(h, IPC_RIGHT_SEND, 0);
+    /* A caller waits on x, so that a recv the rights check failed to stop
+     * would return its message (a wrong answer) instead of blocking. */
+    int x = endpoint_create();
+    int send_only = handle_mint(x, IPC_RIGHT_SEND, 0);
+    waiter[0] = (typeof(waiter[0])){.h = send_only, .m = msg(L_COUNT, 0, 0, 0, 0, 0)};
+    thread_create(caller_thread, (void *)0, stacks[S_BLOCKED], STACK_SIZE);
+    sleep_ns(10 * MS);
     KTAP_EXPECT_EQ(ipc_recv(send_only, &m), -EPERM, "ipc.recv_without_recv_right");
+    handle_close(x); /* the caller fails with -EPIPE: nobody may receive any more */
+    wait_flag(&waiter[0].done);
+    KTAP_EXPECT_EQ(waiter[0].done ? waiter[0].r : 1, -EPIPE,
+                   "ipc.last_receiving_handle_closed_fails_callers");
     int recv_only = handle_mint(h, IPC_RIGHT_RECV, 0);
     m = msg(L_COUNT, 0, 0, 0, 0, 0);
     KTAP_EXPECT_EQ(ipc_call(recv_only, &m), -EPERM, "ipc.call_without_send_right");
     int sig_only = handle_mint(n, IPC_RIGHT_SIGNAL, 0);
+    notify_signal(sig_only, 2); /* a missing check would return it, not block */
     KTAP_EXPECT_EQ(notify_wait(sig_only), -EPERM, "ipc.wait_without_wait_right");
+    KTAP_EXPECT_EQ(notify_poll(n), 2, "ipc.signal_with_signal_right");
     handle_close(send_only);
     handle_close(recv_only);
     handle_close(sig_only);
@@ -306,20 +332,6 @@ static void test_bad_buffers(int h)
 }
 
 /* ---- dying servers and clients ------------------------------------------------ */
-
-static struct {
-    int h;
-    struct ipc_msg m;
-    long r;
-    volatile int done;
-} waiter[2];
-
-static void caller_thread(void *arg)
-{
-    long i = (long)arg;
-    waiter[i].r = ipc_call(waiter[i].h, &waiter[i].m);
-    waiter[i].done = 1;
-}
 
 static void test_dead_server(void)
 {
