@@ -240,6 +240,22 @@ static void test_kstack_args(void)
     KTAP_EXPECT_EQ(syscall2(SYS_kstack_debug, 999, 0), -EINVAL, "badinput.kstack_debug_bad_op");
 }
 
+/* The IPC calls' pointers: the long-message buffer (NULL is allowed: no
+ * buffer) and spawn_with's list of handles. */
+static void test_ipc_args(void)
+{
+    for (unsigned i = 1; i < NBAD; i++)
+        expect_efault(syscall1(SYS_ipc_set_buffer, bad_ptrs[i]), "ipc_set_buffer", i);
+    for (unsigned i = 0; i < NBAD; i++)
+        expect_efault(syscall6(SYS_spawn_with, (long)"hello", 0, (long)bad_ptrs[i], 1, 0, 0),
+                      "spawn_with_handles", i);
+    KTAP_EXPECT_EQ(syscall6(SYS_spawn_with, (long)"hello", 0, 0, 33, 0, 0), -EINVAL,
+                   "badinput.spawn_with_too_many_handles");
+    int none = 5;
+    KTAP_EXPECT_EQ(syscall6(SYS_spawn_with, (long)"hello", 0, (long)&none, 1, 0, 0), -EBADF,
+                   "badinput.spawn_with_unopened_handle");
+}
+
 int main(void)
 {
     arm_kernel_canaries();
@@ -256,6 +272,7 @@ int main(void)
     test_debug_stats_args();
     test_thread_args();
     test_user_buffers();
+    test_ipc_args();
     long after = syscall0(SYS_debug_free_pages);
     if (before != after)
         ktap_note("free pages before %ld, after %ld", before, after);
