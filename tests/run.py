@@ -134,10 +134,21 @@ def boot_matrix():
             "lock-to-user": r"returning to user space with preempt count 1: .*"
                             r"last lock taken at kernel/sys_debug\.c:\d+",
             "exec-user": r"KERNEL PANIC on CPU \d+: .*(instruction fetch|instruction page fault)",
+            # Reported from the emergency stack, whole: the registers, a
+            # backtrace down the overflowed stack to its limit of 32 frames,
+            # and the last line.
+            "stack-overflow": [r"KERNEL PANIC on CPU \d+: kernel stack overflow in thread "
+                               r"stack_overflow \(tid \d+, kernel thread\) at 0x[0-9a-f]+: stack "
+                               r"\[0x[0-9a-f]+, 0x[0-9a-f]+\) with its guard page below; "
+                               r"reported from this CPU's emergency stack",
+                               {"x86_64": r"rip [0-9a-f]{16}", "arm64": r"elr [0-9a-f]{16}",
+                                "riscv64": r"sepc [0-9a-f]{16}"}[arch],
+                               r"#31 +0x[0-9a-f]+", r"System halted\."],
         }
         for crash, message in crashes.items():
+            messages = message if isinstance(message, list) else [message]
             boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
-                              status=EXIT_PANIC, ktap=False, expect=panic_report + [message]))
+                              status=EXIT_PANIC, ktap=False, expect=panic_report + messages))
     return boots + entropy_matrix()
 
 
