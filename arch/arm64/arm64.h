@@ -30,6 +30,9 @@ void arm64_cpu_init(struct cpu *c);
 
 /* trap.c: called from vectors.S with IRQs masked (DAIF all set by the exception). */
 void arm64_trap(struct trapframe *tf);
+/* trap.c: an exception from EL1 that found its kernel stack overflowed; on
+ * this CPU's emergency stack (vectors.S switched to it). */
+__noreturn void arm64_stack_overflow(struct trapframe *tf);
 
 struct fdt;
 /* gic.c: find the GICv2 and the timer's interrupt (arch_init); handle an IRQ (arm64_trap). */
