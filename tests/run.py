@@ -70,13 +70,16 @@ def booted(arch, smp):
 
 def boot_matrix():
     firmware = {"x86_64": ["uefi"], "arm64": ["uefi", "uboot"], "riscv64": ["uboot"]}
+    # arm64: QEMU's virt has a GICv2 unless told otherwise; each boot says which it found.
+    gic = {"x86_64": [], "arm64": [r"gic: GICv2 distributor"], "riscv64": []}
     boots = []
     for arch in ARCHES:
         for fw in firmware[arch]:
             boots.append(Boot(f"{arch}.{fw}", arch, fw,
                               cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
-                              expect=booted(arch, 4) + [r"console: input by interrupt",
-                                                        r"kstack: strategy prng \(default\)"]))
+                              expect=booted(arch, 4) + gic[arch] +
+                              [r"console: input by interrupt",
+                               r"kstack: strategy prng \(default\)"]))
         fw = firmware[arch][-1]
         # The stack offset suite (a minute or two of TCG time) has a boot of its own.
         boots.append(Boot(f"{arch}.{fw}.kstack", arch, fw, cmdline="ktest=kstack,-kstack.pool",
@@ -113,7 +116,9 @@ def boot_matrix():
                                   (3, bad, [warning, r"kstack: strategy prng \(default\)"])):
             boots.append(Boot(f"{arch}.{fw}.smp{smp}", arch, fw, smp=smp,
                               cmdline=f"ktest=boot,user.smp_scheduler kstack={choice}",
-                              expect=booted(arch, smp) + says))
+                              expect=booted(arch, smp) + gic[arch] + says))
+        if arch == "arm64":
+            boots += gicv3_boots()
         # A broken kernel must be caught and reported, on every arch, with the
         # CPU, the registers and a backtrace, and the panic exit status.
         panic_report = [r"KERNEL PANIC on CPU \d+", r"Backtrace:", r"#1 +0x[0-9a-f]+"]
@@ -129,6 +134,25 @@ def boot_matrix():
             boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
                               status=EXIT_PANIC, ktap=False, expect=panic_report + [message]))
     return boots + entropy_matrix()
+
+
+def gicv3_boots():
+    """arm64 on a GICv3 (QEMU virt,gic-version=3): the main boot's self-tests on
+    both firmware paths, and 16 CPUs, past GICv2's limit of 8."""
+    v3 = {"QEMU_MACHINE": "virt,acpi=off,gic-version=3"}
+    says = [r"gic: GICv3 distributor \S+, \d+ redistributors? in \d+ regions?",
+            r"gic: GICv3, \d+ INTIDs; timer INTID 27", r"console: input by interrupt"]
+    return [
+        Boot("arm64.uboot.gicv3", "arm64", "uboot", make_vars=v3,
+             cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
+             expect=booted("arm64", 4) + says + [r"kstack: strategy prng \(default\)"]),
+        Boot("arm64.uefi.gicv3", "arm64", "uefi", make_vars=v3,
+             cmdline=f"ktest=boot,console,user.smp_scheduler,user.tlb_shootdown {TYPED}",
+             expect=booted("arm64", 4) + says),
+        Boot("arm64.uboot.gicv3-smp16", "arm64", "uboot", make_vars=v3, smp=16,
+             cmdline="ktest=boot,user.smp_scheduler", timeout=600,
+             expect=booted("arm64", 16) + says[:2] + [r"gic: GICv3 distributor \S+, 16 redistributors"]),
+    ]
 
 
 def entropy_matrix():
