@@ -138,7 +138,7 @@ def boot_matrix():
 
 def gicv3_boots():
     """arm64 on a GICv3 (QEMU virt,gic-version=3): the main boot's self-tests on
-    both firmware paths, and 16 CPUs, past GICv2's limit of 8."""
+    both firmware paths, 16 and 20 CPUs (past GICv2's limit of 8), a panic."""
     v3 = {"QEMU_MACHINE": "virt,acpi=off,gic-version=3"}
     says = [r"gic: GICv3 distributor \S+, \d+ redistributors? in \d+ regions?",
             r"gic: GICv3, \d+ INTIDs; timer INTID 27", r"console: input by interrupt"]
@@ -152,6 +152,15 @@ def gicv3_boots():
         Boot("arm64.uboot.gicv3-smp16", "arm64", "uboot", make_vars=v3, smp=16,
              cmdline="ktest=boot,user.smp_scheduler", timeout=600,
              expect=booted("arm64", 16) + says[:2] + [r"gic: GICv3 distributor \S+, 16 redistributors"]),
+        # QEMU puts 16 CPUs in each Aff1 cluster: CPUs 16-19 (MPIDR 0x100-0x103)
+        # are reached only through ICC_SGI1R_EL1's Aff1 (boot.ipis_reach_every_cpu).
+        Boot("arm64.uboot.gicv3-smp20", "arm64", "uboot", make_vars=v3, smp=20,
+             cmdline="ktest=boot", timeout=600,
+             expect=booted("arm64", 20) + [r"cpu16: online \(hardware id 0x100\)"]),
+        # The panic's IPI_STOP to the other CPUs, by SGI.
+        Boot("arm64.uboot.gicv3-crash-panic", "arm64", "uboot", make_vars=v3, cmdline="crash=panic",
+             status=EXIT_PANIC, ktap=False,
+             expect=says[:2] + [r"KERNEL PANIC on CPU \d+: deliberate panic", r"Backtrace:"]),
     ]
 
 
