@@ -98,7 +98,7 @@ static void timer_rearm(void)
 void arch_timer_start(unsigned hz)
 {
     if (!gic)
-        arm64_gic_fail("arm64: no usable interrupt controller in the devicetree: neither a GICv3 "
+        arm64_gic_fail("gic: no usable interrupt controller in the devicetree: neither a GICv3 "
                        "(arm,gic-v3) nor a GICv2 (arm,cortex-a15-gic, arm,gic-400)");
     gic->cpu_init(1u << SGI_RESCHEDULE | 1u << SGI_STOP | 1u << timer_intid);
     timer_period = arch_counter_hz() / hz;
