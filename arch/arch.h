@@ -33,6 +33,7 @@
 
 struct trapframe;
 struct cpu;
+struct fdt;
 struct arch_fpu; /* impl.h: a user thread's saved FP/SIMD registers */
 
 /* Page protections for arch_pte_leaf (kernel/mm/vm.h uses them). */
@@ -112,6 +113,10 @@ void arch_idle(void);
 /* Boot CPU: the firmware's id of the CPU running this (APIC id, MPIDR
  * affinity bits, hart id), to match it against the firmware's CPU list. */
 uint64_t arch_cpu_hwid(void);
+/* Any CPU, boot time: can this kernel run on the CPU that devicetree /cpus
+ * node `node` describes? (riscv64: only harts with a paging MMU; a
+ * monitor core such as a SiFive S7 has none.) true where nothing rules it out. */
+bool arch_fdt_cpu_usable(const struct fdt *f, int node);
 /* Boot CPU, IRQs on: start CPU c (c->hwid, c->id set) so that it switches to
  * the kernel's page tables, sets up its own per-CPU state (trap vectors,
  * per-CPU pointer) on the stack ending at stack_top, and calls

@@ -5,6 +5,7 @@
  */
 #include "kernel/platform.h"
 
+#include "arch/arch.h"
 #include "kernel/bootinfo.h"
 #include "kernel/mm.h"
 #include "lib/acpi.h"
@@ -19,7 +20,7 @@ static int cpus_from_fdt(const struct fdt *f, struct platform_cpu *out, int max)
         const char *type = fdt_prop(f, n, "device_type", &len);
         uint64_t id, unused;
         if (!type || strcmp(type, "cpu") != 0 || !fdt_node_enabled(f, n) ||
-            fdt_reg(f, n, 0, &id, &unused) != 0)
+            !arch_fdt_cpu_usable(f, n) || fdt_reg(f, n, 0, &id, &unused) != 0)
             continue;
         if (count < max)
             out[count].hwid = id;

@@ -38,20 +38,22 @@ static bool wait_online(struct cpu *c)
     return true;
 }
 
-static bool start_one(struct cpu *c)
+enum start_result { STARTED, REFUSED, LATE };
+
+static enum start_result start_one(struct cpu *c)
 {
     uintptr_t stack = sched_prepare_cpu(c->id);
     if (arch_cpu_start(c, stack) != 0) {
         kprintf("cpu%u: hardware id 0x%llx: the firmware refused to start it\n", c->id,
                 (unsigned long long)c->hwid);
-        return false;
+        return REFUSED;
     }
     if (!wait_online(c)) {
         kprintf("cpu%u: hardware id 0x%llx did not come up within a second: skipped\n", c->id,
                 (unsigned long long)c->hwid);
-        return false;
+        return LATE;
     }
-    return true;
+    return STARTED;
 }
 
 unsigned cpus_present = 1;
@@ -82,8 +84,9 @@ unsigned smp_boot(const struct boot_info *bi)
     (void)bi;
     for (unsigned i = 1; i < cpus_present; i++) {
         /* A CPU that is merely late may still arrive and use the start-up
-         * data (x86 shares one record): start no more CPUs after that. */
-        if (!start_one(&cpus[i])) {
+         * data (x86 shares one record): start no more CPUs after that. One
+         * the firmware refused never runs, so the others still start. */
+        if (start_one(&cpus[i]) == LATE) {
             kprintf("smp: not starting the remaining CPUs\n");
             break;
         }

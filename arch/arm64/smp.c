@@ -101,3 +101,11 @@ void arm64_secondary_start(struct cpu *c)
     arm64_mmu_cpu_init(); /* TTBR0 = the empty table, PAN */
     secondary_main(c);    /* its timer and GIC CPU interface, then idle */
 }
+
+/* Every AArch64 CPU has the VMSA MMU this kernel uses. */
+bool arch_fdt_cpu_usable(const struct fdt *f, int node)
+{
+    (void)f;
+    (void)node;
+    return true;
+}

@@ -21,6 +21,8 @@
  */
 #include "kernel/arch_callbacks.h"
 #include "riscv.h"
+#include "lib/fdt.h"
+#include "lib/string.h"
 #include "sbi.h"
 
 struct riscv_hart_boot {
@@ -132,4 +134,20 @@ void arch_sync_icache_done(void)
     __asm__ volatile("fence rw, rw" : : : "memory");
     if (sbi_has_rfence())
         sbi_remote_fence_i(0, -1ul);
+}
+
+/*
+ * A hart this kernel can run on has Sv39 paging: its devicetree node's
+ * "mmu-type" (RISC-V devicetree cpus binding) is "riscv,sv39", "riscv,sv48"
+ * or "riscv,sv57" (a hart with Sv48 or Sv57 must also support Sv39: priv
+ * spec, "Sv48" and "Sv57"). Monitor cores without an MMU, such as hart 0 of
+ * SiFive's FU540 and FU740 (an E51 or S7), say "riscv,none" or nothing.
+ */
+bool arch_fdt_cpu_usable(const struct fdt *f, int node)
+{
+    uint32_t len;
+    const char *mmu = fdt_prop(f, node, "mmu-type", &len);
+    return mmu && len > 0 && mmu[len - 1] == '\0' &&
+           (strcmp(mmu, "riscv,sv39") == 0 || strcmp(mmu, "riscv,sv48") == 0 ||
+            strcmp(mmu, "riscv,sv57") == 0);
 }

@@ -47,7 +47,10 @@ bool x86_console_irq_route(const struct boot_info *bi, void (*handler)(void))
         acpi_madt_ioapic(madt, len, &addr, &gsi_base) != ACPI_OK)
         return false;
     uint32_t gsi = acpi_madt_isa_gsi(madt, len, COM1_ISA_IRQ, &flags);
-    if (gsi < gsi_base)
+    /* A redirection entry names at most APIC id 255 (physical destination,
+     * bits 63:56); a boot CPU past that needs interrupt remapping, which
+     * this kernel does not do: the console is then polled. */
+    if (gsi < gsi_base || arch_cpu_hwid() > 0xff)
         return false;
     ioapic = (uintptr_t)ioremap(addr, 0x20);
     console_handler = handler;

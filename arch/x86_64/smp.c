@@ -45,11 +45,21 @@ void arch_memory_reserve(struct boot_info *bi)
     }
 }
 
+/* The APIC id, as the MADT lists it: the 32-bit x2APIC id from CPUID leaf
+ * 0BH (EDX) where that leaf exists, else the 8-bit initial APIC id in
+ * CPUID.1:EBX[31:24] (SDM vol. 2A, CPUID). Both equal the local APIC's ID
+ * register after reset. */
 uint64_t arch_cpu_hwid(void)
 {
     uint32_t r[4];
+    x86_cpuid(0, 0, r);
+    if (r[0] >= 0xb) {
+        x86_cpuid(0xb, 0, r);
+        if (r[1] != 0) /* EBX = 0: leaf 0BH not supported */
+            return r[3];
+    }
     x86_cpuid(1, 0, r);
-    return r[1] >> 24; /* CPUID.1:EBX[31:24], the initial APIC id */
+    return r[1] >> 24;
 }
 
 static void delay_us(uint64_t us)
@@ -91,4 +101,12 @@ void x86_secondary_entry(struct cpu *c)
     x86_cpu_init(c);
     x86_lapic_init();
     secondary_main(c);
+}
+
+/* x86 CPUs come from the MADT; a devicetree, if any, has nothing to rule out. */
+bool arch_fdt_cpu_usable(const struct fdt *f, int node)
+{
+    (void)f;
+    (void)node;
+    return true;
 }

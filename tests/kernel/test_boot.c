@@ -135,6 +135,25 @@ KTEST(boot, ipis_reach_every_cpu)
     }
 }
 
+/* Each CPU the firmware describes has its own logical number and its own
+ * hardware id (kernel/smp.c numbers them; the IPI code addresses them by id). */
+KTEST(boot, cpus_numbered_once_each)
+{
+    struct platform_cpu ids[MAX_CPUS];
+    const char *source;
+    int n = platform_cpus(&boot_info, ids, MAX_CPUS, &source);
+    KEXPECT_EQ((long)cpus_present, (long)(n < 1 ? 1 : MIN(n, MAX_CPUS)));
+    unsigned duplicates = 0, misnumbered = 0;
+    for (unsigned i = 0; i < cpus_present; i++) {
+        misnumbered += cpus[i].id != i || cpus[i].self != &cpus[i];
+        for (unsigned j = 0; j < i; j++)
+            duplicates += cpus[i].hwid == cpus[j].hwid;
+    }
+    KEXPECT_EQ(duplicates, 0u);
+    KEXPECT_EQ(misnumbered, 0u);
+    KEXPECT_EQ(cpus[0].hwid, arch_cpu_hwid());
+}
+
 KTEST(boot, counter_advances)
 {
     uint64_t hz = arch_counter_hz();

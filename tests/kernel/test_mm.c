@@ -7,13 +7,14 @@
  *     after the user-copy routines ran, whether they succeeded or faulted
  *     (each opens the user window and must close it again);
  *   - a kernel stack has an unmapped guard page right below it, and faults
- *     there are recognised as stack overflows.
+ *     there are recognised as stack overflows; so has each per-CPU area.
  * The third protection, no kernel execution of user pages (SMEP, PXN), ends
  * in a kernel fault by design, so it is the crash=exec-user boot instead.
  */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/kstack.h"
+#include "kernel/mm/kvmap.h"
 #include "kernel/mm/vm.h"
 #include "kernel/sched/sched.h"
 #include "kernel/uaccess.h"
@@ -91,4 +92,25 @@ KTEST(mm, kernel_stacks_have_guard_pages)
         if (top[i])
             kstack_free(top[i]);
     }
+}
+
+/* Per-CPU areas (kvmap_alloc): zeroed, writable to their last byte, each
+ * above an unmapped guard page, and never overlapping the previous area. The
+ * test's two small areas stay allocated (they are permanent by design). */
+KTEST(mm, per_cpu_areas_have_guard_pages)
+{
+    uint8_t *a = kvmap_alloc(2 * PAGE_SIZE), *b = kvmap_alloc(100);
+    KEXPECT(a && b);
+    if (!a || !b)
+        return;
+    uint64_t v;
+    KEXPECT_EQ(a[0] | a[2 * PAGE_SIZE - 1] | b[99], 0);
+    a[2 * PAGE_SIZE - 1] = 0x5a;
+    KEXPECT_EQ(arch_safe_read64((uintptr_t)a - 8, &v), -EFAULT);
+    KEXPECT_EQ(arch_safe_read64((uintptr_t)b - 8, &v), -EFAULT);
+    KEXPECT(kvmap_is_guard((uintptr_t)b - PAGE_SIZE));
+    KEXPECT(!kvmap_is_guard((uintptr_t)b));
+    KEXPECT((uintptr_t)b >= (uintptr_t)a + 3 * PAGE_SIZE);
+    KEXPECT_EQ(a[2 * PAGE_SIZE - 1], 0x5a);
+    KEXPECT(!kvmap_alloc(0));
 }
