@@ -93,6 +93,19 @@ int arch_safe_read64(uintptr_t addr, uint64_t *val);
  * Valid only while this thread cannot migrate (IRQs or preemption off). */
 static inline struct cpu *arch_this_cpu(void);
 
+/* ---- Emergency stacks ------------------------------------------------ */
+
+/* impl.h defines ARCH_EMERGENCY_STACKS, how many stacks each CPU keeps for
+ * traps that must not run on the stack they interrupted (x86_64: the IST
+ * stacks of NMI, #DF and #MC; arm64 and riscv64: one, which the kernel-mode
+ * trap entry switches to when the kernel stack has overflowed), and
+ * ARCH_EMERGENCY_STACK_SIZE, the bytes in each. */
+/* Boot CPU, after mm_init, before any other CPU starts, for every CPU found
+ * (CPU 0 first): stack i (< ARCH_EMERGENCY_STACKS) of CPU c has its top at
+ * `top`, permanent memory above an unmapped guard page. Until CPU 0's are
+ * set, those traps run on the stack they interrupted. */
+void arch_set_emergency_stack(struct cpu *c, unsigned i, uintptr_t top);
+
 /* ---- Interrupt mask -------------------------------------------------- */
 
 /* (inline) Mask IRQs on this CPU and return the previous state. Any context. */

@@ -28,6 +28,12 @@ bool extable_fixup(struct trapframe *tf);
  * happened, the registers and a backtrace, then power off with failure. */
 __noreturn void panic_trap(const struct trapframe *tf, const char *fmt, ...) __printf(2, 3);
 
+/* Trap handlers, IRQs off, when a kernel stack has run into its guard page
+ * (addr: the stack pointer or the faulting access there): "kernel stack
+ * overflow" with the thread, the registers and a backtrace, then power off
+ * with failure. Called on this CPU's emergency stack where the arch can. */
+__noreturn void panic_stack_overflow(const struct trapframe *tf, uintptr_t addr);
+
 /* The boot devicetree, validated (NULL if none): for arch_init and probes. */
 const struct fdt *boot_fdt(void);
 

@@ -58,6 +58,7 @@ struct cpu {
     struct crng_cpu crng;
     struct lfsr113 prng; /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */
     struct kstack_offset_cpu kstack; /* the stack offset strategies (kernel/kstack_offset/) */
+    uintptr_t emergency_stack[ARCH_EMERGENCY_STACKS]; /* their tops (kernel/emergency_stack.c) */
     struct hist *latency[KSTACK_NR + 1][LATENCY_SLOTS]; /* kernel/latency/: NULL until timing is first on */
 };
 

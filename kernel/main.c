@@ -14,6 +14,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
+#include "kernel/emergency_stack.h"
 #include "kernel/ktest.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/latency.h"
@@ -84,6 +85,8 @@ static void report_boot(const struct boot_info *bi)
  *   lock-to-user   return to user space holding a spinlock
  *   exec-user      call code in a user page, which SMEP, PXN or the RISC-V
  *                  rule (S mode never executes U pages) must stop
+ *   stack-overflow recurse in a kernel thread until its stack runs into the
+ *                  guard page below it (the boot stack has none)
  */
 #define CRASH_USER_VA 0x200000ul
 
@@ -112,6 +115,38 @@ static void crash_exec_user(void)
             (unsigned long)got);
 }
 
+/* Never equal to a depth reached: the compiler cannot see that the
+ * recursion is endless, so it neither warns nor drops the frames. */
+static volatile unsigned overflow_stop_depth = ~0u;
+
+/* One frame of 256 bytes per call, used after the call returns, so the call
+ * can be neither a loop nor a tail call. */
+static __attribute__((noinline)) unsigned overflow_recurse(unsigned depth)
+{
+    volatile uint8_t frame[256];
+    frame[0] = (uint8_t)depth;
+    if (depth == overflow_stop_depth)
+        return frame[0];
+    return overflow_recurse(depth + 1) + frame[0];
+}
+
+static void overflow_thread(void *arg)
+{
+    (void)arg;
+    kprintf("crash=stack-overflow: result %u (the stack should have overflowed)\n",
+            overflow_recurse(0));
+}
+
+/* In a kernel thread: its stack is a real one, with a guard page below. */
+static void crash_stack_overflow(void)
+{
+    struct thread *t = thread_spawn("stack_overflow", overflow_thread, NULL, ALL_CPUS, NULL);
+    if (!t)
+        panic("crash=stack-overflow: cannot start the thread");
+    sched_sleep_ns(2000000000ull); /* the panic powers off long before this */
+    kprintf("crash=stack-overflow: no panic within 2 s\n");
+}
+
 static void maybe_crash(const char *cmdline)
 {
     char what[16];
@@ -131,6 +166,8 @@ static void maybe_crash(const char *cmdline)
     }
     if (strcmp(what, "exec-user") == 0)
         crash_exec_user();
+    if (strcmp(what, "stack-overflow") == 0)
+        crash_stack_overflow();
 }
 
 /* run=<program> [run.args=a,b,c]: start that embedded program (user/) with
@@ -173,6 +210,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     latency_init();
     report_boot(bi);
     smp_find_cpus(bi);
+    emergency_stacks_init();
     random_init(bi);
     kstack_offset_init(bi);
     sched_init();

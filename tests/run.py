@@ -70,13 +70,16 @@ def booted(arch, smp):
 
 def boot_matrix():
     firmware = {"x86_64": ["uefi"], "arm64": ["uefi", "uboot"], "riscv64": ["uboot"]}
+    # arm64: QEMU's virt has a GICv2 unless told otherwise; each boot says which it found.
+    gic = {"x86_64": [], "arm64": [r"gic: GICv2 distributor"], "riscv64": []}
     boots = []
     for arch in ARCHES:
         for fw in firmware[arch]:
             boots.append(Boot(f"{arch}.{fw}", arch, fw,
                               cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
-                              expect=booted(arch, 4) + [r"console: input by interrupt",
-                                                        r"kstack: strategy prng \(default\)"]))
+                              expect=booted(arch, 4) + gic[arch] +
+                              [r"console: input by interrupt",
+                               r"kstack: strategy prng \(default\)"]))
         fw = firmware[arch][-1]
         # The stack offset suite (a minute or two of TCG time) has a boot of its own.
         boots.append(Boot(f"{arch}.{fw}.kstack", arch, fw, cmdline="ktest=kstack,-kstack.pool",
@@ -113,7 +116,7 @@ def boot_matrix():
                                   (3, bad, [warning, r"kstack: strategy prng \(default\)"])):
             boots.append(Boot(f"{arch}.{fw}.smp{smp}", arch, fw, smp=smp,
                               cmdline=f"ktest=boot,user.smp_scheduler kstack={choice}",
-                              expect=booted(arch, smp) + says))
+                              expect=booted(arch, smp) + gic[arch] + says))
         # Many CPUs (issue 12): 16 on each arch (arm64 needs a GICv3 for
         # more than 8; its boot is with the GICv3 ones), and on x86_64 more
         # than MAX_CPUS described, of which the first 64 start.
@@ -124,6 +127,8 @@ def boot_matrix():
             boots.append(Boot(f"{arch}.{fw}.smp70", arch, fw, smp=70, cmdline="ktest=boot",
                               expect=[r"cpus: 70 described by", r"smp: 70 CPUs described, using the first 64",
                                       r"smp: 64 CPUs online"], timeout=300))
+        if arch == "arm64":
+            boots += gicv3_boots()
         # A broken kernel must be caught and reported, on every arch, with the
         # CPU, the registers and a backtrace, and the panic exit status.
         panic_report = [r"KERNEL PANIC on CPU \d+", r"Backtrace:", r"#1 +0x[0-9a-f]+"]
@@ -134,11 +139,50 @@ def boot_matrix():
             "lock-to-user": r"returning to user space with preempt count 1: .*"
                             r"last lock taken at kernel/sys_debug\.c:\d+",
             "exec-user": r"KERNEL PANIC on CPU \d+: .*(instruction fetch|instruction page fault)",
+            # Reported from the emergency stack, whole: the registers, a
+            # backtrace down the overflowed stack to its limit of 32 frames,
+            # and the last line.
+            "stack-overflow": [r"KERNEL PANIC on CPU \d+: kernel stack overflow in thread "
+                               r"stack_overflow \(tid \d+, kernel thread\) at 0x[0-9a-f]+: stack "
+                               r"\[0x[0-9a-f]+, 0x[0-9a-f]+\) with its guard page below; "
+                               r"reported from this CPU's emergency stack",
+                               {"x86_64": r"rip [0-9a-f]{16}", "arm64": r"elr [0-9a-f]{16}",
+                                "riscv64": r"sepc [0-9a-f]{16}"}[arch],
+                               r"#31 +0x[0-9a-f]+", r"System halted\."],
         }
         for crash, message in crashes.items():
+            messages = message if isinstance(message, list) else [message]
             boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
-                              status=EXIT_PANIC, ktap=False, expect=panic_report + [message]))
+                              status=EXIT_PANIC, ktap=False, expect=panic_report + messages))
     return boots + entropy_matrix()
+
+
+def gicv3_boots():
+    """arm64 on a GICv3 (QEMU virt,gic-version=3): the main boot's self-tests on
+    both firmware paths, 16 and 20 CPUs (past GICv2's limit of 8), a panic."""
+    v3 = {"QEMU_MACHINE": "virt,acpi=off,gic-version=3"}
+    says = [r"gic: GICv3 distributor \S+, \d+ redistributors? in \d+ regions?",
+            r"gic: GICv3, \d+ INTIDs; timer INTID 27", r"console: input by interrupt"]
+    return [
+        Boot("arm64.uboot.gicv3", "arm64", "uboot", make_vars=v3,
+             cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
+             expect=booted("arm64", 4) + says + [r"kstack: strategy prng \(default\)"]),
+        Boot("arm64.uefi.gicv3", "arm64", "uefi", make_vars=v3,
+             cmdline=f"ktest=boot,console,user.smp_scheduler,user.tlb_shootdown {TYPED}",
+             expect=booted("arm64", 4) + says),
+        Boot("arm64.uboot.gicv3-smp16", "arm64", "uboot", make_vars=v3, smp=16,
+             cmdline="ktest=boot,user.smp_scheduler", timeout=600,
+             expect=booted("arm64", 16) + says[:2] + [r"gic: GICv3 distributor \S+, 16 redistributors"]),
+        # QEMU puts 16 CPUs in each Aff1 cluster: CPUs 16-19 (MPIDR 0x100-0x103)
+        # are reached only through ICC_SGI1R_EL1's Aff1 (boot.ipis_reach_every_cpu).
+        Boot("arm64.uboot.gicv3-smp20", "arm64", "uboot", make_vars=v3, smp=20,
+             cmdline="ktest=boot", timeout=600,
+             expect=booted("arm64", 20) + [r"cpu16: online \(hardware id 0x100\)"]),
+        # The panic's IPI_STOP to the other CPUs, by SGI.
+        Boot("arm64.uboot.gicv3-crash-panic", "arm64", "uboot", make_vars=v3, cmdline="crash=panic",
+             status=EXIT_PANIC, ktap=False,
+             expect=says[:2] + [r"KERNEL PANIC on CPU \d+: deliberate panic", r"Backtrace:"]),
+    ]
 
 
 def entropy_matrix():

@@ -30,11 +30,42 @@ void arm64_cpu_init(struct cpu *c);
 
 /* trap.c: called from vectors.S with IRQs masked (DAIF all set by the exception). */
 void arm64_trap(struct trapframe *tf);
+/* trap.c: an exception from EL1 that found its kernel stack overflowed; on
+ * this CPU's emergency stack (vectors.S switched to it). */
+__noreturn void arm64_stack_overflow(struct trapframe *tf);
 
 struct fdt;
-/* gic.c: find the GICv2 and the timer's interrupt (arch_init); handle an IRQ (arm64_trap). */
+/* gic.c: find the GIC (v2 or v3) and the timer's interrupt (arch_init); handle an IRQ (arm64_trap). */
 void arm64_gic_init(const struct fdt *f);
 void arm64_irq(struct trapframe *tf);
+/* gic.c: stop the boot with why (a GIC that cannot be set up). */
+__noreturn void arm64_gic_fail(const char *why);
+
+/* INTIDs 1020-1023 are special (1023 = spurious: nothing to do), both versions. */
+#define ARM64_INTID_SPECIAL 1020
+/* Interrupt priority for everything the kernel enables (lower = more urgent),
+ * and the priority mask above it: only priorities below the mask are signalled. */
+#define ARM64_GIC_PRIO      0xa0
+#define ARM64_GIC_PMR_ALL   0xf0
+
+/* One GIC version's registers (gicv2.c, gicv3.c), for gic.c alone. */
+struct arm64_gic_ops {
+    const char *name; /* "GICv2", "GICv3" */
+    /* Boot CPU: map and reset the distributor of devicetree node `node`;
+     * the number of INTIDs it has, or 0 (after saying why) if unusable. */
+    unsigned (*init)(const struct fdt *f, int node);
+    /* Every CPU, IRQs off: its SGI/PPI state and CPU interface, with the
+     * SGIs and PPIs in `private_ids` (bit n = INTID n) enabled. */
+    void (*cpu_init)(uint32_t private_ids);
+    /* IRQs off: an SPI (routed to this CPU) or PPI, edge or level, enabled. */
+    void (*irq_setup)(unsigned intid, bool edge);
+    /* SGI `sgi` to a CPU that is online; nothing if its GIC part is not set up. */
+    void (*send_sgi)(const struct cpu *target, unsigned sgi);
+    /* Acknowledge: the INTID; *token goes back to eoi. */
+    unsigned (*ack)(uint32_t *token);
+    void (*eoi)(uint32_t token);
+};
+extern const struct arm64_gic_ops arm64_gicv2, arm64_gicv3;
 
 /* mmu.c: whether PAN is on (for fault reports). */
 bool arm64_has_pan(void);

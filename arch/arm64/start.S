@@ -101,6 +101,11 @@
 #define CNTHCTL_EL1PCEN (1 << 1)   /* EL1/EL0 may use the physical timer */
 #define CPTR_EL2_RES1 0x33ff       /* bits 13:12 and 9:0; TFP (bit 10) = 0: FP/SIMD not trapped */
 #define SPSR_EL1H_MASKED 0x3c5     /* M[3:0] = 0b0101 (EL1 with SP_EL1), D, A, I, F set (bits 9:6) */
+/* ICC_SRE_EL2 (GICv3, Arm IHI 0069): SRE (bit 0) = EL2 uses the system
+ * registers, which EL1's ICC_SRE_EL1.SRE needs; Enable (bit 3) = EL1's
+ * accesses to ICC_SRE_EL1 do not trap to EL2. Only if ID_AA64PFR0_EL1.GIC
+ * (bits 27:24) says the CPU has them (else the register is UNDEFINED). */
+#define ICC_SRE_EL2_SRE_ENABLE 0x9
 
 #define KERNEL_MAP_2M 32           /* 64 MiB of 2 MiB blocks for the image and early allocations */
 
@@ -310,8 +315,9 @@ park:
  *   and ERET into it. ERET takes PSTATE from SPSR_EL2 and the PC from
  *   ELR_EL2 (Arm ARM "Exception return", in "The AArch64 System Level
  *   Programmers' Model"). Fields: HCR_EL2.RW, CNTHCTL_EL2.EL1PCTEN/EL1PCEN,
- *   CPTR_EL2.TFP, SPSR_EL2.M/D/A/I/F. Each CPU has its own copy of these
- *   registers, so every CPU entered at EL2 runs this. Clobbers x9; no stack.
+ *   CPTR_EL2.TFP, ICC_SRE_EL2.SRE/Enable, SPSR_EL2.M/D/A/I/F. Each CPU has
+ *   its own copy of these registers, so every CPU entered at EL2 runs this.
+ *   Clobbers x9; no stack.
  */
 el2_to_el1:
     mrs     x9, CurrentEL
@@ -328,6 +334,13 @@ el2_to_el1:
     mov     x9, #CPTR_EL2_RES1
     msr     cptr_el2, x9
     msr     hstr_el2, xzr           // no traps of AArch32 system register accesses
+    mrs     x9, id_aa64pfr0_el1
+    ubfx    x9, x9, #24, #4         // GIC: 0 = no GICv3 system registers
+    cbz     x9, 2f
+    mov     x9, #ICC_SRE_EL2_SRE_ENABLE
+    msr     icc_sre_el2, x9         // GICv3: EL1 may use its CPU interface (gicv3.c)
+    isb
+2:
     mrs     x9, midr_el1            // EL1 reads of MIDR/MPIDR return these (UNKNOWN at reset)
     msr     vpidr_el2, x9
     mrs     x9, mpidr_el1

@@ -32,7 +32,17 @@ uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
 
 void arch_set_kernel_stack(uintptr_t top)
 {
-    this_cpu()->arch.kstack_top = top; /* for arch_enter_user; SP_EL1 follows by itself */
+    struct cpu *c = this_cpu();
+    c->arch.kstack_top = top; /* for arch_enter_user; SP_EL1 follows by itself */
+    /* For the overflow check in vectors.S (the boot stack, top 0, gets a
+     * guard no kernel sp is near, so it is never taken for an overflow). */
+    c->arch.stack_guard = top - KSTACK_SIZE - PAGE_SIZE;
+}
+
+void arch_set_emergency_stack(struct cpu *c, unsigned i, uintptr_t top)
+{
+    (void)i; /* only one */
+    c->arch.overflow_stack = top;
 }
 
 void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1)

@@ -28,6 +28,11 @@
 #define ISS_WNR      (1u << 6)
 #define ISS_FNV      (1u << 10)
 
+_Static_assert(offsetof(struct cpu, arch.stack_guard) == CPU_STACK_GUARD, "vectors.S offset");
+_Static_assert(offsetof(struct cpu, arch.overflow_stack) == CPU_OVERFLOW_STACK, "vectors.S offset");
+_Static_assert(PAGE_SIZE == 4096, "STACK_OVERFLOW_WINDOW: one guard page of 4 KiB");
+_Static_assert(TF_SIZE % 16 == 0, "STACK_OVERFLOW_WINDOW counts 16-byte units");
+
 #define FSC_ALIGNMENT       0x21
 #define FSC_KIND_PERMISSION 0x3 /* FSC[5:2] */
 
@@ -156,14 +161,15 @@ static void kernel_exception(struct trapframe *tf)
     unsigned ec = ESR_EC(tf->esr), fsc = ISS_FSC(ESR_ISS(tf->esr));
     if ((ec == EC_DABT_CUR || ec == EC_UNKNOWN) && extable_fixup(tf))
         return;
+    /* A stack overflow that vectors.S did not see: an access far below sp. */
+    if (ec == EC_DABT_CUR && kstack_is_guard(tf->far))
+        panic_stack_overflow(tf, tf->far);
     if (ec == EC_DABT_CUR || ec == EC_IABT_CUR) {
         char why[96];
         describe_abort(why, sizeof(why), tf);
         const char *hint = "";
-        if (kstack_is_guard(tf->far))
-            hint = ": kernel stack overflow";
-        else if (ec == EC_DABT_CUR && tf->far < USER_TOP && (fsc >> 2) == FSC_KIND_PERMISSION &&
-                 arm64_has_pan())
+        if (ec == EC_DABT_CUR && tf->far < USER_TOP && (fsc >> 2) == FSC_KIND_PERMISSION &&
+            arm64_has_pan())
             hint = ": PAN stopped a direct access to user memory";
         else if (ec == EC_IABT_CUR && tf->far < USER_TOP && (fsc >> 2) == FSC_KIND_PERMISSION)
             hint = ": PXN stopped the kernel running user code";
@@ -171,6 +177,11 @@ static void kernel_exception(struct trapframe *tf)
     }
     panic_trap(tf, "%s, ESR_EL1 %#lx (EC %#x, ISS %#x)", ec_name(ec), (unsigned long)tf->esr, ec,
                (unsigned)ESR_ISS(tf->esr));
+}
+
+void arm64_stack_overflow(struct trapframe *tf)
+{
+    panic_stack_overflow(tf, tf->sp);
 }
 
 void arm64_trap(struct trapframe *tf)

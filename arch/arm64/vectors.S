@@ -36,6 +36,44 @@
     b       \save
 .endm
 
+/*
+ * Entry `idx` from EL1 on SP_EL1, where a kernel stack can have overflowed.
+ * The exception did not move SP_EL1 (Arm ARM D1, "Exception entry": only
+ * SPSel and PSTATE change), so if sp lies in the running thread's guard
+ * page, or a trapframe would not fit above it, the first store would fault
+ * again, and again, forever. So the check comes before any store. It needs
+ * a register: x0 is parked in TPIDRRO_EL0, which the kernel uses for
+ * nothing else and zeroes again at once (EL0 can read it). When it fires,
+ * the entry moves to this CPU's emergency stack and el1_stack_overflow.
+ * 7 instructions more than VENTRY on the normal path; system calls and
+ * other exceptions from EL0 do not come here.
+ */
+.macro VENTRY_EL1 idx
+    .balign 128
+    msr     tpidrro_el0, x0
+    mrs     x0, tpidr_el1                   // this CPU's struct cpu
+    ldr     x0, [x0, #CPU_STACK_GUARD]
+    sub     x0, sp, x0                      // sp above the guard page's base
+    lsr     x0, x0, #4
+    cmp     x0, #STACK_OVERFLOW_WINDOW      // (guard page + trapframe) / 16, unsigned
+    b.lo    1f
+    mrs     x0, tpidrro_el0
+    msr     tpidrro_el0, xzr
+    sub     sp, sp, #TF_SIZE
+    stp     x0, x1, [sp, #TF_X(0)]
+    mov     x0, #\idx
+    b       save_sp_el1
+1:  mrs     x0, tpidr_el1
+    ldr     x0, [x0, #CPU_OVERFLOW_STACK]
+    add     sp, sp, x0                      // swap sp and x0 without a third register:
+    sub     x0, sp, x0                      //   x0 = the overflowed sp
+    sub     sp, sp, x0                      //   sp = the emergency stack's top
+    sub     sp, sp, #TF_SIZE
+    stp     x0, x1, [sp, #TF_X(0)]          // x0's slot holds the overflowed sp for now
+    mov     x0, #\idx
+    b       el1_stack_overflow
+.endm
+
     .text
     .balign 2048
     .globl arm64_vectors
@@ -44,10 +82,10 @@ arm64_vectors:
     VENTRY  1, save_sp_el0          //   IRQ
     VENTRY  2, save_sp_el0          //   FIQ
     VENTRY  3, save_sp_el0          //   SError
-    VENTRY  4, save_sp_el1          // current EL, SP_EL1: sync
-    VENTRY  5, save_sp_el1          //   IRQ
-    VENTRY  6, save_sp_el1          //   FIQ
-    VENTRY  7, save_sp_el1          //   SError
+    VENTRY_EL1 4                    // current EL, SP_EL1: sync
+    VENTRY_EL1 5                    //   IRQ
+    VENTRY_EL1 6                    //   FIQ
+    VENTRY_EL1 7                    //   SError
     .balign 128                     // lower EL, AArch64: sync (SVC, aborts, ...)
     sub     sp, sp, #TF_SIZE
     stp     x0, x1, [sp, #TF_X(0)]
@@ -148,6 +186,24 @@ kernel_trap:
     msr     spsr_el1, x3
     RESTORE_X
     eret
+
+/*
+ * el1_stack_overflow - an exception from EL1 that found no room on its
+ *   kernel stack (VENTRY_EL1 above); does not return.
+ *   In: sp = a trapframe at the top of this CPU's emergency stack, x1
+ *   saved in it and its x0 slot holding the overflowed sp; x0 = entry
+ *   number; the interrupted x0 in TPIDRRO_EL0. Saves the rest as for any
+ *   kernel trap (x29 stays the interrupted frame pointer, so the report's
+ *   backtrace walks the overflowed stack) and calls arm64_stack_overflow(tf).
+ */
+el1_stack_overflow:
+    ldr     x1, [sp, #TF_X(0)]
+    SAVE_REST                           // clobbers x2, x3 once they are saved
+    mrs     x2, tpidrro_el0
+    msr     tpidrro_el0, xzr
+    str     x2, [sp, #TF_X(0)]
+    mov     x0, sp
+    bl      arm64_stack_overflow
 
 /*
  * save_el0 - exceptions from user mode other than SVC (entry 8 sends an

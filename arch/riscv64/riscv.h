@@ -42,6 +42,9 @@
 
 /* trap.c: called from vectors.S with interrupts off. */
 void riscv_trap(struct trapframe *tf);
+/* trap.c: a trap from S mode that found its kernel stack overflowed; on
+ * this CPU's emergency stack (vectors.S switched to it). */
+__noreturn void riscv_stack_overflow(struct trapframe *tf);
 /* vectors.S: load the user trapframe tf (sstatus.SPP = 0) and sret; sets
  * sscratch = tp for the next trap from user mode. IRQs off. */
 __noreturn void riscv_return_to_user(struct trapframe *tf);

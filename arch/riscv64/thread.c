@@ -10,6 +10,10 @@
 /* vectors.S reaches these through tp = struct cpu. */
 _Static_assert(offsetof(struct cpu, arch.kstack_top) == CPU_KSTACK_TOP, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch.user_sp) == CPU_USER_SP, "vectors.S offset");
+_Static_assert(offsetof(struct cpu, arch.stack_guard) == CPU_STACK_GUARD, "vectors.S offset");
+_Static_assert(offsetof(struct cpu, arch.overflow_stack) == CPU_OVERFLOW_STACK, "vectors.S offset");
+_Static_assert(offsetof(struct cpu, arch.scratch) == CPU_SCRATCH, "vectors.S offset");
+_Static_assert(PAGE_SIZE == 4096, "STACK_OVERFLOW_WINDOW: one guard page of 4 KiB");
 /* A user trap's frame is exactly the space arch_thread_init leaves free. */
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "vectors.S frame size");
 
@@ -28,7 +32,17 @@ uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
 
 void arch_set_kernel_stack(uintptr_t top)
 {
-    this_cpu()->arch.kstack_top = top; /* the trap entry from U mode switches to it */
+    struct cpu *c = this_cpu();
+    c->arch.kstack_top = top; /* the trap entry from U mode switches to it */
+    /* For the overflow check of traps from S mode (the boot stack, top 0,
+     * gets a guard no kernel sp is near, so it is never taken for one). */
+    c->arch.stack_guard = top - KSTACK_SIZE - PAGE_SIZE;
+}
+
+void arch_set_emergency_stack(struct cpu *c, unsigned i, uintptr_t top)
+{
+    (void)i; /* only one */
+    c->arch.overflow_stack = top;
 }
 
 /*

@@ -125,11 +125,19 @@ static __noreturn void user_exception(struct trapframe *tf, unsigned long code)
 static __noreturn void kernel_exception(struct trapframe *tf, unsigned long code)
 {
     riscv_trap_ra = tf->ra; /* the return address if a leaf function trapped (regs.c) */
+    /* A stack overflow that vectors.S did not see: an access far below sp. */
+    if (cause_in(code, STVAL_IS_ADDRESS) && kstack_is_guard(tf->stval))
+        panic_stack_overflow(tf, tf->stval);
     if (cause_in(code, STVAL_IS_ADDRESS))
-        panic_trap(tf, "%s at address %#lx (kernel mode)%s", exception_name(code), tf->stval,
-                   kstack_is_guard(tf->stval) ? ": kernel stack overflow" : "");
+        panic_trap(tf, "%s at address %#lx (kernel mode)", exception_name(code), tf->stval);
     panic_trap(tf, "%s (scause %#lx, stval %#lx, kernel mode)", exception_name(code), tf->scause,
                tf->stval);
+}
+
+void riscv_stack_overflow(struct trapframe *tf)
+{
+    riscv_trap_ra = tf->ra;
+    panic_stack_overflow(tf, tf->sp);
 }
 
 /* Called from vectors.S with interrupts off; returns with them off. */

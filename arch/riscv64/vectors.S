@@ -83,6 +83,21 @@ riscv_trap_entry:
     bnez    tp, .Lfrom_user
     csrrw   tp, sscratch, zero      /* tp = kernel tp again, sscratch = 0 */
 
+    /* A trap taken in S mode does not change sp (priv spec 4.1: only the
+     * CSRs above and the PC), so if the kernel stack has run into its
+     * guard page, or a trapframe would not fit above it, the frame store
+     * would fault again, forever. Check before touching the stack (t0
+     * goes to per-CPU memory meanwhile; 7 instructions), and if so move
+     * to this CPU's emergency stack. Traps from U mode start at the top
+     * of a fresh stack: that path is not checked. */
+    sd      t0, CPU_SCRATCH(tp)
+    ld      t0, CPU_STACK_GUARD(tp)
+    sub     t0, sp, t0              /* sp above the guard page's base */
+    srli    t0, t0, 4
+    sltiu   t0, t0, STACK_OVERFLOW_WINDOW /* (guard page + trapframe) / 16, unsigned */
+    bnez    t0, .Lstack_overflow
+    ld      t0, CPU_SCRATCH(tp)
+
     addi    sp, sp, -TF_SIZE
     save_regs
     sd      tp, TF_X(4)(sp)         /* for the register dump only */
@@ -94,6 +109,26 @@ riscv_trap_entry:
     restore_regs
     ld      sp, TF_X(2)(sp)         /* last: it is the base of the loads */
     sret
+
+/*
+ * .Lstack_overflow - a trap from S mode that found no room on its kernel
+ *   stack; does not return. Entry: tp = this CPU, t0 in CPU_SCRATCH(tp),
+ *   sp = the overflowed stack. Saves everything in a frame at the top of
+ *   the emergency stack, the overflowed sp in its sp slot (s0 stays the
+ *   interrupted frame pointer, so the report's backtrace walks the
+ *   overflowed stack), and calls riscv_stack_overflow(tf).
+ */
+.Lstack_overflow:
+    mv      t0, sp
+    ld      sp, CPU_OVERFLOW_STACK(tp)
+    addi    sp, sp, -TF_SIZE
+    sd      t0, TF_X(2)(sp)
+    ld      t0, CPU_SCRATCH(tp)
+    save_regs
+    sd      tp, TF_X(4)(sp)
+    save_csrs
+    mv      a0, sp
+    call    riscv_stack_overflow
 
 .Lfrom_user:
     /* tp = struct cpu, sscratch = user tp, sp = user sp. */

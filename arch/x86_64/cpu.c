@@ -19,8 +19,13 @@ _Static_assert(sizeof(struct trapframe) == TF_SIZE, "entry.S offset");
 /* RFLAGS bits SYSCALL clears: IF, TF, DF, AC, NT (SDM vol. 3A 5.8.8). */
 #define SYSCALL_RFLAGS_MASK ((1u << 9) | (1u << 8) | (1u << 10) | (1u << 18) | (1u << 14))
 
-#define IST_STACK_SIZE 4096
+/* TSS.IST[n - 1] is IST stack n; an IDT gate names one with n = 1..7 (SDM
+ * vol. 3A 6.14.5, "Interrupt Stack Table"). Emergency stack i is IST i + 1. */
 enum { IST_DOUBLE_FAULT = 1, IST_NMI = 2, IST_MACHINE_CHECK = 3 };
+_Static_assert(ARCH_EMERGENCY_STACKS == 3, "one emergency stack per IST index above");
+static const uint8_t ist_vector[ARCH_EMERGENCY_STACKS] = {
+    [IST_DOUBLE_FAULT - 1] = 8, [IST_NMI - 1] = 2, [IST_MACHINE_CHECK - 1] = 18,
+};
 
 struct idt_gate {
     uint16_t offset_low, selector;
@@ -30,7 +35,6 @@ struct idt_gate {
 } __attribute__((packed));
 
 static struct idt_gate idt[256] __aligned(16);
-static uint8_t ist_stacks[MAX_CPUS][3][IST_STACK_SIZE] __aligned(16);
 extern const uint64_t x86_vector_stubs[256];
 extern uint64_t kernel_phys_base;
 
@@ -95,19 +99,31 @@ static void load_idt(void)
 static void build_idt(void)
 {
     for (int v = 0; v < 256; v++)
-        set_gate(v, x86_vector_stubs[v], 0);
-    /* Faults that must not use a possibly broken stack get their own (SDM 6.14.5). */
-    set_gate(2, x86_vector_stubs[2], IST_NMI);
-    set_gate(8, x86_vector_stubs[8], IST_DOUBLE_FAULT);
-    set_gate(18, x86_vector_stubs[18], IST_MACHINE_CHECK);
+        set_gate(v, x86_vector_stubs[v], 0); /* IST 0: NMI, #DF, #MC too, until their stacks exist */
+}
+
+/*
+ * NMI, #DF and #MC must not use a possibly broken stack: each gets an IST
+ * stack of its own (SDM vol. 3A 6.14.5), which the CPU loads into RSP
+ * whatever the privilege level. A kernel stack overflow is one: the #PF
+ * from the guard page cannot push its frame, which raises #DF (SDM vol. 3A
+ * 6.15, "Interrupt 8", table 6-5: a page fault during a page fault's
+ * delivery), and #DF then runs on its IST stack. The TSS lives in struct
+ * cpu, so a CPU not yet started gets its entries now and its cpu_tables_init
+ * leaves them; a started one reads them from memory at the next delivery.
+ * The IDT is shared: once CPU 0's are in, the gates may name them.
+ */
+void arch_set_emergency_stack(struct cpu *c, unsigned i, uintptr_t top)
+{
+    c->arch.tss.ist[i] = top;
+    if (c->id == 0)
+        set_gate(ist_vector[i], x86_vector_stubs[ist_vector[i]], (uint8_t)(i + 1));
 }
 
 static void cpu_tables_init(struct cpu *c)
 {
     for (int i = 0; i < GDT_ENTRIES; i++)
         c->arch.gdt[i] = gdt_template[i];
-    for (int i = 0; i < 3; i++)
-        c->arch.tss.ist[i] = (uint64_t)&ist_stacks[c->id][i][IST_STACK_SIZE];
     c->arch.tss.iomap_base = sizeof(c->arch.tss); /* no I/O permission bitmap */
     set_tss_descriptor(&c->arch.gdt[GDT_TSS / 8], &c->arch.tss);
     load_gdt(c);

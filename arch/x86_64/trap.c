@@ -88,15 +88,31 @@ static __noreturn void user_exception(struct trapframe *tf)
     user_fault(why, addr, tf->rip, status);
 }
 
+/*
+ * A kernel stack ran into its guard page. Usually the #PF could not push
+ * its frame there, which made it a #DF (SDM vol. 3A 6.15, "Interrupt 8",
+ * table 6-5) taken on the #DF IST stack: CR2 is still the guard address,
+ * and the frame's RSP the overflowed one (its RIP is architecturally
+ * undefined for #DF, in practice the faulting instruction). A #PF whose
+ * frame still fitted (an access far below RSP) lands here as well.
+ */
+static bool stack_overflowed(const struct trapframe *tf, uintptr_t cr2)
+{
+    if (tf->vector == 14)
+        return kstack_is_guard(cr2);
+    return tf->vector == 8 && (kstack_is_guard(cr2) || kstack_is_guard(tf->rsp - 8));
+}
+
 static __noreturn void kernel_exception(struct trapframe *tf)
 {
+    uintptr_t cr2 = x86_read_cr2();
+    if (stack_overflowed(tf, cr2))
+        panic_stack_overflow(tf, cr2);
     if (tf->vector == 14) {
-        uintptr_t addr = x86_read_cr2();
         /* Error code bits: P (protection, else not present), W, U, I (fetch). */
-        panic_trap(tf, "page fault at address %#lx (%s, %s, kernel mode%s)%s", (unsigned long)addr,
+        panic_trap(tf, "page fault at address %#lx (%s, %s, kernel mode%s)", (unsigned long)cr2,
                    (tf->error & 1) ? "protection violation" : "page not present",
-                   (tf->error & 2) ? "write" : "read", (tf->error & 16) ? ", instruction fetch" : "",
-                   kstack_is_guard(addr) ? ": kernel stack overflow" : "");
+                   (tf->error & 2) ? "write" : "read", (tf->error & 16) ? ", instruction fetch" : "");
     }
     panic_trap(tf, "%s, error code %#lx", exception_names[tf->vector], (unsigned long)tf->error);
 }

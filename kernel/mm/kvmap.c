@@ -6,6 +6,7 @@
  */
 #include "kernel/mm/kvmap.h"
 
+#include "kernel/cpu.h" /* MAX_CPUS */
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/vm.h"
 
@@ -14,8 +15,9 @@
 
 static struct spinlock lock = SPINLOCK_INIT;
 static uintptr_t next = KVMAP_BASE;
-/* The bottom of every area handed out, so a guard page can be recognised. */
-#define KVMAP_AREAS 256
+/* The bottom of every area handed out, so a guard page can be recognised:
+ * room for each CPU's pool ring and emergency stacks, and as many again. */
+#define KVMAP_AREAS (2 * MAX_CPUS * (1 + ARCH_EMERGENCY_STACKS))
 static uintptr_t bottoms[KVMAP_AREAS];
 static unsigned areas;
 

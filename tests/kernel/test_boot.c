@@ -11,6 +11,7 @@
 #include "kernel/ktest.h"
 #include "kernel/mm.h"
 #include "kernel/platform.h"
+#include "kernel/time.h"
 #include "lib/memmap.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -82,6 +83,56 @@ KTEST(boot, firmware_describes_cpus)
     int n = platform_cpus(&boot_info, ids, MAX_CPUS, &source);
     ktest_note("%d CPUs from %s", n, source);
     KEXPECT(n >= 1);
+}
+
+/* Interrupts CPU c took that were not timer ticks: IPIs (and, on the boot
+ * CPU, the console's). interrupt_enter counts an interrupt before
+ * sched_tick counts the tick, so a read in between is one too many: take
+ * a value only once it has held for a millisecond, far longer than a tick
+ * handler runs. */
+static uint64_t other_interrupts(const struct cpu *c)
+{
+    uint64_t v = ~0ull;
+    for (int i = 0; i < 100; i++) {
+        uint64_t ticks = READ_ONCE(c->sched.ticks), w = READ_ONCE(c->interrupts) - ticks;
+        if (w == v)
+            break;
+        v = w;
+        for (uint64_t until = time_now_ns() + 1000000; time_now_ns() < until;)
+            arch_cpu_relax();
+    }
+    return v;
+}
+
+/* A reschedule IPI sent from here, if this thread is not running on cpu itself. */
+static void send_reschedule(unsigned cpu)
+{
+    unsigned long flags = arch_irq_save();
+    if (this_cpu()->id != cpu)
+        arch_send_ipi(cpu, IPI_RESCHEDULE);
+    arch_irq_restore(flags);
+}
+
+/* Every other online CPU takes the IPIs sent to it (the scheduler would
+ * limp on without them, one tick late). Several tries each: a first
+ * reading taken mid-tick may be one too high. */
+KTEST(boot, ipis_reach_every_cpu)
+{
+    for (unsigned cpu = 1; cpu < MAX_CPUS; cpu++) {
+        if (!READ_ONCE(cpus[cpu].online))
+            continue;
+        uint64_t before = other_interrupts(&cpus[cpu]);
+        bool seen = false;
+        for (int try = 0; try < 20 && !seen; try++) {
+            send_reschedule(cpu);
+            uint64_t deadline = time_now_ns() + 50000000;
+            while (!seen && time_now_ns() < deadline)
+                seen = other_interrupts(&cpus[cpu]) > before;
+        }
+        if (!seen)
+            ktest_fail(__FILE__, __LINE__, "cpu%u (hardware id %#llx) took none of 20 IPIs", cpu,
+                       (unsigned long long)cpus[cpu].hwid);
+    }
 }
 
 /* Each CPU the firmware describes has its own logical number and its own

@@ -56,6 +56,21 @@
 #define TF_TPIDR  296
 #define TF_SIZE   304 /* a multiple of 16: SP stays aligned */
 
+/* Offsets in struct cpu used by vectors.S (checked in trap.c): struct
+ * arch_cpu comes right after the `self` pointer. */
+#define CPU_STACK_GUARD    16
+#define CPU_OVERFLOW_STACK 24
+
+/* One emergency stack per CPU (arch/arch.h), for a kernel stack overflow. */
+#define ARCH_EMERGENCY_STACKS     1
+#define ARCH_EMERGENCY_STACK_SIZE 8192
+
+/* The kernel-mode vector entries switch to it when sp lies in the guard page
+ * (one 4 KiB page, kernel/mm/kstack.h) or is less than a trapframe above
+ * it: sp - stack_guard < 4096 + TF_SIZE, compared in 16-byte units so that
+ * the constant fits CMP's 12-bit immediate (both are multiples of 16). */
+#define STACK_OVERFLOW_WINDOW ((4096 + TF_SIZE) / 16)
+
 /* Offsets in struct arch_fpu used by fpu_regs.S. */
 #define FPU_FPCR 512
 #define FPU_FPSR 520
@@ -108,8 +123,11 @@ _Static_assert(__builtin_offsetof(struct arch_fpu, fpsr) == FPU_FPSR, "FPU_FPSR"
 /* Per-CPU arch state, in struct cpu right after `self` (TPIDR_EL1 points at it). */
 struct arch_cpu {
     uint64_t kstack_top; /* the running thread's kernel stack top (arch_set_kernel_stack) */
+    uint64_t stack_guard;    /* CPU_STACK_GUARD: the base of that stack's guard page */
+    uint64_t overflow_stack; /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
     uint64_t mpidr;      /* MPIDR_EL1 as read on the CPU */
     uint32_t gic_mask;   /* this CPU's GICv2 CPU-interface bit, for GICD_SGIR targets */
+    uintptr_t gicr;      /* this CPU's GICv3 redistributor (RD_base, virtual), 0 until found */
 };
 
 /* TPIDR_EL1: a software thread-ID register, free for the kernel's use. */

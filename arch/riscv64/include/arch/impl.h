@@ -34,8 +34,21 @@
 
 /* Offsets in struct cpu used by vectors.S (checked in thread.c): struct
  * arch_cpu comes right after the `self` pointer. */
-#define CPU_KSTACK_TOP 8
-#define CPU_USER_SP    16
+#define CPU_KSTACK_TOP     8
+#define CPU_USER_SP        16
+#define CPU_STACK_GUARD    24
+#define CPU_OVERFLOW_STACK 32
+#define CPU_SCRATCH        40
+
+/* One emergency stack per CPU (arch/arch.h), for a kernel stack overflow. */
+#define ARCH_EMERGENCY_STACKS     1
+#define ARCH_EMERGENCY_STACK_SIZE 8192
+
+/* The kernel-mode trap entry switches to it when sp lies in the guard page
+ * (one 4 KiB page, kernel/mm/kstack.h) or is less than a trapframe above
+ * it: sp - stack_guard < 4096 + TF_SIZE, compared in 16-byte units so that
+ * the constant fits SLTIU's 12-bit immediate (both are multiples of 16). */
+#define STACK_OVERFLOW_WINDOW ((4096 + TF_SIZE) / 16)
 
 /* Offsets in struct riscv_hart_boot, what a starting hart reads (start.S;
  * the C layout is in smp.c and checked there). */
@@ -96,6 +109,9 @@ struct arch_fpu {
 struct arch_cpu {
     uint64_t kstack_top;  /* CPU_KSTACK_TOP: the running thread's, for traps from U */
     uint64_t user_sp;     /* CPU_USER_SP: scratch while the entry switches stacks */
+    uint64_t stack_guard;    /* CPU_STACK_GUARD: base of the running thread's guard page */
+    uint64_t overflow_stack; /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
+    uint64_t scratch;        /* CPU_SCRATCH: t0 while a kernel-mode trap checks sp */
     uint32_t ipi_pending; /* 1 << enum ipi_kind, set by senders */
 };
 

@@ -116,6 +116,10 @@ struct x86_tss {
     uint16_t iomap_base;
 } __attribute__((packed));
 
+/* Per-CPU emergency stacks (arch/arch.h): the IST stacks of #DF, NMI and #MC. */
+#define ARCH_EMERGENCY_STACKS 3
+#define ARCH_EMERGENCY_STACK_SIZE 8192
+
 struct arch_cpu {
     uint64_t kstack_top; /* CPU_KSTACK_TOP: the running thread's, for SYSCALL */
     uint64_t user_rsp;   /* CPU_USER_RSP: scratch while SYSCALL switches stacks */
