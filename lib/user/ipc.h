@@ -28,6 +28,8 @@ struct ipc_msg {
  */
 static inline long raw_ipc_syscall(long n, long h, struct ipc_msg *m)
 {
+    /* w1..w3 live in variables named after x86_64's registers on every
+     * arch, so that the common tail below reads them back. */
 #if defined(__x86_64__)
     long ret;
     register long r10 __asm__("r10") = (long)m->w[1];
