@@ -31,9 +31,21 @@
  *  - writes to the console print at most one short line.
  *  - SYS_debug_leak_lock is fuzzed: it must answer -EPERM, as it does
  *    unless the command line says crash=lock-to-user (never run that way).
+ *  - IPC: every call is drawn, with the handles the child holds tracked
+ *    (ipc_fuzz_*) so that no call waits for ever: each child serves one
+ *    endpoint of its own from a server thread, whose handle it never closes;
+ *    ipc_call through another endpoint handle, and ipc_recv/reply_recv
+ *    through any handle that may receive, get a closed handle number
+ *    instead; notify_wait on a live notification is preceded by a signal
+ *    (or becomes notify_poll if no handle can signal it). Everything else
+ *    about the calls (tags, lengths, buffers, rights, badges) is random.
+ *    The IPC calls go through raw_ipc_syscall, which knows that they
+ *    return words in argument registers 1-5.
  */
+#include "kernel/uapi/ipc.h"
 #include "kernel/uapi/kstack.h"
 #include "kernel/uapi/latency.h"
+#include "lib/user/ipc.h"
 #include "lib/user/pages.h"
 #include "lib/user/ulib.h"
 
@@ -82,6 +94,9 @@ static const long valid_numbers[] = {
     SYS_debug_free_pages, SYS_debug_spin, SYS_debug_stats, SYS_debug_leak_lock,
     SYS_kstack_set, SYS_kstack_get, SYS_kstack_probe, SYS_kstack_stats, SYS_kstack_debug,
     SYS_latency_ctl, SYS_latency_read, SYS_debug_kaddr,
+    SYS_endpoint_create, SYS_notify_create, SYS_handle_mint, SYS_handle_close, SYS_ipc_call,
+    SYS_ipc_send, SYS_ipc_recv, SYS_ipc_reply_recv, SYS_ipc_set_buffer, SYS_notify_signal,
+    SYS_notify_wait, SYS_notify_poll, SYS_spawn_with,
 };
 #define NVALID (sizeof(valid_numbers) / sizeof(valid_numbers[0]))
 
@@ -99,6 +114,7 @@ static struct {
     char *scratch, *scratch_end; /* heap pages the fuzzer owns; the kernel writes there */
     uintptr_t brk;               /* the break as last reported */
     uintptr_t kstack_canary, dmap_canary;
+    unsigned long ipc_calls, ipc_ok, ipc_answered; /* IPC calls made, succeeded, ipc_call answered */
     bool verbose;
 } fz;
 
@@ -212,9 +228,157 @@ static long controlled_spawn(struct call *c)
     return (long)name;
 }
 
+/* ---- IPC: what the child holds, and its server ---------------------------- */
+
+enum { H_NONE, H_ENDPOINT, H_NOTIFY };
+static struct {
+    unsigned char kind, rights;
+    signed char object; /* the handle that created the object: one id per object */
+} held[IPC_MAX_HANDLES];
+static int served = -1; /* the endpoint the server thread answers, or -1 */
+static char server_stack[4096] __attribute__((aligned(16)));
+
+static bool ipc_number(long nr)
+{
+    return nr >= SYS_endpoint_create && nr <= SYS_spawn_with;
+}
+
+static bool holds(long h, unsigned kind, unsigned right)
+{
+    return h >= 0 && h < IPC_MAX_HANDLES && held[h].kind == kind && (held[h].rights & right);
+}
+
+/* Answers every call on `served` with an empty reply; ends when the handle goes. */
+static void ipc_server(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        struct ipc_msg m = {0};
+        long r = raw_ipc_syscall(SYS_ipc_reply_recv, served, &m);
+        int e = r < 0 ? errno_from_kernel((int)-r) : 0;
+        if (e == EBADF || e == EINTR)
+            break;
+    }
+    raw_syscall6(SYS_thread_exit, 0, 0, 0, 0, 0, 0);
+}
+
+static void ipc_fuzz_init(void)
+{
+    for (unsigned i = 0; i < IPC_MAX_HANDLES; i++)
+        held[i].kind = H_NONE;
+    served = (int)raw_syscall6(SYS_endpoint_create, 0, 0, 0, 0, 0, 0);
+    if (served < 0 || served >= IPC_MAX_HANDLES) { /* every endpoint in use: no server */
+        served = -1;
+        return;
+    }
+    held[served].kind = H_ENDPOINT;
+    held[served].rights = IPC_RIGHTS_ALL;
+    held[served].object = (signed char)served;
+    if (thread_create(ipc_server, NULL, server_stack, sizeof(server_stack)) < 0)
+        served = -1; /* then no call may count on an answer */
+}
+
+/* A handle number that names nothing (-EBADF), never a live one. */
+static long closed_handle(void)
+{
+    for (long h = 0; h < IPC_MAX_HANDLES; h++) {
+        if (held[h].kind == H_NONE)
+            return h;
+    }
+    return IPC_MAX_HANDLES + (long)below(8);
+}
+
+/* A live handle that may signal the same notification as h, or -1. */
+static long signaller_of(long h)
+{
+    for (long s = 0; s < IPC_MAX_HANDLES; s++) {
+        if (holds(s, H_NOTIFY, IPC_RIGHT_SIGNAL) && held[s].object == held[h].object)
+            return s;
+    }
+    return -1;
+}
+
+/* Half the IPC calls name a handle the child holds (random numbers mostly miss). */
+static void aim_at_held_handle(struct call *c)
+{
+    long h = (long)below(IPC_MAX_HANDLES);
+    if (c->nr != SYS_spawn_with && below(2) && held[h].kind != H_NONE)
+        c->a[0] = h;
+}
+
+static void ipc_constrain(struct call *c)
+{
+    aim_at_held_handle(c);
+    long h = c->a[0];
+    switch (c->nr) {
+    case SYS_ipc_call:
+        if (holds(h, H_ENDPOINT, IPC_RIGHT_SEND) && (served < 0 || held[h].object != served))
+            c->a[0] = closed_handle(); /* nobody would answer */
+        break;
+    case SYS_ipc_recv:
+    case SYS_ipc_reply_recv:
+        if (holds(h, H_ENDPOINT, IPC_RIGHT_RECV))
+            c->a[0] = closed_handle(); /* nobody may ever call */
+        break;
+    case SYS_notify_wait:
+        if (holds(h, H_NOTIFY, IPC_RIGHT_WAIT)) {
+            long s = signaller_of(h);
+            if (s >= 0)
+                raw_syscall6(SYS_notify_signal, s, 1, 0, 0, 0, 0);
+            else
+                c->nr = SYS_notify_poll;
+        }
+        break;
+    case SYS_handle_close:
+        if (h == served)
+            c->a[0] = closed_handle();
+        break;
+    case SYS_spawn_with:
+        if (c->cls[0] == A_USER_BUF || c->cls[0] == A_SMALL || c->cls[0] == A_PAGE_EDGE)
+            c->a[0] = controlled_spawn(c);
+        else if (user_addr(c->a[0]) && user_addr(c->a[1]))
+            c->a[1] = 0;
+        break;
+    }
+}
+
+/* Keep the table in step with what a call did. */
+static void ipc_track(const struct call *c, long r)
+{
+    long h = c->a[0];
+    if (r < 0)
+        return;
+    if ((c->nr == SYS_endpoint_create || c->nr == SYS_notify_create) && r < IPC_MAX_HANDLES) {
+        held[r].kind = c->nr == SYS_endpoint_create ? H_ENDPOINT : H_NOTIFY;
+        held[r].rights = c->nr == SYS_endpoint_create
+                             ? IPC_RIGHT_SEND | IPC_RIGHT_RECV | IPC_RIGHT_MINT
+                             : IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT | IPC_RIGHT_MINT;
+        held[r].object = (signed char)r;
+    } else if (c->nr == SYS_handle_mint && r < IPC_MAX_HANDLES && h >= 0 && h < IPC_MAX_HANDLES) {
+        held[r] = held[h];
+        held[r].rights = (unsigned char)(c->a[1] & held[h].rights);
+    } else if (c->nr == SYS_handle_close && h >= 0 && h < IPC_MAX_HANDLES) {
+        held[h].kind = H_NONE;
+    }
+}
+
+/* One call: the IPC ones through the wrapper that knows they return words. */
+static long make_call(const struct call *c)
+{
+    if (!ipc_number(c->nr))
+        return syscall6(c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
+    struct ipc_msg m = {(unsigned long)c->a[1],
+                        {(unsigned long)c->a[2], (unsigned long)c->a[3], (unsigned long)c->a[4],
+                         (unsigned long)c->a[5]}};
+    long r = raw_ipc_syscall(c->nr, c->a[0], &m);
+    return (unsigned long)r >= -4095ul ? -errno_from_kernel((int)-r) : r;
+}
+
 /* Keep the call from stopping the caller (see the comment at the top). */
 static void constrain(struct call *c, bool last_of_fatal_batch)
 {
+    if (ipc_number(c->nr))
+        ipc_constrain(c);
     switch (c->nr) {
     case SYS_debug_sleep:
     case SYS_debug_spin:
@@ -309,7 +473,7 @@ static int outcome_of(long r)
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
 {
-    char line[256];
+    char line[320];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof(line), fmt, ap);
@@ -326,10 +490,12 @@ static bool kstack_canary_intact(void)
 /* One line per child, which make fuzz (scripts/longrun.py) adds up. */
 static void tally(const unsigned long *count, long calls, const char *why)
 {
-    char line[256];
+    char line[320];
     int n = snprintf(line, sizeof(line), "fuzz: tally calls=%ld", calls);
     for (int k = 0; k < NOUTCOMES; k++)
         n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%lu", outcome_names[k], count[k]);
+    n += snprintf(line + n, sizeof(line) - (size_t)n, " ipc=%lu ipc_ok=%lu ipc_answered=%lu",
+                  fz.ipc_calls, fz.ipc_ok, fz.ipc_answered);
     say("%s (%s)\n", line, why);
 }
 
@@ -344,6 +510,7 @@ static int child_main(uint64_t seed, unsigned long batch, long calls, uintptr_t 
     fz.brk = (uintptr_t)fz.scratch_end;
     fz.kstack_canary = (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_STACK, DEBUG_KADDR_ARM);
     fz.dmap_canary = dmap_canary;
+    ipc_fuzz_init();
     unsigned long count[NOUTCOMES] = {0};
     int status = 0;
     long last = 0;
@@ -360,7 +527,13 @@ static int child_main(uint64_t seed, unsigned long batch, long calls, uintptr_t 
         bool canary_call = c.nr == SYS_kstack_debug || c.nr == SYS_debug_kaddr;
         if (canary_call && !kstack_canary_intact())
             status = ST_KSTACK_CANARY;
-        long r = syscall6(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
+        long r = make_call(&c);
+        if (ipc_number(c.nr)) {
+            ipc_track(&c, r);
+            fz.ipc_calls++;
+            fz.ipc_ok += r >= 0;
+            fz.ipc_answered += c.nr == SYS_ipc_call && r >= 0;
+        }
         count[outcome_of(r)]++;
         last = r;
         if (!in_table(c.nr) && r != -ENOSYS) {
