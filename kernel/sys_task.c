@@ -49,49 +49,43 @@ static int copy_argv(uintptr_t uargv, char *buf, const char *argv[MAX_ARGS])
     return -E2BIG;
 }
 
-/* spawn(name, argv): argv may be NULL, then argv = {name}. */
-long sys_spawn(const struct sysargs *args)
+/* The program name and argv from user memory (argv may be 0, then argv =
+ * {name}), started as a child of the caller with handles[0..n-1]. */
+static long spawn_from_user(uintptr_t uname, uintptr_t uargv, const int *handles, int n)
 {
     char name[TASK_NAME_MAX];
     char buf[MAX_ARG_BYTES];
     const char *argv[MAX_ARGS];
-    long n = strncpy_from_user(name, args->a[0], sizeof(name));
-    if (n < 0)
-        return n == -E2BIG ? -ENOENT : n;
+    long len = strncpy_from_user(name, uname, sizeof(name));
+    if (len < 0)
+        return len == -E2BIG ? -ENOENT : len;
     int argc = 1;
     argv[0] = name;
-    if (args->a[1]) {
-        argc = copy_argv(args->a[1], buf, argv);
+    if (uargv) {
+        argc = copy_argv(uargv, buf, argv);
         if (argc < 0)
             return argc;
     }
-    return task_spawn(name, argc, argv, current_task());
+    return task_spawn_with(name, argc, argv, current_task(), handles, n);
+}
+
+/* spawn(name, argv). */
+long sys_spawn(const struct sysargs *args)
+{
+    return spawn_from_user(args->a[0], args->a[1], NULL, 0);
 }
 
 /* spawn_with(name, argv, handles, n): spawn, and the child gets copies of
  * the caller's handles handles[0..n-1] as its handles 0..n-1. */
 long sys_spawn_with(const struct sysargs *args)
 {
-    char name[TASK_NAME_MAX];
-    char buf[MAX_ARG_BYTES];
-    const char *argv[MAX_ARGS];
     int handles[IPC_MAX_HANDLES];
     size_t n = args->a[3];
     if (n > IPC_MAX_HANDLES)
         return -EINVAL;
     if (n && copy_from_user(handles, args->a[2], n * sizeof(handles[0])) != 0)
         return -EFAULT;
-    long len = strncpy_from_user(name, args->a[0], sizeof(name));
-    if (len < 0)
-        return len == -E2BIG ? -ENOENT : len;
-    int argc = 1;
-    argv[0] = name;
-    if (args->a[1]) {
-        argc = copy_argv(args->a[1], buf, argv);
-        if (argc < 0)
-            return argc;
-    }
-    return task_spawn_with(name, argc, argv, current_task(), handles, (int)n);
+    return spawn_from_user(args->a[0], args->a[1], handles, (int)n);
 }
 
 /* wait(pid, status): pid -1 means any child; status may be NULL. */
