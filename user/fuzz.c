@@ -233,8 +233,9 @@ static long controlled_spawn(struct call *c)
 enum { H_NONE, H_ENDPOINT, H_NOTIFY };
 static struct {
     unsigned char kind, rights;
-    signed char object; /* the handle that created the object: one id per object */
+    unsigned object; /* which object: numbered as they are made (handle numbers are reused) */
 } held[IPC_MAX_HANDLES];
+static unsigned objects_made;
 static int served = -1; /* the endpoint the server thread answers, or -1 */
 static char server_stack[4096] __attribute__((aligned(16)));
 
@@ -273,7 +274,7 @@ static void ipc_fuzz_init(void)
     }
     held[served].kind = H_ENDPOINT;
     held[served].rights = IPC_RIGHTS_ALL;
-    held[served].object = (signed char)served;
+    held[served].object = ++objects_made;
     if (thread_create(ipc_server, NULL, server_stack, sizeof(server_stack)) < 0)
         served = -1; /* then no call may count on an answer */
 }
@@ -312,7 +313,8 @@ static void ipc_constrain(struct call *c)
     long h = c->a[0];
     switch (c->nr) {
     case SYS_ipc_call:
-        if (holds(h, H_ENDPOINT, IPC_RIGHT_SEND) && (served < 0 || held[h].object != served))
+        if (holds(h, H_ENDPOINT, IPC_RIGHT_SEND) &&
+            (served < 0 || held[h].object != held[served].object))
             c->a[0] = closed_handle(); /* nobody would answer */
         break;
     case SYS_ipc_recv:
@@ -353,7 +355,7 @@ static void ipc_track(const struct call *c, long r)
         held[r].rights = c->nr == SYS_endpoint_create
                              ? IPC_RIGHT_SEND | IPC_RIGHT_RECV | IPC_RIGHT_MINT
                              : IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT | IPC_RIGHT_MINT;
-        held[r].object = (signed char)r;
+        held[r].object = ++objects_made;
     } else if (c->nr == SYS_handle_mint && r < IPC_MAX_HANDLES && h >= 0 && h < IPC_MAX_HANDLES) {
         held[r] = held[h];
         held[r].rights = (unsigned char)(c->a[1] & held[h].rights);
