@@ -32,7 +32,7 @@
  *  - SYS_debug_leak_lock is fuzzed: it must answer -EPERM, as it does
  *    unless the command line says crash=lock-to-user (never run that way).
  *  - IPC: every call is drawn, with the handles the child holds tracked
- *    (ipc_fuzz_*) so that no call waits for ever: each child serves one
+ *    (lib/user/fuzz_ipc.c) so that no call waits for ever: each child serves one
  *    endpoint of its own from a server thread, whose handle it never closes;
  *    ipc_call through another endpoint handle, and ipc_recv/reply_recv
  *    through any handle that may receive, get a closed handle number
@@ -42,10 +42,9 @@
  *    The IPC calls go through raw_ipc_syscall, which knows that they
  *    return words in argument registers 1-5.
  */
-#include "kernel/uapi/ipc.h"
 #include "kernel/uapi/kstack.h"
 #include "kernel/uapi/latency.h"
-#include "lib/user/ipc.h"
+#include "lib/user/fuzz_ipc.h"
 #include "lib/user/pages.h"
 #include "lib/user/ulib.h"
 
@@ -228,159 +227,19 @@ static long controlled_spawn(struct call *c)
     return (long)name;
 }
 
-/* ---- IPC: what the child holds, and its server ---------------------------- */
-
-enum { H_NONE, H_ENDPOINT, H_NOTIFY };
-static struct {
-    unsigned char kind, rights;
-    unsigned object; /* which object: numbered as they are made (handle numbers are reused) */
-} held[IPC_MAX_HANDLES];
-static unsigned objects_made;
-static int served = -1; /* the endpoint the server thread answers, or -1 */
-static char server_stack[4096] __attribute__((aligned(16)));
-
-static bool ipc_number(long nr)
-{
-    return nr >= SYS_endpoint_create && nr <= SYS_spawn_with;
-}
-
-static bool holds(long h, unsigned kind, unsigned right)
-{
-    return h >= 0 && h < IPC_MAX_HANDLES && held[h].kind == kind && (held[h].rights & right);
-}
-
-/* Answers every call on `served` with an empty reply; ends when the handle goes. */
-static void ipc_server(void *arg)
-{
-    (void)arg;
-    for (;;) {
-        struct ipc_msg m = {0};
-        long r = raw_ipc_syscall(SYS_ipc_reply_recv, served, &m);
-        int e = r < 0 ? errno_from_kernel((int)-r) : 0;
-        if (e == EBADF || e == EINTR)
-            break;
-    }
-    raw_syscall6(SYS_thread_exit, 0, 0, 0, 0, 0, 0);
-}
-
-static void ipc_fuzz_init(void)
-{
-    for (unsigned i = 0; i < IPC_MAX_HANDLES; i++)
-        held[i].kind = H_NONE;
-    served = (int)raw_syscall6(SYS_endpoint_create, 0, 0, 0, 0, 0, 0);
-    if (served < 0 || served >= IPC_MAX_HANDLES) { /* every endpoint in use: no server */
-        served = -1;
-        return;
-    }
-    held[served].kind = H_ENDPOINT;
-    held[served].rights = IPC_RIGHTS_ALL;
-    held[served].object = ++objects_made;
-    if (thread_create(ipc_server, NULL, server_stack, sizeof(server_stack)) < 0)
-        served = -1; /* then no call may count on an answer */
-}
-
-/* A handle number that names nothing (-EBADF), never a live one. */
-static long closed_handle(void)
-{
-    for (long h = 0; h < IPC_MAX_HANDLES; h++) {
-        if (held[h].kind == H_NONE)
-            return h;
-    }
-    return IPC_MAX_HANDLES + (long)below(8);
-}
-
-/* A live handle that may signal the same notification as h, or -1. */
-static long signaller_of(long h)
-{
-    for (long s = 0; s < IPC_MAX_HANDLES; s++) {
-        if (holds(s, H_NOTIFY, IPC_RIGHT_SIGNAL) && held[s].object == held[h].object)
-            return s;
-    }
-    return -1;
-}
-
-/* Half the IPC calls name a handle the child holds (random numbers mostly miss). */
-static void aim_at_held_handle(struct call *c)
-{
-    long h = (long)below(IPC_MAX_HANDLES);
-    if (c->nr != SYS_spawn_with && below(2) && held[h].kind != H_NONE)
-        c->a[0] = h;
-}
-
-static void ipc_constrain(struct call *c)
-{
-    aim_at_held_handle(c);
-    long h = c->a[0];
-    switch (c->nr) {
-    case SYS_ipc_call:
-        if (holds(h, H_ENDPOINT, IPC_RIGHT_SEND) &&
-            (served < 0 || held[h].object != held[served].object))
-            c->a[0] = closed_handle(); /* nobody would answer */
-        break;
-    case SYS_ipc_recv:
-    case SYS_ipc_reply_recv:
-        if (holds(h, H_ENDPOINT, IPC_RIGHT_RECV))
-            c->a[0] = closed_handle(); /* nobody may ever call */
-        break;
-    case SYS_notify_wait:
-        if (holds(h, H_NOTIFY, IPC_RIGHT_WAIT)) {
-            long s = signaller_of(h);
-            if (s >= 0)
-                raw_syscall6(SYS_notify_signal, s, 1, 0, 0, 0, 0);
-            else
-                c->nr = SYS_notify_poll;
-        }
-        break;
-    case SYS_handle_close:
-        if (h == served)
-            c->a[0] = closed_handle();
-        break;
-    case SYS_spawn_with:
-        if (c->cls[0] == A_USER_BUF || c->cls[0] == A_SMALL || c->cls[0] == A_PAGE_EDGE)
-            c->a[0] = controlled_spawn(c);
-        else if (user_addr(c->a[0]) && user_addr(c->a[1]))
-            c->a[1] = 0;
-        break;
-    }
-}
-
-/* Keep the table in step with what a call did. */
-static void ipc_track(const struct call *c, long r)
-{
-    long h = c->a[0];
-    if (r < 0)
-        return;
-    if ((c->nr == SYS_endpoint_create || c->nr == SYS_notify_create) && r < IPC_MAX_HANDLES) {
-        held[r].kind = c->nr == SYS_endpoint_create ? H_ENDPOINT : H_NOTIFY;
-        held[r].rights = c->nr == SYS_endpoint_create
-                             ? IPC_RIGHT_SEND | IPC_RIGHT_RECV | IPC_RIGHT_MINT
-                             : IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT | IPC_RIGHT_MINT;
-        held[r].object = ++objects_made;
-    } else if (c->nr == SYS_handle_mint && r < IPC_MAX_HANDLES && h >= 0 && h < IPC_MAX_HANDLES) {
-        held[r] = held[h];
-        held[r].rights = (unsigned char)(c->a[1] & held[h].rights);
-    } else if (c->nr == SYS_handle_close && h >= 0 && h < IPC_MAX_HANDLES) {
-        held[h].kind = H_NONE;
-    }
-}
-
 /* One call: the IPC ones through the wrapper that knows they return words. */
 static long make_call(const struct call *c)
 {
-    if (!ipc_number(c->nr))
-        return syscall6(c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
-    struct ipc_msg m = {(unsigned long)c->a[1],
-                        {(unsigned long)c->a[2], (unsigned long)c->a[3], (unsigned long)c->a[4],
-                         (unsigned long)c->a[5]}};
-    long r = raw_ipc_syscall(c->nr, c->a[0], &m);
-    return (unsigned long)r >= -4095ul ? -errno_from_kernel((int)-r) : r;
+    if (fuzz_ipc_number(c->nr))
+        return fuzz_ipc_make(c->nr, c->a);
+    return syscall6(c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
 }
 
 /* Keep the call from stopping the caller (see the comment at the top). */
 static void constrain(struct call *c, bool last_of_fatal_batch)
 {
-    if (ipc_number(c->nr))
-        ipc_constrain(c);
+    if (fuzz_ipc_number(c->nr))
+        fuzz_ipc_constrain(&c->nr, c->a, rnd());
     switch (c->nr) {
     case SYS_debug_sleep:
     case SYS_debug_spin:
@@ -405,6 +264,7 @@ static void constrain(struct call *c, bool last_of_fatal_batch)
         }
         break;
     case SYS_spawn:
+    case SYS_spawn_with: /* the same name and argv; the handle list stays random */
         if (c->cls[0] == A_USER_BUF || c->cls[0] == A_SMALL || c->cls[0] == A_PAGE_EDGE)
             c->a[0] = controlled_spawn(c);
         else if (user_addr(c->a[0]) && user_addr(c->a[1]))
@@ -512,7 +372,7 @@ static int child_main(uint64_t seed, unsigned long batch, long calls, uintptr_t 
     fz.brk = (uintptr_t)fz.scratch_end;
     fz.kstack_canary = (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_STACK, DEBUG_KADDR_ARM);
     fz.dmap_canary = dmap_canary;
-    ipc_fuzz_init();
+    fuzz_ipc_init();
     unsigned long count[NOUTCOMES] = {0};
     int status = 0;
     long last = 0;
@@ -530,8 +390,8 @@ static int child_main(uint64_t seed, unsigned long batch, long calls, uintptr_t 
         if (canary_call && !kstack_canary_intact())
             status = ST_KSTACK_CANARY;
         long r = make_call(&c);
-        if (ipc_number(c.nr)) {
-            ipc_track(&c, r);
+        if (fuzz_ipc_number(c.nr)) {
+            fuzz_ipc_track(c.nr, c.a, r);
             fz.ipc_calls++;
             fz.ipc_ok += r >= 0;
             fz.ipc_answered += c.nr == SYS_ipc_call && r >= 0;

@@ -63,28 +63,32 @@ static long unstage(struct thread *self, long result)
     return result;
 }
 
-long sys_endpoint_create(const struct sysargs *args)
+/* A new object of `kind`, named by a new handle of the caller's with every
+ * right that kind has. */
+static long create_object(enum ipc_kind kind)
 {
     long ret = -ENOSPC;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    struct endpoint *ep = endpoint_alloc_locked();
-    if (ep)
-        ret = handle_install_locked(current_task(), IPC_KIND_ENDPOINT, ep,
-                                    IPC_RIGHT_SEND | IPC_RIGHT_RECV | IPC_RIGHT_MINT, 0);
+    void *obj = kind == IPC_KIND_ENDPOINT ? (void *)endpoint_alloc_locked()
+                                          : (void *)notify_alloc_locked();
+    unsigned rights = kind == IPC_KIND_ENDPOINT ? IPC_RIGHT_SEND | IPC_RIGHT_RECV
+                                                : IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT;
+    if (obj)
+        ret = handle_install_locked(current_task(), kind, obj, rights | IPC_RIGHT_MINT, 0);
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;
 }
 
+long sys_endpoint_create(const struct sysargs *args)
+{
+    (void)args;
+    return create_object(IPC_KIND_ENDPOINT);
+}
+
 long sys_notify_create(const struct sysargs *args)
 {
-    long ret = -ENOSPC;
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
-    struct notify *n = notify_alloc_locked();
-    if (n)
-        ret = handle_install_locked(current_task(), IPC_KIND_NOTIFY, n,
-                                    IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT | IPC_RIGHT_MINT, 0);
-    spin_unlock_irqrestore(&sched_lock, flags);
-    return ret;
+    (void)args;
+    return create_object(IPC_KIND_NOTIFY);
 }
 
 long sys_handle_mint(const struct sysargs *args)
