@@ -130,7 +130,10 @@ static void migrant(void *arg)
     yield(); /* now on CPU 0 */
     m->cpu_before = getcpu();
     m->started = 1;
-    syscall1(SYS_debug_sleep, 300000000); /* moved while in here */
+    /* Moved while in here. 1 s, not less: at -smp 16 on a loaded 2-core
+     * host the main thread's 50 ms wait once took longer than a 300 ms
+     * sleep, and the migrant had left the kernel before it was moved. */
+    syscall1(SYS_debug_sleep, 1000000000);
     m->cpu_after = getcpu();
     m->done = 1;
 }
