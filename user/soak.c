@@ -8,7 +8,10 @@
  * 4 threads per CPU loop over a random mix of system calls, process spawn
  * and exit (user/child, waited for), thread create and exit, migrations
  * (affinity changes, and SYS_kstack_probe moving the caller mid-call),
- * sleeps, and switches of the kernel stack offset strategy. Each thread
+ * sleeps, switches of the kernel stack offset strategy, and IPC: calls to
+ * echo servers (SERVERS threads on one endpoint, register and buffer
+ * messages, every reply checked word by word) and notification objects
+ * made, signalled, polled and closed. Each thread
  * counts its operations; the main thread prints every counter each report
  * interval and fails the run if any thread makes no progress for STALL_NS
  * of guest time (generous: under plain TCG on a loaded host the tick can
@@ -17,6 +20,7 @@
  * is put back. A kernel panic stops the machine, which the runner reports.
  */
 #include "kernel/uapi/kstack.h"
+#include "lib/user/ipc.h"
 #include "lib/user/pages.h"
 #include "lib/user/ulib.h"
 
@@ -24,10 +28,13 @@
 #define STACK_SIZE (16 * 1024)
 #define HELPER_STACK 4096
 #define SEC 1000000000ull
+#define SERVERS 2
+#define L_ECHO 1
+#define L_STOP 2
 
 struct worker {
     uint64_t rng;
-    volatile unsigned long ops, spawns, threads, migrations, switches;
+    volatile unsigned long ops, spawns, threads, migrations, switches, ipcs, ipc_bad;
     volatile int done;
     volatile int helper_done;
     uint64_t last_change_ns;
@@ -37,6 +44,10 @@ struct worker {
 static struct worker workers[MAX_WORKERS];
 static char stacks[MAX_WORKERS][STACK_SIZE] __attribute__((aligned(16)));
 static char helper_stacks[MAX_WORKERS][HELPER_STACK] __attribute__((aligned(16)));
+static char server_stacks[SERVERS][STACK_SIZE] __attribute__((aligned(16)));
+static unsigned long buffers[MAX_WORKERS + SERVERS][IPC_BUF_WORDS];
+static volatile int servers_done;
+static int endpoint;
 static volatile int stop;
 static unsigned ncpus;
 static char parent_pid[16];
@@ -101,14 +112,70 @@ static void migrate_op(struct worker *w, uint64_t r)
     sys_sched_setaffinity(0, ncpus >= 64 ? ~0ul : (1ul << ncpus) - 1);
 }
 
+/* An echo server: every word of a message comes back plus one. */
+static void server(void *arg)
+{
+    unsigned long *buf = arg;
+    ipc_set_buffer(buf);
+    struct ipc_msg m;
+    long r = ipc_recv(endpoint, &m);
+    while (r >= 0 && IPC_TAG_LABEL(m.tag) == L_ECHO) {
+        for (int i = 0; i < IPC_REG_WORDS; i++)
+            m.w[i]++;
+        for (unsigned long i = 0; i < IPC_TAG_LEN(m.tag); i++)
+            buf[i]++;
+        r = ipc_reply_recv(endpoint, &m);
+    }
+    if (r < 0)
+        printf("soak: echo server: ipc_recv %ld\n", r);
+    __atomic_fetch_add(&servers_done, 1, __ATOMIC_SEQ_CST);
+}
+
+/* A call to an echo server; a quarter of them carry 0..64 buffer words. */
+static void ipc_call_op(struct worker *w, uint64_t r)
+{
+    unsigned long *buf = buffers[w - workers];
+    unsigned long len = r % 4 == 0 ? (r >> 2) % (IPC_BUF_WORDS + 1) : 0;
+    for (unsigned long i = 0; i < len; i++)
+        buf[i] = r + i;
+    struct ipc_msg m = {.tag = IPC_TAG(L_ECHO, len), .w = {r, r + 1, r + 2, r + 3}};
+    long got = ipc_call(endpoint, &m);
+    bool ok = got == 0 && m.tag == IPC_TAG(L_ECHO, len);
+    for (int i = 0; i < IPC_REG_WORDS; i++)
+        ok &= m.w[i] == r + (unsigned long)i + 1;
+    for (unsigned long i = 0; i < len; i++)
+        ok &= buf[i] == r + i + 1;
+    if (!ok && w->ipc_bad++ < 3)
+        printf("soak: ipc_call of %lu buffer words: result %ld, tag %#lx, w0 %#lx (sent %#lx)\n",
+               len, got, m.tag, m.w[0], (unsigned long)r);
+    w->ipcs++;
+}
+
+/* A notification of its own: made, signalled twice, polled, closed. */
+static void notify_op(struct worker *w, uint64_t r)
+{
+    int h = notify_create();
+    if (h == -EMFILE || h == -ENOSPC) /* the handle table or the objects are full for a moment */
+        return;
+    unsigned long a = 1ul << (r % 63), b = 1ul << ((r >> 6) % 63);
+    long got = -1;
+    if (h >= 0 && notify_signal(h, a) == 0 && notify_signal(h, b) == 0)
+        got = notify_poll(h);
+    bool ok = got == (long)(a | b) && notify_poll(h) == 0 && handle_close(h) == 0;
+    if (!ok && w->ipc_bad++ < 3)
+        printf("soak: notification %d: poll %ld, expected %#lx\n", h, got, a | b);
+    w->ipcs++;
+}
+
 static void work(void *arg)
 {
     struct worker *w = arg;
     struct timespec ts;
     struct debug_stats st;
+    ipc_set_buffer(buffers[w - workers]);
     while (!stop) {
         uint64_t r = next(&w->rng);
-        switch (r % 16) {
+        switch (r % 18) {
         case 0: case 1: getpid(); gettid(); break;
         case 2: sys_clock_gettime(CLOCK_MONOTONIC, &ts); break;
         case 3: syscall1(SYS_debug_stats, &st); break;
@@ -126,6 +193,8 @@ static void work(void *arg)
             }
             break;
         case 12: yield(); break;
+        case 13: case 14: ipc_call_op(w, r >> 8); break;
+        case 15: notify_op(w, r >> 8); break;
         default: getcpu(); syscall0(SYS_kstack_get); break;
         }
         w->ops++;
@@ -161,6 +230,11 @@ int main(int argc, char **argv)
            (unsigned long long)(stall_ns / SEC));
     fflush(stdout);
     long pages = pages_baseline();
+    endpoint = endpoint_create();
+    int servers = 0;
+    for (int i = 0; i < SERVERS; i++)
+        servers += thread_create(server, buffers[MAX_WORKERS + i], server_stacks[i], STACK_SIZE) > 0;
+    KTAP_EXPECT_EQ(servers, SERVERS, "soak.ipc_servers_started");
     uint64_t t0 = now_ns(), next_report = t0 + every * SEC;
     int started = 0;
     for (int i = 0; i < n; i++) {
@@ -203,22 +277,38 @@ int main(int argc, char **argv)
     }
     report(n, t0);
     ktap_check(all_done, "soak.every_thread_finished");
+    for (int i = 0; i < servers; i++) {
+        struct ipc_msg m = {.tag = IPC_TAG(L_STOP, 0)};
+        ipc_call(endpoint, &m); /* -EPIPE: the server ends without replying */
+    }
+    while (servers_done < servers && now_ns() < deadline + 10 * SEC)
+        sleep_ns(10000000);
+    ktap_check(servers_done == servers, "soak.ipc_servers_finished");
+    sleep_ns(10000000); /* their stacks are free once the threads have left */
+    handle_close(endpoint);
     syscall1(SYS_kstack_set, strategy);
     syscall1(SYS_debug_stats, &after);
-    unsigned long spawns = 0, threads = 0, migrations = 0, switches = 0, ops = 0;
+    unsigned long spawns = 0, threads = 0, migrations = 0, switches = 0, ops = 0, ipcs = 0, bad = 0;
     for (int i = 0; i < n; i++) {
         ops += workers[i].ops;
         spawns += workers[i].spawns;
         threads += workers[i].threads;
         migrations += workers[i].migrations;
         switches += workers[i].switches;
+        ipcs += workers[i].ipcs;
+        bad += workers[i].ipc_bad;
     }
     printf("soak: %lu operations: %lu processes, %lu threads, %lu migrations asked "
-           "(kernel counted %lu), %lu strategy switches, %lu preemptions inside a system call\n",
-           ops, spawns, threads, migrations, after.migrations - before.migrations, switches,
+           "(kernel counted %lu), %lu strategy switches, %lu IPC operations, %lu preemptions "
+           "inside a system call\n",
+           ops, spawns, threads, migrations, after.migrations - before.migrations, switches, ipcs,
            after.preempted_in_syscall - before.preempted_in_syscall);
-    ktap_check(spawns > 0 && threads > 0 && switches > 0 && (ncpus < 2 || migrations > 0),
+    ktap_check(spawns > 0 && threads > 0 && switches > 0 && ipcs > 0 &&
+                   (ncpus < 2 || migrations > 0),
                "soak.did_everything");
+    if (bad)
+        ktap_note("%lu IPC operations came back wrong", bad);
+    ktap_check(bad == 0, "soak.ipc_messages_intact");
     long now;
     bool back = pages_back_to(pages, 30 * SEC, &now);
     if (!back)
