@@ -47,6 +47,24 @@ TEST(copy_move_set)
     }
 }
 
+/* memcpy's word loop: every alignment of both ends and every length up to
+ * 5 words, and not a byte past the end written. */
+TEST(memcpy_words_and_tails)
+{
+    _Alignas(8) unsigned char src[64], dst[64], want[64];
+    for (int i = 0; i < 64; i++)
+        src[i] = (unsigned char)(i * 13 + 5);
+    for (int doff = 0; doff < 8; doff++)
+        for (int soff = 0; soff < 8; soff++)
+            for (size_t n = 0; n <= 41; n++) {
+                memset(dst, 0xee, 64);
+                memset(want, 0xee, 64);
+                memcpy(want + doff, src + soff, n);
+                CHECK(lib_memcpy(dst + doff, src + soff, n) == dst + doff);
+                CHECK(memcmp(dst, want, 64) == 0);
+            }
+}
+
 TEST(compare_and_search)
 {
     static const char *s[] = {"", "a", "ab", "abc", "abd", "\xff", "\x01", "abc\xe9"};
@@ -88,5 +106,5 @@ TEST(memzero_explicit_clears)
         CHECK(secret[i] == 0);
 }
 
-RUN_TESTS("string", CASE(copy_move_set), CASE(compare_and_search), CASE(strlcpy_terminates),
+RUN_TESTS("string", CASE(copy_move_set), CASE(memcpy_words_and_tails), CASE(compare_and_search), CASE(strlcpy_terminates),
           CASE(memzero_explicit_clears))
