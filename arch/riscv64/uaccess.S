@@ -20,8 +20,9 @@
  *   caller range-checked (kernel/uaccess.c). Both hooks take (dst, src, n),
  *   so they are one routine. Any IRQ state.
  * Exit: a0 = 0, or -EFAULT if an access faulted (a prefix may be copied);
- *   SUM = 0 either way. Clobbers t0, t1, a1, a2. Leaf: no stack used.
- * A byte loop: simple, and copies here are a few dozen bytes.
+ *   SUM = 0 either way. Clobbers t0-t2, a1, a2. Leaf: no stack used.
+ * 8 bytes at a time while both pointers are 8-byte aligned and 8 or more
+ * bytes are left (a 64-word IPC message is 64 loads, not 512), then bytes.
  */
     .text
     .globl arch_copy_from_user, arch_copy_to_user
@@ -29,7 +30,18 @@ arch_copy_from_user:
 arch_copy_to_user:
     li      t1, SSTATUS_SUM
     csrs    sstatus, t1
-    beqz    a2, 3f
+    or      t0, a0, a1
+    andi    t0, t0, 7
+    bnez    t0, 5f
+    li      t2, 8
+4:  bltu    a2, t2, 5f
+6:  ld      t0, 0(a1)
+7:  sd      t0, 0(a0)
+    addi    a0, a0, 8
+    addi    a1, a1, 8
+    addi    a2, a2, -8
+    j       4b
+5:  beqz    a2, 3f
 1:  lbu     t0, 0(a1)
 2:  sb      t0, 0(a0)
     addi    a0, a0, 1
@@ -50,4 +62,6 @@ user_copy_fault:
     .balign 8
     .quad   1b, user_copy_fault
     .quad   2b, user_copy_fault
+    .quad   6b, user_copy_fault
+    .quad   7b, user_copy_fault
     .popsection
