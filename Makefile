@@ -9,6 +9,8 @@
 #   make fuzz [FUZZ_CALLS= FUZZ_SEED= FUZZ_REPLAY=]  the syscall fuzzer, 10^7 calls per arch
 #   make soak [MINUTES=10]              the soak test on every arch (or ARCH=)
 #   make mutate [MUTANTS=a,b] [ARCH=...] break each safety check, check a test fails
+#   make lab LAB=n DEST=dir             a course lab's student tree (docs/labs/)
+#   make grade LAB=n [ARCH=...]         grade a lab: each test with its points, Score: X/Y
 #   make newlib [ARCH=...]              build newlib for user programs (cached in build/newlib)
 #   make deps                           install the Debian packages (as root)
 #   make qemu-gdb / make gdb            debug with gdb-multiarch
@@ -65,7 +67,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench fuzz soak test mutate newlib newlib-arch deps check-deps host-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -314,6 +316,18 @@ test: check-deps
 MUTATE_ARCH := $(if $(filter command line environment override,$(origin ARCH)),--arch $(ARCH))
 mutate: check-deps
 	$(Q)$(PYTHON) tests/mutate.py $(if $(MUTANTS),--mutants $(MUTANTS)) $(MUTATE_ARCH)
+
+# Course labs (tests/lab.py, docs/labs/): make lab LAB=n DEST=dir writes a
+# student's tree; make grade LAB=n [ARCH=a] prints "Score: X/Y" (exit 1
+# below full marks). make test checks that this tree, the reference, gets
+# full marks and every skeleton less.
+GRADE_ARCH := $(if $(filter command line environment override,$(origin ARCH)),--arch $(ARCH))
+lab:
+	$(Q)test -n "$(LAB)" -a -n "$(DEST)" || { echo "usage: make lab LAB=n DEST=dir (tests/lab.py list)"; exit 2; }
+	$(Q)$(PYTHON) tests/lab.py skeleton $(LAB) $(DEST)
+grade: check-deps
+	$(Q)test -n "$(LAB)" || { echo "usage: make grade LAB=n [ARCH=a] (tests/lab.py list)"; exit 2; }
+	$(Q)$(PYTHON) tests/lab.py grade $(LAB) $(GRADE_ARCH)
 
 # ---- Housekeeping -------------------------------------------------------
 format:

@@ -101,6 +101,7 @@ void chacha20_rounds(uint32_t x[16])
              x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11], x12 = x[12],
              x13 = x[13], x14 = x[14], x15 = x[15];
     for (int i = 0; i < 10; i++) { /* 10 x (column round + diagonal round) */
+        /* LAB 3 BEGIN: a column round, then a diagonal round (RFC 8439 2.3.1) */
         QR(x0, x4, x8, x12);
         QR(x1, x5, x9, x13);
         QR(x2, x6, x10, x14);
@@ -109,6 +110,8 @@ void chacha20_rounds(uint32_t x[16])
         QR(x1, x6, x11, x12);
         QR(x2, x7, x8, x13);
         QR(x3, x4, x9, x14);
+        /* LAB 3 STUB
+        LAB 3 END */
     }
     x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5, x[6] = x6, x[7] = x7;
     x[8] = x8, x[9] = x9, x[10] = x10, x[11] = x11, x[12] = x12, x[13] = x13, x[14] = x14;

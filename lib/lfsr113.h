@@ -38,19 +38,29 @@ void lfsr113_seed(struct lfsr113 *s, const uint32_t seed[4]);
  */
 static inline uint32_t lfsr113_step(uint32_t z, unsigned k, unsigned q, unsigned s)
 {
+    /* LAB 4 BEGIN: one step of one component: the new bits, then the shifted state */
     uint32_t b = ((z << q) ^ z) >> (k - s);
     return ((z & (0xFFFFFFFFu << (32 - k))) << s) ^ b;
+    /* LAB 4 STUB
+    (void)k, (void)q, (void)s;
+    return z;
+    LAB 4 END */
 }
 
 /* Advance every component by one step and return the XOR of the four;
  * (k, q, s) = (31, 6, 18), (29, 2, 2), (28, 13, 7), (25, 3, 13). */
 static inline uint32_t lfsr113_next(struct lfsr113 *s)
 {
+    /* LAB 4 BEGIN: step the four components (k, q, s from L'Ecuyer's table) and combine them */
     s->z[0] = lfsr113_step(s->z[0], 31, 6, 18);
     s->z[1] = lfsr113_step(s->z[1], 29, 2, 2);
     s->z[2] = lfsr113_step(s->z[2], 28, 13, 7);
     s->z[3] = lfsr113_step(s->z[3], 25, 3, 13);
     return s->z[0] ^ s->z[1] ^ s->z[2] ^ s->z[3];
+    /* LAB 4 STUB
+    (void)s;
+    return 0;
+    LAB 4 END */
 }
 
 #endif

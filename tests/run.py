@@ -15,7 +15,10 @@ is "N passed, N failed" and the exit status is non-zero on any failure,
 timeout or crash. Python standard library only.
 
   tests/run.py [--arch A] [--filter SUBSTR] [--boot NAME] [--ktest LIST]
-               [--timeout S] [--jobs N] [--verbose] [--list] [--no-host]
+               [--timeout S] [--jobs N] [--verbose] [--list] [--no-host] [--no-labs]
+
+A full run (no --arch, --boot or --ktest) ends with the course labs' check
+(tests/lab.py check: the tree scores full marks, every skeleton less).
 
 --boot picks boots by exact name (repeatable), --ktest replaces the ktest=
 list of the boots that run self-tests (e.g. user.bad_input), --timeout caps
@@ -338,6 +341,16 @@ def check_mutants(results, flt):
         results.report(not why, name, why)
 
 
+def check_labs(results, jobs):
+    """Every course lab (tests/lab.py): the tree scores full marks, each
+    skeleton builds and scores less, on every arch."""
+    import lab
+    started = time.time()
+    for ok, name, diag in lab.check(lab.LABS, jobs):
+        results.report(ok, name, diag)
+    print(f"# labs checked in {time.time() - started:.0f} s")
+
+
 def qemu_command(b, image, vars_path):
     out = subprocess.run(
         ["make", "-s", "--no-print-directory", f"ARCH={b.arch}", f"BOOT={b.boot}",
@@ -474,6 +487,7 @@ def main():
     ap.add_argument("--boot", action="append", help="only this boot (exact name); repeatable")
     ap.add_argument("--ktest", help="run these self-tests instead (the kernel's ktest= list)")
     ap.add_argument("--timeout", type=int, help="cap every boot's timeout (seconds)")
+    ap.add_argument("--no-labs", action="store_true", help="skip the course labs' check")
     args = ap.parse_args()
     boots = [b for b in boot_matrix()
              if (not args.arch or b.arch in args.arch) and args.filter in b.name
@@ -502,6 +516,9 @@ def main():
             outputs[name] = f.result()
     check_groups(boots, outputs, results)
     print(f"# {len(boots)} boots in {time.time() - started:.0f} s")
+    if not (args.no_labs or args.boot or args.ktest or args.arch) and \
+            (not args.filter or args.filter.startswith("labs")):
+        check_labs(results, args.jobs)
     print(f"{results.passed} passed, {results.failed} failed")
     return 1 if results.failed or results.passed == 0 else 0
 

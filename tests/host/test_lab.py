@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/host/test_lab.py - host tests of tests/lab.py (the course labs).
+
+The markers of a lab region pair up or are refused; a skeleton gets the
+stub, keeps the indentation and leaves other labs alone; every lab of the
+table has its handout and at least one region in this tree. One KTAP line
+per case ("ok N - lab.<case>"); exit status 1 when any case failed. (That
+each skeleton builds and scores below full marks, and this tree full
+marks, is checked by tests/run.py's labs.* results: those need boots.)
+"""
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import lab  # noqa: E402
+
+SOURCE = """int f(void)
+{
+    /* LAB 7 BEGIN: return the answer */
+    return 42;
+    /* LAB 7 STUB
+    return 0;
+    LAB 7 END */
+}
+int g(void)
+{
+    /* LAB 8 BEGIN: another lab's region */
+    return 8;
+    /* LAB 8 STUB
+    LAB 8 END */
+}
+"""
+cases = []
+
+
+def case(name):
+    def wrap(fn):
+        cases.append((name, fn))
+        return fn
+    return wrap
+
+
+def tree(text):
+    d = tempfile.mkdtemp()
+    os.makedirs(os.path.join(d, "kernel"))
+    with open(os.path.join(d, "kernel", "f.c"), "w") as f:
+        f.write(text)
+    return d
+
+
+@case("skeleton_puts_the_stub_in")
+def _():
+    d = tree(SOURCE)
+    n = lab.write_skeleton(d, lab.Lab(7, "x", "", []))
+    out = open(os.path.join(d, "kernel", "f.c")).read()
+    return n == 1 and "    /* LAB 7 TODO: return the answer */\n    return 0;\n}" in out \
+        and "return 42" not in out and "LAB 7 END" not in out
+
+
+@case("skeleton_leaves_other_labs_alone")
+def _():
+    d = tree(SOURCE)
+    lab.write_skeleton(d, lab.Lab(7, "x", "", []))
+    out = open(os.path.join(d, "kernel", "f.c")).read()
+    return "return 8;" in out and "LAB 8 BEGIN" in out
+
+
+@case("empty_stub_deletes_the_solution")
+def _():
+    d = tree(SOURCE)
+    lab.write_skeleton(d, lab.Lab(8, "x", "", []))
+    out = open(os.path.join(d, "kernel", "f.c")).read()
+    return "return 8;" not in out and "/* LAB 8 TODO: another lab's region */\n}" in out
+
+
+@case("unpaired_markers_refused")
+def _():
+    refused = 0
+    for bad in (SOURCE.replace("    /* LAB 7 STUB\n", ""),             # no STUB
+                SOURCE.replace("    LAB 7 END */\n", ""),              # no END
+                SOURCE.replace("LAB 7 END", "LAB 9 END")):             # wrong number
+        try:
+            lab.regions(os.path.join(tree(bad), "kernel", "f.c"))
+        except ValueError:
+            refused += 1
+    return refused == 3
+
+
+@case("every_lab_has_a_handout_and_regions")
+def _():
+    counts = {}
+    for path in lab.source_files(ROOT):
+        for r in lab.regions(path)[1]:
+            counts[r[0]] = counts.get(r[0], 0) + 1
+    return all(os.path.isfile(os.path.join(ROOT, l.handout)) and counts.get(l.number)
+               and l.points for l in lab.LABS) and set(counts) <= {l.number for l in lab.LABS}
+
+
+def main():
+    print(f"1..{len(cases)}")
+    failed = 0
+    for i, (name, fn) in enumerate(cases, 1):
+        try:
+            ok = bool(fn())
+        except Exception as e:  # a crash is a failure, with the reason
+            print(f"# {name}: {type(e).__name__}: {e}")
+            ok = False
+        failed += not ok
+        print(f"{'ok' if ok else 'not ok'} {i} - lab.{name}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
