@@ -54,6 +54,7 @@ uint64_t hist_percentile(const struct hist *h, uint32_t per_100000)
 {
     if (h->count == 0)
         return 0;
+    /* LAB 5 BEGIN: the rank of the percentile, the bucket that holds it, its lower edge within [min, max] */
     uint64_t p = per_100000 > 100000 ? 100000 : per_100000;
     /* rank = ceil(p * count / 100000), split so p * count cannot overflow. */
     uint64_t q = h->count / 100000, r = h->count % 100000;
@@ -73,6 +74,10 @@ uint64_t hist_percentile(const struct hist *h, uint32_t per_100000)
     if (v > h->max)
         v = h->max;
     return v;
+    /* LAB 5 STUB
+    (void)per_100000;
+    return h->max;
+    LAB 5 END */
 }
 
 uint64_t hist_mean_x1000(const struct hist *h)

@@ -80,6 +80,10 @@ LABS = [
     Lab(4, "prng", "kstack.distribution_and_bounds", [
         ("kstack.distribution_and_bounds", 10),
     ]),
+    Lab(5, "latency", "latency,user.latency_timers", [
+        ("latency.percentiles_of_known_samples", 8),
+        ("latency.known_delay_in_the_right_bucket", 2),
+    ]),
     Lab(6, "attack", "attack.lfsr", [
         ("attack.lfsr.prng", 6),
         ("attack.lfsr.prng-task", 2),
