@@ -53,7 +53,7 @@ END = re.compile(r"^\s*LAB (\d+) END \*/\s*$")
 class Lab:
     number: int
     name: str
-    ktest: str        # the self-tests a grading boot runs (kernel ktest= list)
+    ktest: str        # the self-tests a grading boot runs (kernel ktest= list; "" as the boot has it)
     points: list      # (KTAP name pattern, points); the pattern may use * and ?
     boot: str = ""    # the boot of tests/run.py to grade on: "" the arch's main one, or e.g. "attack"
 
@@ -71,6 +71,9 @@ LABS = [
         ("badinput.clock_gettime_into_read_only_memory", 2),
         ("badinput.clock_gettime_runs_off_the_heap", 2),
     ]),
+    Lab(2, "percpu", "", [
+        ("boot", 10),
+    ], boot="crash-percpu"),
     Lab(3, "crng", "random", [
         ("random.chacha20_rfc8439_vectors", 6),
         ("random.outputs_vary", 1),
@@ -177,8 +180,9 @@ def grade_arch(root, lab, arch, quiet=False):
         err = [l for l in (p.stdout + p.stderr).splitlines() if "error" in l]
         return 0, total, [f"  {arch}: does not build: {err[0] if err else p.stderr[-300:]}"]
     p = subprocess.run([sys.executable, os.path.join(root, "tests", "run.py"), "--no-host",
-                        "--jobs", "1", "--boot", grading_boot(lab, arch), "--ktest", lab.ktest,
-                        "--timeout", "240"], cwd=root, capture_output=True, text=True)
+                        "--jobs", "1", "--boot", grading_boot(lab, arch), "--timeout", "240",
+                        *(["--ktest", lab.ktest] if lab.ktest else [])],
+                       cwd=root, capture_output=True, text=True)
     prefix = grading_boot(lab, arch) + "."
     results = {}
     for line in p.stdout.splitlines():
