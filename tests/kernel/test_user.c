@@ -42,6 +42,34 @@ KTEST(user, ipc)
     KEXPECT_EQ(run0("test_ipc"), 0);
 }
 
+/* The console device and its interrupt (user/test_device.c prints the
+ * ipc.device_* and ipc.irq_* subtests): started with the device as handle 0. */
+KTEST(user, ipc_device)
+{
+    const char *argv[] = {"test_device"};
+    int status = -1, pid = task_spawn_console_driver("test_device", 1, argv);
+    KEXPECT(pid > 0);
+    KEXPECT_EQ(task_wait(NULL, pid, &status), pid);
+    KEXPECT_EQ(status, 0);
+}
+
+/* init, the console server and a client (user/hello_console.c prints the
+ * ipc.console_* subtests): output through the server, then a server that dies. */
+static int run_init(const char *client)
+{
+    const char *argv[] = {"init", client};
+    int status = -1, pid = task_spawn_console_driver("init", 2, argv);
+    if (pid < 0)
+        return pid;
+    return task_wait(NULL, pid, &status) == pid ? status : -1;
+}
+
+KTEST(user, console_server)
+{
+    KEXPECT_EQ(run_init("hello_console"), 0);
+    KEXPECT_EQ(run_init("hello_console:die"), 0);
+}
+
 KTEST(user, registers_preserved)
 {
     KEXPECT_EQ(run0("test_regs"), 0);
