@@ -149,10 +149,11 @@ bool arch_console_irq(void (*handler)(void));
  * unmask the console UART's line at the interrupt controller, so that it
  * stays pending there but is not delivered (x86: the I/O APIC redirection
  * entry's mask bit; arm64: GICD_ICENABLER / GICD_ISENABLER; riscv64: the
- * PLIC context's enable bit). Nothing before arch_console_irq routed it.
- * The kernel masks it while a user-space driver (kernel/ipc/device.c)
- * has not yet served an interrupt it was told of. */
-void arch_console_irq_mask(bool masked);
+ * PLIC context's enable bit). false if it cannot (not routed, or a line
+ * only its own CPU can mask). The kernel masks it while a user-space
+ * driver (kernel/ipc/device.c) has not yet served an interrupt it was
+ * told of. */
+bool arch_console_irq_mask(bool masked);
 
 /* ---- Timer and inter-processor interrupts ---------------------------- */
 

@@ -161,10 +161,12 @@ bool arch_console_irq(void (*handler)(void))
 }
 
 /* The console's line is an SPI (a PPI would be one CPU's, not maskable from another). */
-void arch_console_irq_mask(bool masked)
+bool arch_console_irq_mask(bool masked)
 {
-    if (gic && console_intid >= 32 && console_intid < ARM64_INTID_SPECIAL)
-        gic->spi_enable(console_intid, !masked);
+    if (!gic || console_intid < 32 || console_intid >= ARM64_INTID_SPECIAL)
+        return false;
+    gic->spi_enable(console_intid, !masked);
+    return true;
 }
 
 /* An IRQ exception, IRQs masked: acknowledge, handle, end. */

@@ -71,10 +71,12 @@ bool x86_console_irq_route(const struct boot_info *bi, void (*handler)(void))
 
 /* An edge that arrives while the entry is masked is lost (82093AA 3.2.4):
  * the driver that unmasks it looks at the device again afterwards. */
-void arch_console_irq_mask(bool masked)
+bool arch_console_irq_mask(bool masked)
 {
-    if (ioapic)
-        ioapic_write(REDIR_LOW(console_entry), console_low | (masked ? REDIR_MASKED : 0));
+    if (!ioapic)
+        return false;
+    ioapic_write(REDIR_LOW(console_entry), console_low | (masked ? REDIR_MASKED : 0));
+    return true;
 }
 
 void x86_console_interrupt(void)

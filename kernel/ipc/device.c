@@ -131,8 +131,8 @@ long sys_irq_bind(const struct sysargs *args)
           : NULL;
     if (n && d->notify)
         err = -EBUSY;
-    else if (n && !console_input_irq_routed())
-        err = -ENODEV;
+    else if (n && (!console_input_irq_routed() || !arch_console_irq_mask(false)))
+        err = -ENODEV; /* an interrupt it could not mask would never stop */
     else if (n) {
         notify_hold_locked(n->obj);
         *d = (struct device){.refs = d->refs, .notify = n->obj, .bits = bits, .owner = t,

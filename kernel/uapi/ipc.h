@@ -56,9 +56,9 @@
  *   irq_bind(dev_h, notify_h, bits) -> 0: from now on, when the device's
  *     interrupt fires the kernel masks the line at the interrupt controller
  *     and signals `bits` on the notification (notify_h needs SIGNAL) instead
- *     of reading the UART itself; -EBUSY if another handle has it bound,
- *     -ENODEV if the interrupt cannot be routed, -EINVAL if bits are 0 or
- *     not notification bits;
+ *     of reading the UART itself; -EBUSY if it is bound already (through
+ *     any handle), -ENODEV if the interrupt is not routed or its line cannot
+ *     be masked, -EINVAL if bits are 0 or not notification bits;
  *   irq_ack(dev_h) -> 0: the driver has served the device; the kernel
  *     unmasks the line (-EINVAL if this handle has not bound it). Look at
  *     the device once more after the ack: an edge that came while masked
