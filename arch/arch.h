@@ -154,6 +154,8 @@ bool arch_console_irq(void (*handler)(void));
  * driver (kernel/ipc/device.c) has not yet served an interrupt it was
  * told of. */
 bool arch_console_irq_mask(bool masked);
+/* Whether arch_console_irq_mask can (it changes nothing). */
+bool arch_console_irq_maskable(void);
 
 /* ---- Timer and inter-processor interrupts ---------------------------- */
 

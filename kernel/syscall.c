@@ -71,6 +71,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_device_io] = sys_device_io,
     [SYS_irq_bind] = sys_irq_bind,
     [SYS_irq_ack] = sys_irq_ack,
+    [SYS_device_map] = sys_device_map,
 };
 
 /*

@@ -63,5 +63,6 @@ long sys_device_info(const struct sysargs *args);
 long sys_device_io(const struct sysargs *args);
 long sys_irq_bind(const struct sysargs *args);
 long sys_irq_ack(const struct sysargs *args);
+long sys_device_map(const struct sysargs *args);
 
 #endif

@@ -69,6 +69,35 @@ static void test_info_and_io(void)
     handle_close(ep);
 }
 
+/* A page-aligned address nothing else uses (the program sits far lower). */
+#define MAP_VA 0x2000000000ul
+#define PAGE 4096ul
+
+/* The register page mapped: the same registers as device_io reads. A
+ * 16550's LCR (3) and a PL011's UARTCR (0x30) do not change by themselves. */
+static void test_map(void)
+{
+    long info = device_info(DEV_H);
+    if (info & DEVICE_INFO_PORTS) {
+        KTAP_EXPECT_EQ(device_map(DEV_H, (void *)MAP_VA), -EINVAL, "ipc.device_map_port_device");
+        return;
+    }
+    int ep = endpoint_create();
+    KTAP_EXPECT_EQ(device_map(ep, (void *)MAP_VA), -EINVAL, "ipc.device_map_not_a_device");
+    KTAP_EXPECT_EQ(device_map(DEV_H, (void *)(MAP_VA + 8)), -EINVAL, "ipc.device_map_unaligned");
+    KTAP_EXPECT_EQ(device_map(DEV_H, NULL), -EINVAL, "ipc.device_map_null");
+    KTAP_EXPECT_EQ(device_map(DEV_H, (void *)(USER_TOP - PAGE)), -EINVAL, "ipc.device_map_past_user_top");
+    handle_close(ep);
+    KTAP_EXPECT_EQ(device_map(DEV_H, (void *)MAP_VA), 0, "ipc.device_map");
+    KTAP_EXPECT_EQ(device_map(DEV_H, (void *)MAP_VA), -EEXIST, "ipc.device_map_twice");
+    unsigned long reg = uart.kind == DEVICE_UART_PL011 ? 0x30 : 3ul << uart.shift;
+    volatile uint8_t *regs = (volatile uint8_t *)MAP_VA;
+    long via_io = device_read(DEV_H, reg);
+    long mapped = DEVICE_INFO_WIDTH(info) == 4 ? (long)*(volatile uint32_t *)(regs + reg)
+                                               : (long)regs[reg];
+    KTAP_EXPECT_EQ(mapped, via_io, "ipc.device_map_reads_registers");
+}
+
 static void test_bind_errors(int n)
 {
     int ep = endpoint_create();
@@ -144,9 +173,12 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "bind_and_die") == 0)
         return bind_and_die();
+    if (argc > 1 && strcmp(argv[1], "map") == 0) /* and exit: the kernel checks for leaks */
+        return device_info(DEV_H) & DEVICE_INFO_PORTS ? 0 : device_map(DEV_H, (void *)MAP_VA);
     ktap_note("the console device, its interrupt as a notification");
     int n = notify_create();
     test_info_and_io();
+    test_map();
     test_bind_errors(n);
     test_fire_mask_ack(DEV_H, n);
     test_unbind(n);

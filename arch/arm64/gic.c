@@ -161,9 +161,14 @@ bool arch_console_irq(void (*handler)(void))
 }
 
 /* The console's line is an SPI (a PPI would be one CPU's, not maskable from another). */
+bool arch_console_irq_maskable(void)
+{
+    return gic && console_intid >= 32 && console_intid < ARM64_INTID_SPECIAL;
+}
+
 bool arch_console_irq_mask(bool masked)
 {
-    if (!gic || console_intid < 32 || console_intid >= ARM64_INTID_SPECIAL)
+    if (!arch_console_irq_maskable())
         return false;
     gic->spi_enable(console_intid, !masked);
     return true;

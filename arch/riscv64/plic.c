@@ -136,6 +136,11 @@ bool arch_console_irq(void (*handler)(void))
 /* PLIC spec, "Interrupt Enables": a source whose enable bit is 0 in a
  * context is not presented to it; its gateway still latches a request as
  * pending, so an unmask presents it then. */
+bool arch_console_irq_maskable(void)
+{
+    return ctx_regs != 0;
+}
+
 bool arch_console_irq_mask(bool masked)
 {
     if (!ctx_regs)

@@ -71,6 +71,11 @@ bool x86_console_irq_route(const struct boot_info *bi, void (*handler)(void))
 
 /* An edge that arrives while the entry is masked is lost (82093AA 3.2.4):
  * the driver that unmasks it looks at the device again afterwards. */
+bool arch_console_irq_maskable(void)
+{
+    return ioapic != 0;
+}
+
 bool arch_console_irq_mask(bool masked)
 {
     if (!ioapic)

@@ -20,6 +20,7 @@
 #include "kernel/console.h"
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/mm/vm.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
@@ -116,6 +117,21 @@ long sys_device_io(const struct sysargs *args)
     return console_device_io(args->a[1], args->a[2], args->a[3] == 1);
 }
 
+/* The register page, user read-write, never executable, with device
+ * attributes (x86 PCD, arm64 Device-nGnRE, riscv64 the PMA's own); the
+ * page is not RAM, so unmapping it at exit frees nothing (kernel/mm/vm.c). */
+long sys_device_map(const struct sysargs *args)
+{
+    long err = check_device(args->a[0]);
+    uintptr_t va = args->a[1];
+    uint64_t pa, size;
+    if (err)
+        return err;
+    if (!console_mmio(&pa, &size) || va == 0 || va % PAGE_SIZE || va >= USER_TOP - PAGE_SIZE)
+        return -EINVAL;
+    return vm_map(&current_task()->as, va, pa, PAGE_SIZE, VM_USER | VM_READ | VM_WRITE | VM_DEVICE);
+}
+
 long sys_irq_bind(const struct sysargs *args)
 {
     uint64_t bits = args->a[2];
@@ -131,7 +147,7 @@ long sys_irq_bind(const struct sysargs *args)
           : NULL;
     if (n && d->notify)
         err = -EBUSY;
-    else if (n && (!console_input_irq_routed() || !arch_console_irq_mask(false)))
+    else if (n && (!console_input_irq_routed() || !arch_console_irq_maskable()))
         err = -ENODEV; /* an interrupt it could not mask would never stop */
     else if (n) {
         notify_hold_locked(n->obj);

@@ -66,8 +66,10 @@
  * When the handle that bound the interrupt is closed (or its task dies)
  * the kernel unbinds it and takes the console input back (line unmasked,
  * the UART's receive interrupt enabled again).
- * (device_map, mapping the registers into the driver, is designed but not
- * built: device_io serves every arch.)
+ *   device_map(dev_h, va) -> 0: the device's register page mapped at va
+ *     (user read-write, no execute, device memory attributes): -EINVAL for
+ *     a port device (x86: use device_io) or a va that is 0, not page
+ *     aligned or not below USER_TOP - 4096; -EEXIST if va is mapped.
  */
 #define DEVICE_UART_NS16550 1
 #define DEVICE_UART_PL011 2

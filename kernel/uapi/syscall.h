@@ -62,7 +62,8 @@
 #define SYS_device_io 45        /* (dev_h, offset, value, write) -> value read, or 0 */
 #define SYS_irq_bind 46         /* (dev_h, notify_h, bits) -> 0 */
 #define SYS_irq_ack 47          /* (dev_h) -> 0 */
-#define NR_SYSCALLS 48
+#define SYS_device_map 48       /* (dev_h, void *va) -> 0: the register page at va */
+#define NR_SYSCALLS 49
 
 /* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
  * one layout fits all three); the kernel lives at the top of the address space. */
