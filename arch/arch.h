@@ -145,6 +145,17 @@ int arch_cpu_start(struct cpu *c, uintptr_t stack_top);
  * in interrupt context (IRQs off); the arch acknowledges the interrupt
  * controller after it returns. false if the platform does not say how. */
 bool arch_console_irq(void (*handler)(void));
+/* Any CPU, any IRQ state, callers serialised (sched_lock): mask (true) or
+ * unmask the console UART's line at the interrupt controller, so that it
+ * stays pending there but is not delivered (x86: the I/O APIC redirection
+ * entry's mask bit; arm64: GICD_ICENABLER / GICD_ISENABLER; riscv64: the
+ * PLIC context's enable bit). false if it cannot (not routed, or a line
+ * only its own CPU can mask). The kernel masks it while a user-space
+ * driver (kernel/ipc/device.c) has not yet served an interrupt it was
+ * told of. */
+bool arch_console_irq_mask(bool masked);
+/* Whether arch_console_irq_mask can (it changes nothing). */
+bool arch_console_irq_maskable(void);
 
 /* ---- Timer and inter-processor interrupts ---------------------------- */
 

@@ -15,6 +15,8 @@
 
 #include "kernel/bootinfo.h"
 #include "kernel/dev/uart.h"
+#include "kernel/errno.h"
+#include "kernel/ipc/ipc.h"
 #include "kernel/mm.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
@@ -118,6 +120,8 @@ static int uart_getc(void)
 /* The UART's interrupt (arch code calls it, IRQs off): drain it into the ring. */
 static void console_rx_interrupt(void)
 {
+    if (device_console_interrupt())
+        return; /* a user-space driver serves it */
     unsigned long flags = spin_lock_irqsave(&rx_lock);
     int c;
     while ((c = uart_getc()) >= 0) {
@@ -172,6 +176,66 @@ void console_relocate(void)
 {
     if (uart.kind == UART_NS16550_MMIO || uart.kind == UART_PL011)
         uart.base = (uintptr_t)phys_to_virt(uart.phys);
+}
+
+unsigned long console_device_info(void)
+{
+    switch (uart.kind) {
+    case UART_NS16550_PIO: return DEVICE_UART_NS16550 | 1ul << 16 | DEVICE_INFO_PORTS;
+    case UART_NS16550_MMIO:
+        return DEVICE_UART_NS16550 | (unsigned long)uart.reg_shift << 8 |
+               (unsigned long)uart.io_width << 16;
+    case UART_PL011: return DEVICE_UART_PL011 | 4ul << 16;
+    default: return 0;
+    }
+}
+
+/* Ports: DEVICE_PORTS bytes; memory: the register page, at the UART's
+ * access width (PL011 TRM 3.2: 32-bit registers). */
+long console_device_io(unsigned long offset, unsigned long value, bool write)
+{
+    unsigned long width = DEVICE_INFO_WIDTH(console_device_info());
+    if (uart.kind == UART_NONE || width == 0 || offset % width)
+        return -EINVAL;
+#if ARCH_HAS_PIO
+    if (uart.kind == UART_NS16550_PIO) {
+        if (offset >= DEVICE_PORTS)
+            return -EINVAL;
+        uint16_t port = (uint16_t)(uart.base + offset);
+        if (!write)
+            return arch_pio_read8(port);
+        arch_pio_write8(port, (uint8_t)value);
+        return 0;
+    }
+#endif
+    if (offset >= 0x1000)
+        return -EINVAL;
+    uintptr_t a = uart.base + offset;
+    if (!write)
+        return width == 4 ? (long)arch_mmio_read32(a) : (long)arch_mmio_read8(a);
+    if (width == 4)
+        arch_mmio_write32(a, (uint32_t)value);
+    else
+        arch_mmio_write8(a, (uint8_t)value);
+    return 0;
+}
+
+bool console_input_irq_routed(void)
+{
+    return rx_by_irq;
+}
+
+/* A user driver let go: whatever it did to the UART's interrupt enables,
+ * the receive interrupt is on again (for a 16550 off first, so that bytes
+ * already waiting raise the line anew: an edge on x86). */
+void console_input_to_kernel(void)
+{
+    if (uart.kind == UART_PL011) {
+        pl011_rx_irq_enable(&uart);
+    } else if (uart.kind != UART_NONE) {
+        ns16550_rx_irq_disable(&uart);
+        ns16550_rx_irq_enable(&uart);
+    }
 }
 
 static void putc_raw(char c)

@@ -188,7 +188,10 @@ static int run_program(const char *cmdline)
                 *p++ = '\0';
         }
     }
-    int status = 0, pid = task_spawn(name, argc, argv, NULL);
+    /* init is the one that starts the user-space servers: the console's is one. */
+    bool init = strcmp(name, "init") == 0;
+    int status = 0, pid = init ? task_spawn_console_driver(name, argc, argv)
+                               : task_spawn(name, argc, argv, NULL);
     if (pid < 0 || task_wait(NULL, pid, &status) != pid) {
         kprintf("run=%s: cannot start it (error %d)\n", name, pid);
         return 1;

@@ -67,6 +67,11 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_notify_wait] = sys_notify_wait,
     [SYS_notify_poll] = sys_notify_poll,
     [SYS_spawn_with] = sys_spawn_with,
+    [SYS_device_info] = sys_device_info,
+    [SYS_device_io] = sys_device_io,
+    [SYS_irq_bind] = sys_irq_bind,
+    [SYS_irq_ack] = sys_irq_ack,
+    [SYS_device_map] = sys_device_map,
 };
 
 /*

@@ -59,5 +59,10 @@ long sys_notify_signal(const struct sysargs *args);
 long sys_notify_wait(const struct sysargs *args);
 long sys_notify_poll(const struct sysargs *args);
 long sys_spawn_with(const struct sysargs *args);
+long sys_device_info(const struct sysargs *args);
+long sys_device_io(const struct sysargs *args);
+long sys_irq_bind(const struct sysargs *args);
+long sys_irq_ack(const struct sysargs *args);
+long sys_device_map(const struct sysargs *args);
 
 #endif

@@ -80,8 +80,17 @@ int task_spawn(const char *name, int argc, const char *const argv[], struct task
     return task_spawn_with(name, argc, argv, parent, NULL, 0);
 }
 
-int task_spawn_with(const char *name, int argc, const char *const argv[], struct task *parent,
-                    const int *handles, int nhandles)
+/* The kernel's own driver task: handle 0 names the console device. */
+static int give_console_device(struct task *t)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    long h = device_give_console_locked(t);
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return h < 0 ? (int)h : 0;
+}
+
+static int spawn(const char *name, int argc, const char *const argv[], struct task *parent,
+                 const int *handles, int nhandles, bool console_device)
 {
     const struct initrd_entry *prog = initrd_find(name);
     if (!prog)
@@ -95,6 +104,8 @@ int task_spawn_with(const char *name, int argc, const char *const argv[], struct
         err = exec_load(&t->as, prog->data, prog->size, argc, argv, &r);
     if (!err && parent)
         err = give_handles(t, parent, handles, nhandles);
+    if (!err && console_device)
+        err = give_console_device(t);
     struct thread *th = err ? NULL : thread_create(name, user_thread_start, NULL, ALL_CPUS, t);
     if (!th) {
         free_task(t);
@@ -108,6 +119,17 @@ int task_spawn_with(const char *name, int argc, const char *const argv[], struct
     int pid = t->pid;
     thread_start(th);
     return pid;
+}
+
+int task_spawn_with(const char *name, int argc, const char *const argv[], struct task *parent,
+                    const int *handles, int nhandles)
+{
+    return spawn(name, argc, argv, parent, handles, nhandles, false);
+}
+
+int task_spawn_console_driver(const char *name, int argc, const char *const argv[])
+{
+    return spawn(name, argc, argv, NULL, NULL, 0, true);
 }
 
 int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp)

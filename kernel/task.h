@@ -44,6 +44,9 @@ int task_spawn(const char *name, int argc, const char *const argv[], struct task
  * open: then nothing starts). */
 int task_spawn_with(const char *name, int argc, const char *const argv[], struct task *parent,
                     const int *handles, int nhandles);
+/* Started by the kernel, with handle 0 naming the console device
+ * (kernel/ipc/device.c): run=init, the device tests. */
+int task_spawn_console_driver(const char *name, int argc, const char *const argv[]);
 /* Wait for a child (pid, or -1 for any) of `parent` (NULL: a task the kernel
  * started, pid required) to end; returns its pid and sets *status, or -errno. */
 int task_wait(struct task *parent, int pid, int *status);

@@ -108,6 +108,19 @@ def boot_matrix():
                           qemu_extra="-icount shift=0,align=off,sleep=off -rtc clock=vm",
                           make_vars=icount_cpu, expect=[r"BENCH end", r"run=bench: exit status 0"],
                           timeout=400))
+        # Issue 11: init starts the console server, which owns the UART and
+        # takes its interrupt through a notification; the client's output
+        # and the word typed in reach it through the server.
+        boots.append(Boot(f"{arch}.{fw}.init-console", arch, fw, ktap=False, timeout=120,
+                          cmdline="run=init run.args=hello_console:input",
+                          expect=[r"console_server: serving the (16550|PL011) UART",
+                                  r"### INPUT PLEASE: stackshift",
+                                  r"(?m)^ *ok \d+ - ipc\.console_input_through_server",
+                                  r"(?m)^ *ok \d+ - ipc\.console_input_by_interrupt",
+                                  r"init: hello_console exit status 0",
+                                  r"init: console server: \d+ bytes written, \d+ received, [1-9]\d* interrupts",
+                                  r"init: console_server exit status 0",
+                                  r"run=init: exit status 0"]))
         # Other CPU counts boot too and report the right number.
         # They also choose the stack offset strategy on the command line:
         # a valid name, an unknown one, and (riscv64) one the CPU cannot do.

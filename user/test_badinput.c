@@ -28,7 +28,8 @@ static const long implemented[] = {
     SYS_debug_leak_lock, SYS_debug_kaddr, SYS_endpoint_create, SYS_notify_create,
     SYS_handle_mint, SYS_handle_close, SYS_ipc_call, SYS_ipc_send, SYS_ipc_recv,
     SYS_ipc_reply_recv, SYS_ipc_set_buffer, SYS_notify_signal, SYS_notify_wait,
-    SYS_notify_poll, SYS_spawn_with,
+    SYS_notify_poll, SYS_spawn_with, SYS_device_info, SYS_device_io, SYS_irq_bind, SYS_irq_ack,
+    SYS_device_map,
 };
 
 static bool is_implemented(long nr)

@@ -59,6 +59,9 @@ struct arm64_gic_ops {
     void (*cpu_init)(uint32_t private_ids);
     /* IRQs off: an SPI (routed to this CPU) or PPI, edge or level, enabled. */
     void (*irq_setup)(unsigned intid, bool edge);
+    /* Any CPU: an SPI set up by irq_setup enabled (true) or disabled at the
+     * distributor (still pending there, not forwarded). */
+    void (*spi_enable)(unsigned intid, bool on);
     /* SGI `sgi` to a CPU that is online; nothing if its GIC part is not set up. */
     void (*send_sgi)(const struct cpu *target, unsigned sgi);
     /* Acknowledge: the INTID; *token goes back to eoi. */

@@ -160,6 +160,20 @@ bool arch_console_irq(void (*handler)(void))
     return true;
 }
 
+/* The console's line is an SPI (a PPI would be one CPU's, not maskable from another). */
+bool arch_console_irq_maskable(void)
+{
+    return gic && console_intid >= 32 && console_intid < ARM64_INTID_SPECIAL;
+}
+
+bool arch_console_irq_mask(bool masked)
+{
+    if (!arch_console_irq_maskable())
+        return false;
+    gic->spi_enable(console_intid, !masked);
+    return true;
+}
+
 /* An IRQ exception, IRQs masked: acknowledge, handle, end. */
 void arm64_irq(struct trapframe *tf)
 {

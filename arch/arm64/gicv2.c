@@ -96,6 +96,13 @@ static void gicv2_irq_setup(unsigned id, bool edge)
     wr(gicd, GICD_ISENABLER(id / 32), bit);
 }
 
+/* IHI 0048B 4.3.5, 4.3.6: a 1 written to GICD_ISENABLERn / GICD_ICENABLERn
+ * enables / disables that interrupt's forwarding; 0 bits change nothing. */
+static void gicv2_spi_enable(unsigned id, bool on)
+{
+    wr(gicd, on ? GICD_ISENABLER(id / 32) : GICD_ICENABLER(id / 32), 1u << (id % 32));
+}
+
 /*
  * The store ordering the sender needs (need_resched and the run queue
  * before the SGI) is arch_mmio_write32's DMB. The target's CPU-interface
@@ -129,6 +136,7 @@ const struct arm64_gic_ops arm64_gicv2 = {
     .init = gicv2_init,
     .cpu_init = gicv2_cpu_init,
     .irq_setup = gicv2_irq_setup,
+    .spi_enable = gicv2_spi_enable,
     .send_sgi = gicv2_send_sgi,
     .ack = gicv2_ack,
     .eoi = gicv2_eoi,

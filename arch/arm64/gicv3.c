@@ -332,6 +332,15 @@ static void gicv3_irq_setup(unsigned id, bool edge)
     wr(base, GIC_ISENABLER(id / 32), bit);
 }
 
+/* IHI 0069 12.9.14, 12.9.9: GICD_ISENABLER<n> / GICD_ICENABLER<n> for an
+ * SPI, write-1-to-set / -clear (a disable has taken effect once RWP reads 0). */
+static void gicv3_spi_enable(unsigned id, bool on)
+{
+    wr(gicd, on ? GIC_ISENABLER(id / 32) : GIC_ICENABLER(id / 32), 1u << (id % 32));
+    if (!on)
+        wait_distributor();
+}
+
 /*
  * ICC_SGI1R_EL1: Aff3 [55:48], RS [47:44], Aff2 [39:32], INTID
  * [27:24], Aff1 [23:16], TargetList [15:0] = the CPUs with Aff0 = RS * 16
@@ -375,6 +384,7 @@ const struct arm64_gic_ops arm64_gicv3 = {
     .init = gicv3_init,
     .cpu_init = gicv3_cpu_init,
     .irq_setup = gicv3_irq_setup,
+    .spi_enable = gicv3_spi_enable,
     .send_sgi = gicv3_send_sgi,
     .ack = gicv3_ack,
     .eoi = gicv3_eoi,

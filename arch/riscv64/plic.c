@@ -133,6 +133,24 @@ bool arch_console_irq(void (*handler)(void))
     return true;
 }
 
+/* PLIC spec, "Interrupt Enables": a source whose enable bit is 0 in a
+ * context is not presented to it; its gateway still latches a request as
+ * pending, so an unmask presents it then. */
+bool arch_console_irq_maskable(void)
+{
+    return ctx_regs != 0;
+}
+
+bool arch_console_irq_mask(bool masked)
+{
+    if (!ctx_regs)
+        return false;
+    uintptr_t word = enable_regs + 4 * (console_source / 32);
+    uint32_t bit = 1u << console_source % 32, v = arch_mmio_read32(word);
+    arch_mmio_write32(word, masked ? v & ~bit : v | bit);
+    return true;
+}
+
 /* Supervisor external interrupt (scause 9), IRQs off, any hart. Only the
  * boot hart has sie.SEIE set and a context to claim from; anywhere else it
  * is switched off. A source other than the console's (none is enabled) is

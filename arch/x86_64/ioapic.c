@@ -21,6 +21,7 @@
 #define REDIR_HIGH(n) (0x11 + 2 * (n))
 #define REDIR_ACTIVE_LOW (1u << 13)
 #define REDIR_LEVEL (1u << 15)
+#define REDIR_MASKED (1u << 16) /* 82093AA 3.2.4: 1 = the interrupt is not delivered */
 /* MPS INTI flags in an override (ACPI 6.5 table 5.26): polarity bits 1:0,
  * trigger bits 3:2; 3 means active low / level. */
 #define INTI_POLARITY_LOW 3
@@ -28,6 +29,8 @@
 
 static uintptr_t ioapic;
 static void (*console_handler)(void);
+static unsigned console_entry;  /* its redirection entry */
+static uint32_t console_low;    /* that entry's low word, unmasked */
 
 static void ioapic_write(unsigned reg, uint32_t v)
 {
@@ -60,7 +63,24 @@ bool x86_console_irq_route(const struct boot_info *bi, void (*handler)(void))
     if ((flags & (3 << 2)) == INTI_TRIGGER_LEVEL)
         low |= REDIR_LEVEL;
     ioapic_write(REDIR_HIGH(gsi - gsi_base), (uint32_t)arch_cpu_hwid() << 24);
+    console_entry = gsi - gsi_base;
+    console_low = low;
     ioapic_write(REDIR_LOW(gsi - gsi_base), low); /* mask bit clear: enabled */
+    return true;
+}
+
+/* An edge that arrives while the entry is masked is lost (82093AA 3.2.4):
+ * the driver that unmasks it looks at the device again afterwards. */
+bool arch_console_irq_maskable(void)
+{
+    return ioapic != 0;
+}
+
+bool arch_console_irq_mask(bool masked)
+{
+    if (!ioapic)
+        return false;
+    ioapic_write(REDIR_LOW(console_entry), console_low | (masked ? REDIR_MASKED : 0));
     return true;
 }
 

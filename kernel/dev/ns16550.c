@@ -59,6 +59,11 @@ void ns16550_rx_irq_enable(const struct uart *u)
     reg_write(u, IER, 0x01);
 }
 
+void ns16550_rx_irq_disable(const struct uart *u)
+{
+    reg_write(u, IER, 0x00);
+}
+
 void ns16550_putc(const struct uart *u, char c)
 {
     for (int spins = 0; !(reg_read(u, LSR) & LSR_THRE) && spins < 1000000; spins++)

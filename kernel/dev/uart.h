@@ -20,6 +20,7 @@ void ns16550_putc(const struct uart *u, char c);
 int ns16550_getc(const struct uart *u);
 /* Interrupt when a byte arrives (and keep the other interrupt sources off). */
 void ns16550_rx_irq_enable(const struct uart *u);
+void ns16550_rx_irq_disable(const struct uart *u);
 void pl011_init(const struct uart *u);
 void pl011_putc(const struct uart *u, char c);
 int pl011_getc(const struct uart *u);

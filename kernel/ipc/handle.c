@@ -18,13 +18,18 @@ static void hold(enum ipc_kind kind, void *obj, unsigned rights)
 {
     if (kind == IPC_KIND_ENDPOINT)
         endpoint_hold_locked(obj, rights);
+    else if (kind == IPC_KIND_DEVICE)
+        device_hold_locked(obj);
     else
         notify_hold_locked(obj);
 }
 
-static void release(enum ipc_kind kind, void *obj, unsigned rights)
+/* Handle h of t, naming obj, is going. */
+static void release(struct task *t, int h, enum ipc_kind kind, void *obj, unsigned rights)
 {
-    if (kind == IPC_KIND_ENDPOINT)
+    if (kind == IPC_KIND_DEVICE)
+        device_release_locked(obj, t, h);
+    else if (kind == IPC_KIND_ENDPOINT)
         endpoint_release_locked(obj, rights);
     else
         notify_release_locked(obj);
@@ -95,7 +100,7 @@ long handle_close_locked(struct task *t, int h)
     struct ipc_handle old = *s;
     s->kind = IPC_KIND_NONE;
     s->obj = NULL;
-    release(old.kind, old.obj, old.rights);
+    release(t, h, old.kind, old.obj, old.rights);
     return 0;
 }
 

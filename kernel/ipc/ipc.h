@@ -77,5 +77,21 @@ void notify_release_locked(struct notify *n);
 long notify_signal(struct task *t, int h, uint64_t bits);
 long notify_take(struct task *t, int h, bool block);
 unsigned long notifies_alive_locked(void);
+/* Signal bits on n itself (any context, sched_lock held). */
+void notify_signal_locked(struct notify *n, uint64_t bits);
+
+/* ---- device.c: the console UART as an object (sched_lock held) ---- */
+
+struct device;
+void device_hold_locked(struct device *d);
+/* Handle h of task t naming d is closing: unbind d's interrupt if it was
+ * bound through that handle. */
+void device_release_locked(struct device *d, struct task *t, int h);
+/* Give t a handle to the console device: its index, or -EMFILE. */
+long device_give_console_locked(struct task *t);
+/* The console's interrupt fired (interrupt context, IRQs off, no lock
+ * held): true if a user driver has it bound (the line is now masked and
+ * the driver signalled), false if the kernel should serve it. */
+bool device_console_interrupt(void);
 
 #endif

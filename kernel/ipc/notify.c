@@ -49,6 +49,13 @@ unsigned long notifies_alive_locked(void)
     return alive;
 }
 
+void notify_signal_locked(struct notify *n, uint64_t bits)
+{
+    n->bits |= bits;
+    if (n->bits)
+        sched_wakeup_locked(n);
+}
+
 long notify_signal(struct task *t, int h, uint64_t bits)
 {
     if (bits & ~IPC_NOTIFY_BITS)
@@ -56,12 +63,8 @@ long notify_signal(struct task *t, int h, uint64_t bits)
     long err = 0;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct ipc_handle *s = handle_lookup_locked(t, h, IPC_KIND_NOTIFY, IPC_RIGHT_SIGNAL, &err);
-    if (s) {
-        struct notify *n = s->obj;
-        n->bits |= bits;
-        if (n->bits)
-            sched_wakeup_locked(n);
-    }
+    if (s)
+        notify_signal_locked(s->obj, bits);
     spin_unlock_irqrestore(&sched_lock, flags);
     return err;
 }

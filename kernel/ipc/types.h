@@ -48,13 +48,13 @@ struct ipc_thread {
     struct ipc_msg msg;
 };
 
-enum ipc_kind { IPC_KIND_NONE, IPC_KIND_ENDPOINT, IPC_KIND_NOTIFY };
+enum ipc_kind { IPC_KIND_NONE, IPC_KIND_ENDPOINT, IPC_KIND_NOTIFY, IPC_KIND_DEVICE };
 
 struct ipc_handle {
     enum ipc_kind kind; /* IPC_KIND_NONE: a free slot */
     unsigned rights;    /* IPC_RIGHT_* */
     uintptr_t badge;    /* what receivers see on messages sent through it */
-    void *obj;          /* struct endpoint or struct notify, holding a reference */
+    void *obj;          /* struct endpoint, notify or device, holding a reference */
 };
 
 struct ipc_handles {

@@ -111,7 +111,8 @@ void vm_unmap(struct aspace *as, uintptr_t va, size_t size, bool free_pages)
             pte_t *e = walk(as, va, 0, false);
             if (!e || !arch_pte_valid(*e))
                 continue;
-            freed[n++] = arch_pte_addr(*e);
+            /* Device registers are not RAM: flushed, never freed (bit 0 says so). */
+            freed[n++] = arch_pte_addr(*e) | !!(arch_pte_prot(*e) & VM_DEVICE);
             *e = 0;
         }
         if (n == 0)
@@ -122,7 +123,8 @@ void vm_unmap(struct aspace *as, uintptr_t va, size_t size, bool free_pages)
             for (uintptr_t p = start; p < va; p += PAGE_SIZE) /* kernel: never live elsewhere */
                 arch_tlb_flush_page(p);
         for (unsigned i = 0; free_pages && i < n; i++)
-            page_free(freed[i]);
+            if (!(freed[i] & 1))
+                page_free(freed[i]);
     }
     spin_unlock_irqrestore(&as->lock, flags);
 }
@@ -166,7 +168,7 @@ static void free_tree(uint64_t table_pa, int level, unsigned first, unsigned las
             continue;
         if (level > 0 && !arch_pte_is_leaf(t[i], level))
             free_tree(arch_pte_addr(t[i]), level - 1, 0, PT_ENTRIES - 1);
-        else
+        else if (!(arch_pte_prot(t[i]) & VM_DEVICE)) /* device registers are not RAM */
             page_free(arch_pte_addr(t[i]));
         t[i] = 0;
     }

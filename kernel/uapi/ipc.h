@@ -20,7 +20,7 @@
  * receive is closed, the server died), or the server will never reply (it
  * died, or received again without replying); -EAGAIN ipc_send found no
  * receiver waiting; -EINTR the caller's task is exiting; -EMFILE the handle
- * table is full; -ENOSPC no free object.
+ * table is full; -ENOSPC no free object; -EBUSY, -ENODEV: devices, below.
  */
 #ifndef KERNEL_UAPI_IPC_H
 #define KERNEL_UAPI_IPC_H
@@ -44,11 +44,39 @@
 #define IPC_RIGHTS_ALL 0x1f
 
 /*
- * Interrupts as notifications (designed, not yet implemented):
- *   irq_bind(irq_id, notify_h, bits) -> 0: when the interrupt fires, the
- *     kernel masks it and signals `bits` on the notification (SIGNAL right);
- *   irq_ack(irq_id) -> 0: the driver has served it; the kernel unmasks it.
- * The console UART is to be the first user, served by a user-space driver.
+ * Devices (kernel/ipc/device.c). The kernel makes one device object at boot,
+ * the console UART; only a task given a handle to it can drive it (the task
+ * started by run=init gets it as handle 0). A device handle carries no
+ * rights but IPC_RIGHT_MINT; the calls check the kind:
+ *   device_info(dev_h) -> DEVICE_INFO_*: which UART, how its registers lie;
+ *   device_io(dev_h, offset, value, write) -> the value read, or 0 written:
+ *     one register access at byte `offset` of the device's window (x86 I/O
+ *     ports: DEVICE_PORTS of them, one byte; memory-mapped: its page, with
+ *     the width the device needs, offset aligned to it); -EINVAL outside;
+ *   irq_bind(dev_h, notify_h, bits) -> 0: from now on, when the device's
+ *     interrupt fires the kernel masks the line at the interrupt controller
+ *     and signals `bits` on the notification (notify_h needs SIGNAL) instead
+ *     of reading the UART itself; -EBUSY if it is bound already (through
+ *     any handle), -ENODEV if the interrupt is not routed or its line cannot
+ *     be masked, -EINVAL if bits are 0 or not notification bits;
+ *   irq_ack(dev_h) -> 0: the driver has served the device; the kernel
+ *     unmasks the line (-EINVAL if this handle has not bound it). Look at
+ *     the device once more after the ack: an edge that came while masked
+ *     may be lost.
+ * When the handle that bound the interrupt is closed (or its task dies)
+ * the kernel unbinds it and takes the console input back (line unmasked,
+ * the UART's receive interrupt enabled again).
+ *   device_map(dev_h, va) -> 0: the device's register page mapped at va
+ *     (user read-write, no execute, device memory attributes): -EINVAL for
+ *     a port device (x86: use device_io) or a va that is 0, not page
+ *     aligned or not below USER_TOP - 4096; -EEXIST if va is mapped.
  */
+#define DEVICE_UART_NS16550 1
+#define DEVICE_UART_PL011 2
+#define DEVICE_INFO_KIND(i) ((unsigned long)(i) & 0xff)
+#define DEVICE_INFO_REG_SHIFT(i) (((unsigned long)(i) >> 8) & 0xff) /* register n at n << shift */
+#define DEVICE_INFO_WIDTH(i) (((unsigned long)(i) >> 16) & 0xff)    /* bytes per access */
+#define DEVICE_INFO_PORTS 0x1000000ul /* x86 I/O ports rather than memory */
+#define DEVICE_PORTS 8 /* an x86 port device's window */
 
 #endif

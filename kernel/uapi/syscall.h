@@ -57,7 +57,13 @@
 #define SYS_notify_wait 41      /* (h) -> the bits, cleared; blocks while they are 0 */
 #define SYS_notify_poll 42      /* (h) -> the bits, cleared; 0 if none (never blocks) */
 #define SYS_spawn_with 43       /* (name, argv, const int *handles, int n) -> pid: the child gets them as 0..n-1 */
-#define NR_SYSCALLS 44
+/* Devices and their interrupts (kernel/uapi/ipc.h). */
+#define SYS_device_info 44      /* (dev_h) -> DEVICE_INFO_* */
+#define SYS_device_io 45        /* (dev_h, offset, value, write) -> value read, or 0 */
+#define SYS_irq_bind 46         /* (dev_h, notify_h, bits) -> 0 */
+#define SYS_irq_ack 47          /* (dev_h) -> 0 */
+#define SYS_device_map 48       /* (dev_h, void *va) -> 0: the register page at va */
+#define NR_SYSCALLS 49
 
 /* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
  * one layout fits all three); the kernel lives at the top of the address space. */

@@ -130,4 +130,22 @@ static inline int spawn_with(const char *name, const char *const argv[], const i
     return (int)syscall6(SYS_spawn_with, (long)name, (long)argv, (long)handles, n, 0, 0);
 }
 
+/* The console device (handle dev, kernel/uapi/ipc.h): DEVICE_INFO_*, one
+ * register access, its interrupt bound to notification bits, acknowledged. */
+static inline long device_info(int dev) { return syscall1(SYS_device_info, dev); }
+static inline long device_read(int dev, unsigned long offset)
+{
+    return syscall6(SYS_device_io, dev, (long)offset, 0, 0, 0, 0);
+}
+static inline long device_write(int dev, unsigned long offset, unsigned long value)
+{
+    return syscall6(SYS_device_io, dev, (long)offset, (long)value, 1, 0, 0);
+}
+static inline int irq_bind(int dev, int notify, unsigned long bits)
+{
+    return (int)syscall3(SYS_irq_bind, dev, notify, bits);
+}
+static inline int irq_ack(int dev) { return (int)syscall1(SYS_irq_ack, dev); }
+static inline int device_map(int dev, void *va) { return (int)syscall2(SYS_device_map, dev, va); }
+
 #endif

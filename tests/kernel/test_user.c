@@ -42,6 +42,45 @@ KTEST(user, ipc)
     KEXPECT_EQ(run0("test_ipc"), 0);
 }
 
+/* The console device and its interrupt (user/test_device.c prints the
+ * ipc.device_* and ipc.irq_* subtests): started with the device as handle 0. */
+static int run_driver(int argc, const char *const argv[])
+{
+    int status = -1, pid = task_spawn_console_driver(argv[0], argc, argv);
+    if (pid < 0)
+        return pid;
+    return task_wait(NULL, pid, &status) == pid ? status : -1;
+}
+
+KTEST(user, ipc_device)
+{
+    const char *argv[] = {"test_device", "map"};
+    KEXPECT_EQ(run_driver(1, argv), 0);
+    /* A program that maps the registers and exits: the page is not RAM,
+     * the kernel must not free it (the free count would grow). */
+    KEXPECT_EQ(run_driver(2, argv), 0);
+    size_t before = page_free_count();
+    KEXPECT_EQ(run_driver(2, argv), 0);
+    KEXPECT_EQ(page_free_count(), before);
+}
+
+/* init, the console server and a client (user/hello_console.c prints the
+ * ipc.console_* subtests): output through the server, then a server that dies. */
+static int run_init(const char *client)
+{
+    const char *argv[] = {"init", client};
+    int status = -1, pid = task_spawn_console_driver("init", 2, argv);
+    if (pid < 0)
+        return pid;
+    return task_wait(NULL, pid, &status) == pid ? status : -1;
+}
+
+KTEST(user, console_server)
+{
+    KEXPECT_EQ(run_init("hello_console"), 0);
+    KEXPECT_EQ(run_init("hello_console:die"), 0);
+}
+
 KTEST(user, registers_preserved)
 {
     KEXPECT_EQ(run0("test_regs"), 0);

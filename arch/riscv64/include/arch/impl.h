@@ -126,7 +126,9 @@ struct arch_cpu {
  * G marks kernel (upper-half) leaves, present in every address space.
  * VM_DEVICE has no encoding: without Svpbmt a PTE has no memory type, and
  * the physical memory attributes (priv spec 3.6) of the address decide
- * cacheability and ordering, so MMIO is uncached and ordered anyway.
+ * cacheability and ordering, so MMIO is uncached and ordered anyway. It is
+ * only remembered, in RSW bit 8 (reserved for supervisor software, 4.4.1),
+ * so that arch_pte_prot tells device registers from RAM pages.
  */
 #define RV_PTE_V (1ul << 0)
 #define RV_PTE_R (1ul << 1)
@@ -138,6 +140,7 @@ struct arch_cpu {
 #define RV_PTE_D (1ul << 7)
 #define RV_PTE_PPN_SHIFT 10
 #define RV_PTE_PPN_MASK  ((1ul << 44) - 1)
+#define RV_PTE_SW_DEVICE (1ul << 8) /* RSW: a VM_DEVICE mapping */
 
 /* Non-leaf entries must have A, D and U clear (priv spec 4.3.1), user or not. */
 static inline pte_t arch_pte_table(uint64_t pa, bool user)
@@ -154,6 +157,8 @@ static inline pte_t arch_pte_leaf(uint64_t pa, unsigned prot, int level)
         e |= RV_PTE_W;
     if (prot & VM_EXEC)
         e |= RV_PTE_X;
+    if (prot & VM_DEVICE)
+        e |= RV_PTE_SW_DEVICE;
     e |= (prot & VM_USER) ? RV_PTE_U : RV_PTE_G;
     return e;
 }
@@ -171,7 +176,8 @@ static inline uint64_t arch_pte_addr(pte_t e)
 static inline unsigned arch_pte_prot(pte_t e)
 {
     return ((e & RV_PTE_R) ? VM_READ : 0) | ((e & RV_PTE_W) ? VM_WRITE : 0) |
-           ((e & RV_PTE_X) ? VM_EXEC : 0) | ((e & RV_PTE_U) ? VM_USER : 0);
+           ((e & RV_PTE_X) ? VM_EXEC : 0) | ((e & RV_PTE_U) ? VM_USER : 0) |
+           ((e & RV_PTE_SW_DEVICE) ? VM_DEVICE : 0);
 }
 
 /* SFENCE.VMA va, x0: this hart forgets va in every address space, global

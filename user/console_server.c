@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * user/console_server.c - the console as a user-space server: it owns the
+ * UART (handle 0, the console device), takes its interrupt through a
+ * notification, and serves its clients on an endpoint (handle 1, RECV)
+ * with the protocol of lib/user/console_client.h. It exits when init
+ * asks (status 0) or a test does (CONSOLE_DIE, status 9).
+ *
+ * Two threads: the receiver waits on the notification the interrupt
+ * signals, drains the UART into a ring, clears the device and acknowledges
+ * (the kernel masked the line when it fired), then drains once more, for
+ * a byte that came while the line was masked (an edge then is lost). The
+ * main thread answers the clients: writes go to the transmitter by
+ * polling, reads take what the ring holds. The ring has one producer and
+ * one consumer, so two atomic indexes are its only lock.
+ */
+#include "lib/user/console_client.h"
+#include "lib/user/ipc.h"
+#include "lib/user/uart_dev.h"
+#include "lib/user/ulib.h"
+
+#define DEV_H 0
+#define EP_H 1
+#define IRQ_BIT 1ul
+#define RING 1024
+
+static struct uart_dev uart;
+static char ring[RING];
+static unsigned long ring_head, ring_tail; /* head: next write (receiver), tail: next read */
+static unsigned long written, received, interrupts;
+static int irq_notify;
+static char rx_stack[16 * 1024] __attribute__((aligned(16)));
+
+static void drain(void)
+{
+    int c;
+    while ((c = uart_dev_getc(&uart)) >= 0) {
+        unsigned long head = __atomic_load_n(&ring_head, __ATOMIC_RELAXED);
+        if (head - __atomic_load_n(&ring_tail, __ATOMIC_ACQUIRE) < RING) { /* full: drop it */
+            ring[head % RING] = (char)c;
+            __atomic_store_n(&ring_head, head + 1, __ATOMIC_RELEASE);
+        }
+        __atomic_fetch_add(&received, 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void receiver(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        if (notify_wait(irq_notify) < 0)
+            return;
+        __atomic_fetch_add(&interrupts, 1, __ATOMIC_RELAXED);
+        drain();
+        uart_dev_irq_clear(&uart);
+        irq_ack(DEV_H);
+        drain();
+    }
+}
+
+static unsigned long take(char *out, unsigned long n)
+{
+    unsigned long tail = ring_tail, got = 0;
+    unsigned long head = __atomic_load_n(&ring_head, __ATOMIC_ACQUIRE);
+    while (got < n && tail != head)
+        out[got++] = ring[tail++ % RING];
+    __atomic_store_n(&ring_tail, tail, __ATOMIC_RELEASE);
+    return got;
+}
+
+static void put(const char *s, unsigned long n)
+{
+    for (unsigned long i = 0; i < n; i++) {
+        if (s[i] == '\n')
+            uart_dev_putc(&uart, '\r');
+        uart_dev_putc(&uart, s[i]);
+    }
+    __atomic_fetch_add(&written, n, __ATOMIC_RELAXED);
+}
+
+/* The reply to m (from badge), in m; false: exit now (without replying). */
+static bool answer(struct ipc_msg *m, long badge, bool *quit)
+{
+    unsigned long n = m->w[0];
+    switch (IPC_TAG_LABEL(m->tag)) {
+    case CONSOLE_WRITE:
+        if (n > CONSOLE_MSG_BYTES)
+            n = CONSOLE_MSG_BYTES;
+        put((const char *)&m->w[1], n);
+        *m = (struct ipc_msg){.tag = IPC_TAG(CONSOLE_WRITE, 0), .w = {n}};
+        return true;
+    case CONSOLE_READ: {
+        char buf[CONSOLE_MSG_BYTES];
+        unsigned long got = take(buf, n < CONSOLE_MSG_BYTES ? n : CONSOLE_MSG_BYTES);
+        *m = (struct ipc_msg){.tag = IPC_TAG(CONSOLE_READ, 0), .w = {got}};
+        memcpy(&m->w[1], buf, got);
+        return true;
+    }
+    case CONSOLE_STATS:
+        *m = (struct ipc_msg){.tag = IPC_TAG(CONSOLE_STATS, 0),
+                              .w = {__atomic_load_n(&written, __ATOMIC_RELAXED),
+                                    __atomic_load_n(&received, __ATOMIC_RELAXED),
+                                    __atomic_load_n(&interrupts, __ATOMIC_RELAXED)}};
+        return true;
+    case CONSOLE_DIE: return false;
+    case CONSOLE_QUIT: /* from init (badge 0): stop; the caller sees -EPIPE */
+        *quit = badge == 0;
+        *m = (struct ipc_msg){.tag = IPC_TAG(CONSOLE_QUIT, 0)};
+        return !*quit;
+    default: *m = (struct ipc_msg){.tag = IPC_TAG(0, 0)}; return true;
+    }
+}
+
+int main(void)
+{
+    int err = uart_dev_open(&uart, DEV_H);
+    irq_notify = notify_create();
+    if (!err && irq_notify >= 0)
+        err = irq_bind(DEV_H, irq_notify, IRQ_BIT);
+    if (err || irq_notify < 0) {
+        printf("console_server: cannot drive the UART (error %d)\n", err);
+        return 1;
+    }
+    uart_dev_irq_enable(&uart, false);
+    drain(); /* what came before the bind */
+    thread_create(receiver, NULL, rx_stack, sizeof(rx_stack));
+    printf("console_server: serving the %s UART\n",
+           uart.kind == DEVICE_UART_PL011 ? "PL011" : "16550");
+    struct ipc_msg m;
+    bool quit = false;
+    long badge = ipc_recv(EP_H, &m);
+    while (badge >= 0 && answer(&m, badge, &quit))
+        badge = ipc_reply_recv(EP_H, &m);
+    printf("console_server: %s after %lu bytes out, %lu in, %lu interrupts\n",
+           quit ? "stopping" : "dying", written, received, interrupts);
+    exit(quit ? 0 : 9);
+}

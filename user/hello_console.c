@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * user/hello_console.c - a client of the console server (started by
+ * user/init.c with a console handle as handle 0). Its printf goes through
+ * the server; the KTAP results go straight to the kernel, so that they
+ * come out even when the server is gone. Prints ipc.console_* subtests.
+ *   hello_console        say hello through the server, check its count;
+ *   hello_console input  ask for a word (tests/run.py types it), read it
+ *                        through the server, which took it by interrupt;
+ *   hello_console die    the server dies: calls fail with -EPIPE, at once.
+ */
+#include "lib/user/console_client.h"
+#include "lib/user/ipc.h"
+#include "lib/user/ulib.h"
+
+#define CONSOLE_H 0
+#define MS 1000000ull
+#define WORD "stackshift"
+
+static void report_to_kernel(void)
+{
+    fflush(stdout);
+    console_client_use(-1);
+}
+
+static void hello(void)
+{
+    struct console_stats before = {0}, after = {0};
+    long r0 = console_client_stats(&before);
+    static const char line[] = "hello_console: hello through the console server\n";
+    ssize_t n = write(1, line, sizeof(line) - 1);
+    long r1 = console_client_stats(&after);
+    report_to_kernel();
+    KTAP_EXPECT_EQ(n, sizeof(line) - 1, "ipc.console_write_returns_count");
+    ktap_check(r0 == 0 && r1 == 0 && after.written - before.written == sizeof(line) - 1,
+               "ipc.console_write_through_server");
+}
+
+static void input(void)
+{
+    printf("### INPUT PLEASE: " WORD "\n");
+    fflush(stdout);
+    char got[32];
+    size_t n = 0;
+    uint64_t deadline = now_ns() + 10000 * MS;
+    while (n < strlen(WORD) && now_ns() < deadline) {
+        char c;
+        ssize_t r = read(0, &c, 1);
+        if (r <= 0)
+            sleep_ns(5 * MS);
+        else if (c != '\r' && c != '\n')
+            got[n++] = c;
+    }
+    got[n] = '\0';
+    struct console_stats st = {0};
+    console_client_stats(&st);
+    report_to_kernel();
+    if (strcmp(got, WORD) != 0)
+        ktap_note("read \"%s\"", got);
+    ktap_check(strcmp(got, WORD) == 0, "ipc.console_input_through_server");
+    ktap_check(st.interrupts > 0 && st.received >= strlen(WORD), "ipc.console_input_by_interrupt");
+}
+
+static void server_dies(void)
+{
+    struct ipc_msg m = {.tag = IPC_TAG(CONSOLE_DIE, 0)};
+    long r = ipc_call(CONSOLE_H, &m);
+    uint64_t t0 = now_ns();
+    errno = 0;
+    ssize_t n = write(1, "lost\n", 5);
+    int err = errno;
+    uint64_t took = now_ns() - t0;
+    report_to_kernel();
+    KTAP_EXPECT_EQ(r, -EPIPE, "ipc.console_server_died_call_fails");
+    ktap_check(n == -1 && err == EPIPE, "ipc.console_write_after_server_died");
+    ktap_check(took < 1000 * MS, "ipc.console_write_after_server_died_no_hang");
+}
+
+int main(int argc, char **argv)
+{
+    console_client_use(CONSOLE_H);
+    const char *mode = argc > 1 ? argv[1] : "hello";
+    if (strcmp(mode, "input") == 0)
+        input();
+    else if (strcmp(mode, "die") == 0)
+        server_dies();
+    else
+        hello();
+    return ktap_done();
+}
