@@ -35,8 +35,8 @@ rounds, and several lines for one key add up. A percentile of 2^20
 value is at least that, and is shown as such.
 
 IPC rows (user side only, strategies off, prng and pool): one round trip,
-an ipc_call answered by an echo server's ipc_reply_recv, timed in the
-caller (lib/user/bench_ipc.h):
+an ipc_call answered by the ipc_reply_recv of an echo server in another
+program, timed in the caller (lib/user/bench_ipc.h):
   ipc/call0  ipc/call4  ipc/call64              server on the caller's CPU
   ipc/call0-xcpu  ipc/call4-xcpu  ipc/call64-xcpu  server on another CPU
 call0 is the tag alone, call4 four register words, call64 64 buffer words
@@ -276,9 +276,9 @@ def side_table(run, side):
     if few:
         lines.append("note: fewer than 2 rounds for some cells: no (R)/(I) marks possible there")
     if any(sc.startswith("ipc/") for sc in syscalls):
-        lines.append("ipc/: one round trip (ipc_call answered by ipc_reply_recv) timed in the "
-                     "caller; call0 the tag alone, call4 4 register words, call64 64 buffer words; "
-                     "-xcpu: the server on another CPU")
+        lines.append("ipc/: one round trip (ipc_call answered by ipc_reply_recv in another "
+                     "program) timed in the caller; call0 the tag alone, call4 4 register "
+                     "words, call64 64 buffer words; -xcpu: the server on another CPU")
     if any(r["side"] == side and r["syscall"] in syscalls and r[f] >= OVERFLOW
            for r in run.rows for f in ("p99", "p999")):
         lines.append(f"overflow: a percentile in lib/hist.h's overflow bucket: at least "

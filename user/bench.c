@@ -15,8 +15,9 @@
  *     dist        also sample each strategy's offsets (needs kstack.debug)
  *
  * Under off, prng and pool (those of them chosen) each round also times IPC
- * round trips (lib/user/bench_ipc.h): an ipc_call answered by an echo
- * server's ipc_reply_recv, timed in the caller, with the tag alone
+ * round trips (lib/user/bench_ipc.h): an ipc_call answered by the
+ * ipc_reply_recv of an echo server, another program (this one, spawned
+ * again: `bench ipc-echo CPU`), timed in the caller, with the tag alone
  * (ipc/call0), four register words (ipc/call4) and 64 buffer words
  * (ipc/call64), the server on this CPU, and again on another CPU
  * (ipc/call0-xcpu, ...: a tenth of CALLS; skipped, with the reason, on one
@@ -50,12 +51,13 @@ static const struct {
 #define NCALLS 3
 
 /* IPC round trips: where the server is (this CPU, another) and the strategies. */
-#define IPC_SAME 0
-#define IPC_XCPU 1
-#define IPC_WARM 16 /* untimed round trips first: the server wakes, caches warm up */
+#define IPC_SAME       0
+#define IPC_XCPU       1
+#define IPC_WARM       16 /* untimed round trips first: the server wakes, caches warm up */
 /* A tenth as many round trips across CPUs: under QEMU TCG each one waits
- * for two host threads to wake (one per virtual CPU), which takes 25 to 250
- * times as long as a round trip on one CPU. */
+ * for two host threads to wake (one per virtual CPU), and takes 3 to 7
+ * times as long as one on a single CPU in the median, 7 to 35 times in the
+ * mean (docs/ipc.md). */
 #define IPC_XCPU_SHARE 10
 #define IPC_STRATEGIES ((1u << KSTACK_OFF) | (1u << KSTACK_PRNG) | (1u << KSTACK_POOL))
 static const char *const ipc_names[2][BENCH_IPC_SIZES] = {
@@ -214,12 +216,13 @@ static void ipc_blocks(unsigned id, long n, int round)
     syscall1(SYS_latency_ctl, LATENCY_ON);
 }
 
-/* The echo servers: one on this CPU, one on the next one down (if any). */
+/* The echo servers, other programs: one on this CPU, one on the next one
+ * down (if any). */
 static void ipc_start(unsigned cpu, unsigned long cpus)
 {
-    ipc_server[IPC_SAME] = bench_ipc_start((int)cpu);
+    ipc_server[IPC_SAME] = bench_ipc_start((int)cpu, "bench");
     if (cpus > 1)
-        ipc_server[IPC_XCPU] = bench_ipc_start((int)cpu - 1);
+        ipc_server[IPC_XCPU] = bench_ipc_start((int)cpu - 1, "bench");
     else
         printf("bench: ipc/*-xcpu skipped: only one CPU online (make bench ICOUNT=1 boots one: "
                "two CPUs' instructions would interleave in the counts)\n");
@@ -227,8 +230,9 @@ static void ipc_start(unsigned cpu, unsigned long cpus)
         printf("bench: cannot start the IPC echo servers\n");
         ipc_failed++;
     }
-    printf("bench: ipc round trips (ipc_call answered by ipc_reply_recv) under off, prng and "
-           "pool, caller on CPU %u: ipc/callN server on CPU %u", cpu, cpu);
+    printf("bench: ipc round trips (ipc_call answered by ipc_reply_recv in another program) "
+           "under off, prng and pool, caller on CPU %u: ipc/callN server on CPU %u",
+           cpu, cpu);
     if (cpus > 1)
         printf(", ipc/callN-xcpu server on CPU %u (1/%d of the calls)", cpu - 1, IPC_XCPU_SHARE);
     printf("\n");
@@ -285,6 +289,8 @@ static void distributions(unsigned mask)
 
 int main(int argc, char **argv)
 {
+    if (bench_ipc_child(argc, argv) == 0)
+        return 0; /* this was an echo server */
     long n = number(argc > 1 ? argv[1] : NULL, 20000);
     long rounds = number(argc > 2 ? argv[2] : NULL, 5);
     unsigned mask = chosen(argc > 3 ? argv[3] : NULL);

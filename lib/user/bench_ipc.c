@@ -14,7 +14,8 @@
 
 struct server {
     int h, cpu;
-    volatile int running; /* set by bench_ipc_start, cleared by the thread as it leaves */
+    int pid;              /* a spawned server's pid; 0 for a thread */
+    volatile int running; /* set by bench_ipc_start, cleared as the server leaves */
     unsigned long buf[IPC_BUF_WORDS];
     char stack[STACK_SIZE] __attribute__((aligned(16)));
 };
@@ -33,10 +34,34 @@ static void serve(void *arg)
     long r = ipc_recv(s->h, &m);
     while (r >= 0 && IPC_TAG_LABEL(m.tag) != LABEL_STOP)
         r = raw_ipc_syscall(SYS_ipc_reply_recv, s->h, &m);
-    s->running = 0; /* the stop call fails with -EPIPE as the thread ends */
+    s->running = 0; /* the stop call fails with -EPIPE as the server ends */
 }
 
-int bench_ipc_start(int cpu)
+int bench_ipc_child(int argc, char **argv)
+{
+    if (argc < 3 || strcmp(argv[1], BENCH_IPC_CHILD_ARG) != 0)
+        return -1;
+    servers[0].h = 0; /* spawn_with's handle */
+    servers[0].cpu = atoi(argv[2]);
+    serve(&servers[0]);
+    return 0;
+}
+
+/* The server as another program: it gets the endpoint, the client keeps a
+ * handle that may only send, so a server that dies fails the calls at once. */
+static int spawn_server(struct server *s, const char *program)
+{
+    char cpu[12];
+    snprintf(cpu, sizeof(cpu), "%d", s->cpu);
+    const char *argv[] = {program, BENCH_IPC_CHILD_ARG, cpu, NULL};
+    int e = s->h;
+    s->h = handle_mint(e, IPC_RIGHT_SEND, 0);
+    s->pid = s->h >= 0 ? spawn_with(program, argv, &e, 1) : -1;
+    handle_close(e);
+    return s->pid > 0 ? 0 : -1;
+}
+
+int bench_ipc_start(int cpu, const char *program)
 {
     int i = 0;
     while (i < BENCH_IPC_SERVERS && servers[i].running)
@@ -48,11 +73,18 @@ int bench_ipc_start(int cpu)
     if (s->h < 0)
         return -1;
     s->cpu = cpu;
+    s->pid = 0;
     s->running = 1;
     ipc_set_buffer(client_buf);
-    if (thread_create(serve, s, s->stack, sizeof(s->stack)) < 0) {
+    int ok;
+    if (program)
+        ok = spawn_server(s, program);
+    else
+        ok = thread_create(serve, s, s->stack, sizeof(s->stack)) < 0 ? -1 : 0;
+    if (ok < 0) {
         s->running = 0;
-        handle_close(s->h);
+        if (s->h >= 0)
+            handle_close(s->h);
         return -1;
     }
     return i;
@@ -84,10 +116,17 @@ long bench_ipc_round_trips(int s, unsigned size, long n, long warm, unsigned lon
 
 void bench_ipc_stop(int s)
 {
+    struct server *sv = &servers[s];
     struct ipc_msg stop = {.tag = IPC_TAG(LABEL_STOP, 0)};
-    ipc_call(servers[s].h, &stop); /* -EPIPE: the server thread ends without replying */
-    while (servers[s].running)
-        sleep_ns(1000000);
-    sleep_ns(5000000); /* running is cleared just before the thread leaves its stack */
-    handle_close(servers[s].h);
+    ipc_call(sv->h, &stop); /* -EPIPE: the server ends without replying */
+    if (sv->pid > 0) {
+        int status;
+        sys_wait(sv->pid, &status);
+        sv->running = 0;
+    } else {
+        while (sv->running)
+            sleep_ns(1000000);
+        sleep_ns(5000000); /* running is cleared just before the thread leaves its stack */
+    }
+    handle_close(sv->h);
 }
