@@ -55,8 +55,8 @@ static const struct {
 #define IPC_XCPU       1
 #define IPC_WARM       16 /* untimed round trips first: the server wakes, caches warm up */
 /* A tenth as many round trips across CPUs: under QEMU TCG each one waits
- * for two host threads to wake (one per virtual CPU), and takes 3 to 7
- * times as long as one on a single CPU in the median, 7 to 35 times in the
+ * for two host threads to wake (one per virtual CPU), and takes several
+ * times as long as one on a single CPU in the median, tens of times in the
  * mean (docs/ipc.md). */
 #define IPC_XCPU_SHARE 10
 #define IPC_STRATEGIES ((1u << KSTACK_OFF) | (1u << KSTACK_PRNG) | (1u << KSTACK_POOL))
