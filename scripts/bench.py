@@ -7,7 +7,9 @@ its command line, boot it through the arch's default firmware path (with
 `-icount shift=0,align=off,sleep=off` on one CPU when --icount 1, and on
 arm64 a 1 GHz generic timer), show progress while it runs, keep the serial
 log in build/bench/<arch>/bench.log and hand it to scripts/bench_report.py,
-which prints the tables and writes results.csv and the plots there.
+which prints the tables and writes results.csv and the plots there. The same
+run has the IPC round trips (the ipc/ rows, docs/ipc.md); their cross-CPU
+rows need the default -smp 4 and are skipped under --icount 1 (one CPU).
 Python standard library only.
 """
 import argparse
@@ -93,7 +95,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--strategies", default="all")
     ap.add_argument("--icount", type=int, default=0)
-    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--timeout", type=int, default=900)  # the IPC rows lengthen the run
     ap.add_argument("--check", action="store_true", help="fail unless the tables came out "
                     "and off is the fastest on the invalid call")
     args = ap.parse_args()

@@ -27,17 +27,30 @@ line that is not a record:
 side is "user" (round trip timed in user space) or "kernel" (the in-kernel
 timers); strategy and syscall are any tokens without spaces (strategies off
 counter crng16 task siphash prng prng-task pool hw; syscalls getpid getppid
-invalid, later ipc/call0 and so on). Values are integer counter ticks; the
-mean is times 1000. A row is one round of one (side, strategy, syscall); cdf
-lines give histogram buckets (lower edge and count) summed over all rounds,
-and several lines for one key add up.
+invalid, and the IPC round trips below). Values are integer counter ticks;
+the mean is times 1000. A row is one round of one (side, strategy, syscall);
+cdf lines give histogram buckets (lower edge and count) summed over all
+rounds, and several lines for one key add up. A percentile of 2^20
+(1048576) or more means the histogram's overflow bucket (lib/hist.h): the
+value is at least that, and is shown as such.
+
+IPC rows (user side only, strategies off, prng and pool): one round trip,
+an ipc_call answered by the ipc_reply_recv of an echo server in another
+program, timed in the caller (lib/user/bench_ipc.h):
+  ipc/call0  ipc/call4  ipc/call64              server on the caller's CPU
+  ipc/call0-xcpu  ipc/call4-xcpu  ipc/call64-xcpu  server on another CPU
+call0 is the tag alone, call4 four register words, call64 64 buffer words
+each way. There are no one-way rows: where a one-way figure is shown, it is
+half the round trip, and labelled so.
 
 Output: DIR/results.csv (one line per row record); printed, per arch and side,
 the seeds' table (percent change of mean, p99 and p99.9 against "off", with
 (R)/(I) when the 95% Student-t intervals over the rounds do not overlap) and
 a table beside the published figures; DIR/cdf-<syscall>.png (user side),
-DIR/cdf-kernel-<syscall>.png and DIR/table-<side>.png. --check exits 1
-unless every arch has finished tables and "off" has the lowest mean on the
+DIR/cdf-kernel-<syscall>.png and DIR/table-<side>.png ("/" in a syscall
+becomes "-"); beside the IPC rows, other kernels' published IPC costs for
+scale. --check exits 1 unless every arch has finished tables, every
+syscall in them has rows for "off", and "off" has the lowest mean on the
 invalid syscall.
 """
 import argparse
@@ -51,7 +64,9 @@ import subprocess
 import sys
 
 STRATEGY_ORDER = ["off", "counter", "crng16", "task", "siphash", "prng", "prng-task", "pool", "hw"]
-SYSCALL_ORDER = ["getpid", "getppid", "invalid"]
+SYSCALL_ORDER = ["getpid", "getppid", "invalid", "ipc/call0", "ipc/call4", "ipc/call64",
+                 "ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu"]
+OVERFLOW = 1 << 20  # lib/hist.h: the lower edge of the overflow bucket (HIST_MAX + 1)
 SIDES = {"user": "round trip timed in user space", "kernel": "in-kernel timers, entry to exit"}
 STATS = [("mean", "mean"), ("p99", "p99"), ("p999", "p99.9")]  # (field, label as the seeds)
 CSV_HEADER = ["arch", "counter", "side", "strategy", "syscall", "round", "count",
@@ -83,6 +98,15 @@ PUBLISHED = {
                  ("getpid", "p99.9", 16.26, 19.38), ("getppid", "mean", 11.96, 5.26),
                  ("getppid", "p99.9", 11.42, 22.37), ("invalid", "mean", 10.58, 2.91),
                  ("invalid", "p99.9", 10.35, 21.97)]},
+}
+
+# Other kernels' IPC on real hardware (issue 11), beside this run's ipc/call0
+# under off: (kernel, machine, what was measured, cycles, one_way).
+PUBLISHED_IPC = {
+    "x86_64": [("seL4 (sel4bench)", "Intel Skylake", "Call + ReplyRecv round trip", 757, False)],
+    "arm64": [("seL4 (sel4bench)", "Arm Cortex-A57", "Call + ReplyRecv round trip", 829, False),
+              ("L4Re", "Arm Cortex-A76", "one-way IPC", 384, True)],
+    "riscv64": [("seL4 (sel4bench)", "SiFive U54", "Call + ReplyRecv round trip", 1128, False)],
 }
 
 RECORD = re.compile(r"\bBENCH (arch|counter|icount|row|cdf|null|end)\b ?(.*)$")
@@ -189,9 +213,16 @@ def compare(off, other):
     return change, mark
 
 
-def cell(off, other):
+def row_name(syscall):
+    """A table's row name: "syscall/getpid", but "ipc/call0" as it is."""
+    return syscall if "/" in syscall else f"syscall/{syscall}"
+
+
+def cell(off, other, field="mean"):
     if not off or not other:
         return "-"
+    if field != "mean" and max(off + other) >= OVERFLOW:
+        return "overflow"
     change, mark = compare(off, other)
     text = "n/a" if change is None else f"{change:+.2f}%"
     return text + (f" ({mark})" if mark else "")
@@ -223,18 +254,20 @@ def side_table(run, side):
     for sc in syscalls:
         for field, label in STATS:
             off = run.values(side, "off", sc, field)
-            row = [f"syscall/{sc}", label]
+            row = [row_name(sc), label]
             if off:
                 o = statistics.fmean(off)
-                row.append(number(o, 3 if field == "mean" else 0))
+                over = field != "mean" and max(off) >= OVERFLOW
+                row.append(f">= {OVERFLOW}" if over else number(o, 3 if field == "mean" else 0))
                 if run.hz > 0:
-                    row.append(f"{o * 1e9 / run.hz:.1f}")
+                    ns = f"{(OVERFLOW if over else o) * 1e9 / run.hz:.1f}"
+                    row.append(f">= {ns}" if over else ns)
             else:
                 row += ["-"] * (len(head) - 2)
             for s in others:
                 vals = run.values(side, s, sc, field)
                 few |= min(len(off), len(vals)) < 2
-                row.append(cell(off, vals))
+                row.append(cell(off, vals, field))
             lines.append("| " + " | ".join(row) + " |")
     rounds = sorted({r["round"] for r in run.rows if r["side"] == side})
     lines.append("")
@@ -242,6 +275,14 @@ def side_table(run, side):
                  "(R) slower, (I) faster: 95% Student-t intervals over the rounds do not overlap")
     if few:
         lines.append("note: fewer than 2 rounds for some cells: no (R)/(I) marks possible there")
+    if any(sc.startswith("ipc/") for sc in syscalls):
+        lines.append("ipc/: one round trip (ipc_call answered by ipc_reply_recv in another "
+                     "program) timed in the caller; call0 the tag alone, call4 4 register "
+                     "words, call64 64 buffer words; -xcpu: the server on another CPU")
+    if any(r["side"] == side and r["syscall"] in syscalls and r[f] >= OVERFLOW
+           for r in run.rows for f in ("p99", "p999")):
+        lines.append(f"overflow: a percentile in lib/hist.h's overflow bucket: at least "
+                     f"{OVERFLOW} ticks, no change computed")
     return lines
 
 
@@ -249,7 +290,7 @@ def published_table(run):
     pub = PUBLISHED.get(run.arch)
     if pub is None:
         return [f"## {run.arch}: published figures", "",
-                f"There are no published figures for {run.arch} to compare with."]
+                f"There are no published system call figures for {run.arch} to compare with."]
     (old, old_name), (new, new_name) = pub["old"], pub["new"]
     src = f"published, {pub['machine']}"
     lines = [f"## {run.arch}: beside the published figures", "",
@@ -258,12 +299,37 @@ def published_table(run):
     field_of = {label: field for field, label in STATS}
     for sc, label, p_old, p_new in pub["rows"]:
         off = run.values("user", "off", sc, field_of[label])
-        ours = [cell(off, run.values("user", s, sc, field_of[label])) for s in (old, new)]
+        ours = [cell(off, run.values("user", s, sc, field_of[label]), field_of[label])
+                for s in (old, new)]
         lines.append(f"| syscall/{sc} | {label} | {p_old:+.2f}% | {p_new:+.2f}% | "
                      + " | ".join(ours) + " |")
     lines += ["", "published: the project's background notes (background.md, 'Published results "
               "to reproduce and beat'): 10 million calls per syscall, Arm's fastpath tool; "
               "this run: the user-side table above, same rule for (R)/(I)"]
+    return lines
+
+
+def published_ipc_table(run):
+    """Other kernels' IPC on real hardware beside this run's ipc/call0 under
+    off, for scale only; [] for an arch without such figures."""
+    pub = PUBLISHED_IPC.get(run.arch)
+    if pub is None:
+        return []
+    off = run.values("user", "off", "ipc/call0", "mean")
+    ticks = "instructions" if run.icount else "ticks"
+    lines = [f"## {run.arch}: IPC beside other kernels (for scale only)", "",
+             f"| kernel [published, real hardware] | machine | what | cycles "
+             f"| this run: ipc/call0, off, same CPU ({ticks}) |", "|---|---|---|---|---|"]
+    for kernel, machine, what, cycles, one_way in pub:
+        if not off:
+            ours = "-"
+        elif one_way:
+            ours = f"{statistics.fmean(off) / 2:.1f} (half the round trip: derived, not measured)"
+        else:
+            ours = f"{statistics.fmean(off):.1f} (round trip)"
+        lines.append(f"| {kernel} | {machine} | {what} | {cycles} | {ours} |")
+    lines += ["", "published: other kernels on real hardware, in CPU cycles (issue 11); this run: "
+              f"QEMU, in {unit(run)}, on an emulated CPU: not comparable, only the scale"]
     return lines
 
 
@@ -376,6 +442,9 @@ def check(run):
     if not sides:
         bad.append(f"{run.arch}: no rows, no tables")
     for side in sides:
+        for sc in run.keys(side, 2):
+            if sc != "invalid" and not run.values(side, "off", sc, "mean"):
+                bad.append(f"{run.arch} {side}: no off rows for {sc}: nothing to compare with")
         off = run.values(side, "off", "invalid", "mean")
         if not off:
             bad.append(f"{run.arch} {side}: no off rows for invalid")
@@ -438,6 +507,8 @@ def main(argv=None):
             if lines:
                 print("\n".join(lines) + "\n")
         print("\n".join(published_table(run)) + "\n")
+        if published_ipc_table(run):
+            print("\n".join(published_ipc_table(run)) + "\n")
         if null_lines(run):
             print("\n".join(null_lines(run)) + "\n")
         write_csv(run, os.path.join(outdir, "results.csv"))

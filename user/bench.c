@@ -14,14 +14,26 @@
  *     ICOUNT      1 if QEMU runs with -icount (ticks are then instructions)
  *     dist        also sample each strategy's offsets (needs kstack.debug)
  *
+ * Under off, prng and pool (those of them chosen) each round also times IPC
+ * round trips (lib/user/bench_ipc.h): an ipc_call answered by the
+ * ipc_reply_recv of an echo server, another program (this one, spawned
+ * again: `bench ipc-echo CPU`), timed in the caller, with the tag alone
+ * (ipc/call0), four register words (ipc/call4) and 64 buffer words
+ * (ipc/call64), the server on this CPU, and again on another CPU
+ * (ipc/call0-xcpu, ...: a tenth of CALLS; skipped, with the reason, on one
+ * CPU). The kernel's timers are off meanwhile: they do not time IPC, and
+ * their cost would be in the round trip. User-side rows only.
+ *
  * Output: the BENCH lines scripts/bench_report.py reads (its header says
  * the format), one row per side (user, kernel), strategy, call and round,
- * and at the end each histogram's buckets summed over the rounds.
+ * and at the end each histogram's buckets summed over the rounds. The exit
+ * status is 1 if an IPC call failed.
  */
 #include "kernel/uapi/kstack.h"
 #include "kernel/uapi/latency.h"
 #include "lib/entropy.h"
 #include "lib/hist.h"
+#include "lib/user/bench_ipc.h"
 #include "lib/user/counter.h"
 #include "lib/user/ulib.h"
 
@@ -37,6 +49,23 @@ static const struct {
              {"getppid", SYS_getppid, LATENCY_GETPPID},
              {"invalid", INVALID_NR, LATENCY_INVALID}};
 #define NCALLS 3
+
+/* IPC round trips: where the server is (this CPU, another) and the strategies. */
+#define IPC_SAME       0
+#define IPC_XCPU       1
+#define IPC_WARM       16 /* untimed round trips first: the server wakes, caches warm up */
+/* A tenth as many round trips across CPUs: under QEMU TCG each one waits
+ * for two host threads to wake (one per virtual CPU), and takes several
+ * times as long as one on a single CPU in the median, tens of times in the
+ * mean (docs/ipc.md). */
+#define IPC_XCPU_SHARE 10
+#define IPC_STRATEGIES ((1u << KSTACK_OFF) | (1u << KSTACK_PRNG) | (1u << KSTACK_POOL))
+static const char *const ipc_names[2][BENCH_IPC_SIZES] = {
+    {"ipc/call0", "ipc/call4", "ipc/call64"},
+    {"ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu"}};
+static int ipc_server[2] = {-1, -1};
+static long ipc_failed;
+static struct hist ipc_sums[KSTACK_NR][2][BENCH_IPC_SIZES];
 
 static unsigned long counter_kind;
 static uint64_t empty_cost;
@@ -138,14 +167,14 @@ static void block(unsigned id, unsigned k, long n, int round)
     hist_merge(&sums[1][id][k], &scratch);
 }
 
-static void print_cdf(const char *side, unsigned id, unsigned k, const struct hist *h)
+static void print_cdf(const char *side, unsigned id, const char *call, const struct hist *h)
 {
     int on_line = 0;
     for (unsigned b = 0; b < HIST_NBUCKETS; b++) {
         if (!h->bucket[b])
             continue;
         if (on_line == 0)
-            printf("BENCH cdf %s %s %s", side, names[id], calls[k].name);
+            printf("BENCH cdf %s %s %s", side, names[id], call);
         printf(" %lu:%lu", (unsigned long)hist_bucket_lower(b), (unsigned long)h->bucket[b]);
         if (++on_line == 24) {
             printf("\n");
@@ -154,6 +183,80 @@ static void print_cdf(const char *side, unsigned id, unsigned k, const struct hi
     }
     if (on_line)
         printf("\n");
+}
+
+/* One IPC block: `n` timed round trips of one size through one server. */
+static void ipc_block(unsigned id, unsigned where, unsigned size, long n, int round)
+{
+    long err;
+    hist_reset(&scratch);
+    long failed = bench_ipc_round_trips(ipc_server[where], size, n, IPC_WARM, counter_kind,
+                                        empty_cost, &scratch, &err);
+    if (failed) {
+        printf("bench: %s under %s: %ld of %ld round trips failed (first %ld): row left out\n",
+               ipc_names[where][size], names[id], failed, n + IPC_WARM, err);
+        ipc_failed += failed;
+        return;
+    }
+    row("user", id, ipc_names[where][size], round, &scratch);
+    hist_merge(&ipc_sums[id][where][size], &scratch);
+}
+
+/* Every IPC block of one strategy in one round, with the kernel's timers off. */
+static void ipc_blocks(unsigned id, long n, int round)
+{
+    if (!(IPC_STRATEGIES & (1u << id)))
+        return;
+    syscall1(SYS_latency_ctl, LATENCY_OFF);
+    for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
+        long trips = where == IPC_XCPU ? (n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE : n;
+        for (unsigned size = 0; ipc_server[where] >= 0 && size < BENCH_IPC_SIZES; size++)
+            ipc_block(id, where, size, trips, round);
+    }
+    syscall1(SYS_latency_ctl, LATENCY_ON);
+}
+
+/* The echo servers, other programs: one on this CPU, one on the next one
+ * down (if any). */
+static void ipc_start(unsigned cpu, unsigned long cpus)
+{
+    ipc_server[IPC_SAME] = bench_ipc_start((int)cpu, "bench");
+    if (cpus > 1)
+        ipc_server[IPC_XCPU] = bench_ipc_start((int)cpu - 1, "bench");
+    else
+        printf("bench: ipc/*-xcpu skipped: only one CPU online (make bench ICOUNT=1 boots one: "
+               "two CPUs' instructions would interleave in the counts)\n");
+    if (ipc_server[IPC_SAME] < 0 || (cpus > 1 && ipc_server[IPC_XCPU] < 0)) {
+        printf("bench: cannot start the IPC echo servers\n");
+        ipc_failed++;
+    }
+    printf("bench: ipc round trips (ipc_call answered by ipc_reply_recv in another program) "
+           "under off, prng and pool, caller on CPU %u: ipc/callN server on CPU %u",
+           cpu, cpu);
+    if (cpus > 1)
+        printf(", ipc/callN-xcpu server on CPU %u (1/%d of the calls)", cpu - 1, IPC_XCPU_SHARE);
+    printf("\n");
+}
+
+static void ipc_stop(void)
+{
+    for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
+        if (ipc_server[where] >= 0)
+            bench_ipc_stop(ipc_server[where]);
+        ipc_server[where] = -1;
+    }
+}
+
+static void print_ipc_cdfs(void)
+{
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
+            for (unsigned size = 0; size < BENCH_IPC_SIZES; size++) {
+                if (ipc_sums[id][where][size].count)
+                    print_cdf("user", id, ipc_names[where][size], &ipc_sums[id][where][size]);
+            }
+        }
+    }
 }
 
 /* The offsets each strategy gives, as the tests measure them (make run). */
@@ -186,6 +289,8 @@ static void distributions(unsigned mask)
 
 int main(int argc, char **argv)
 {
+    if (bench_ipc_child(argc, argv) == 0)
+        return 0; /* this was an echo server */
     long n = number(argc > 1 ? argv[1] : NULL, 20000);
     long rounds = number(argc > 2 ? argv[2] : NULL, 5);
     unsigned mask = chosen(argc > 3 ? argv[3] : NULL);
@@ -193,7 +298,8 @@ int main(int argc, char **argv)
     struct latency_status st;
     struct debug_stats ds;
     syscall1(SYS_debug_stats, &ds);
-    sys_sched_setaffinity(0, 1ul << (ds.cpus_online - 1)); /* away from CPU 0's console IRQs */
+    unsigned cpu = (unsigned)ds.cpus_online - 1; /* away from CPU 0's console IRQs */
+    sys_sched_setaffinity(0, 1ul << cpu);
     long before = syscall0(SYS_kstack_get);
     if (syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) != 0) {
         printf("bench: cannot read the latency timers' status\n");
@@ -219,6 +325,7 @@ int main(int argc, char **argv)
     printf("bench: %ld calls x %d system calls x %ld rounds per strategy; counter %s; empty "
            "read pair %lu ticks (user), %lu (kernel), both subtracted\n",
            n, NCALLS, rounds, counters[counter_kind % 5], (unsigned long)empty_cost, st.read_cost);
+    ipc_start(cpu, ds.cpus_online);
     for (int round = 0; round < rounds; round++) {
         for (unsigned j = 0; j < KSTACK_NR; j++) {
             unsigned id = (j + (unsigned)round) % KSTACK_NR;
@@ -227,22 +334,27 @@ int main(int argc, char **argv)
             printf("bench: round %d of %ld, strategy %s\n", round + 1, rounds, names[id]);
             for (unsigned k = 0; k < NCALLS; k++)
                 block(id, k, n, round);
+            ipc_blocks(id, n, round);
         }
     }
+    ipc_stop();
     syscall1(SYS_kstack_set, (unsigned long)before);
     syscall1(SYS_latency_ctl, LATENCY_OFF);
     for (unsigned side = 0; side < 2; side++) {
         for (unsigned id = 0; id < KSTACK_NR; id++) {
             for (unsigned k = 0; k < NCALLS; k++) {
                 if (sums[side][id][k].count)
-                    print_cdf(side ? "kernel" : "user", id, k, &sums[side][id][k]);
+                    print_cdf(side ? "kernel" : "user", id, calls[k].name, &sums[side][id][k]);
             }
         }
     }
+    print_ipc_cdfs();
     if (argc > 5 && strcmp(argv[5], "dist") == 0)
         distributions(mask);
     syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
     printf("bench: %lu kernel samples dropped (the call ended on another CPU)\n", st.migrated);
+    if (ipc_failed)
+        printf("bench: %ld IPC round trips failed\n", ipc_failed);
     printf("BENCH end\n");
-    return 0;
+    return ipc_failed ? 1 : 0;
 }

@@ -3,7 +3,8 @@
 """tests/host/test_bench_report.py - host tests of scripts/bench_report.py.
 
 Runs the script on tests/host/bench_canned.log (3 rounds, x86_64, made-up
-numbers chosen so the cells below are known by hand) and on edited copies of
+numbers chosen so the cells below are known by hand, system calls and IPC
+round trips) and on edited copies of
 it, and prints one KTAP line per case ("ok N - bench_report.<case>");
 tests/run.py collects them. Exit status 1 when any case failed.
 """
@@ -78,7 +79,8 @@ def csv_header_and_rows():
     lines = files["results.csv"].decode().splitlines()
     expect_eq(lines[0], "arch,counter,side,strategy,syscall,round,count,mean,p50,p99,p999,max",
               "header")
-    expect_eq(len(lines) - 1, 48, "rows (36 user + 12 kernel; the malformed one dropped)")
+    expect_eq(len(lines) - 1, 78,
+              "rows (36 user + 12 kernel + 30 ipc; the malformed one dropped)")
     expect_eq(lines[1], "x86_64,tsc,user,off,getpid,0,100000,199.000,197,210,300,1200", "row 1")
     expect("x86_64,tsc,user,off,getppid,0,100000,209.500,207,220,310,1240" in lines, "209.500")
 
@@ -163,7 +165,7 @@ def published_table():
                                                  "baseline ~0.19 us per syscall]"], "+168.83%", "arm64")
     expect_eq(pub[("syscall/invalid", "p99.9")]["crng16 [this run, user]"], "+168.00% (R)", "crng16")
     _, out, _ = run(canned().replace("BENCH arch x86_64", "BENCH arch riscv64"))
-    expect("no published figures for riscv64" in out, "riscv64 note")
+    expect("no published system call figures for riscv64" in out, "riscv64 note")
 
 
 def noise_ignored():
@@ -210,7 +212,7 @@ def two_arches():
         for arch in ("x86_64", "riscv64"):
             with open(os.path.join(br_out, arch, "results.csv")) as f:
                 rows = f.read().splitlines()[1:]
-            expect_eq(len(rows), 48, f"{arch} rows")
+            expect_eq(len(rows), 78, f"{arch} rows")
             expect(all(r.startswith(arch + ",") for r in rows), f"{arch} rows' arch")
 
 
@@ -248,10 +250,72 @@ def null_budget():
     expect("Null system call" not in OUT[1], "nothing without a null record")
 
 
+def ipc_rows():
+    # The IPC rows reach the CSV with their names exactly, user side only,
+    # and are ordered after the system calls.
+    _, _, files = OUT
+    lines = files["results.csv"].decode().splitlines()[1:]
+    names = {l.split(",")[4] for l in lines if ",ipc/" in l}
+    expect_eq(names, {"ipc/call0", "ipc/call4", "ipc/call64", "ipc/call0-xcpu"}, "ipc names")
+    expect("x86_64,tsc,user,off,ipc/call0,0,2000,7090.000,7000,7500,9000,20000" in lines, "row")
+    expect(not any(",kernel," in l and ",ipc/" in l for l in lines), "no kernel-side ipc rows")
+    with contextlib.redirect_stderr(io.StringIO()):  # the malformed line's warning
+        run_ = br.parse_log(canned().splitlines())["x86_64"]
+    expect_eq(run_.keys("user", 2), ["getpid", "getppid", "invalid", "ipc/call0", "ipc/call4",
+                                     "ipc/call64", "ipc/call0-xcpu"], "order")
+    expect_eq(sum(b for b in run_.cdf[("user", "off", "ipc/call0")].values()), 6000, "ipc cdf")
+
+
+def ipc_table():
+    # ipc/call0 mean: off 7090/7100/7110, prng 7490/7500/7510: 7500/7100 - 1.
+    expect_eq(USER[("ipc/call0", "mean")]["off (ticks)"], "7100.000", "off mean")
+    expect_eq(USER[("ipc/call0", "mean")]["prng"], "+5.63% (R)", "prng call0 mean")
+    expect_eq(USER[("ipc/call0", "mean")]["pool"], "-0.56%", "pool call0 mean: overlap")
+    expect_eq(USER[("ipc/call64", "mean")]["prng"], "+2.49% (R)", "prng call64 mean")
+    expect_eq(USER[("ipc/call64", "mean")]["pool"], "-4.98% (I)", "pool call64 mean")
+    expect_eq(USER[("ipc/call4", "mean")]["pool"], "-", "no pool rows for call4")
+    expect_eq(USER[("ipc/call0-xcpu", "mean")]["prng"], "+5.52% (R)", "prng xcpu mean")
+    expect_eq(USER[("ipc/call0-xcpu", "p99")]["prng"], "+2.50% (R)", "xcpu p99 (no spread)")
+    row = USER[("ipc/call0-xcpu", "p99.9")]
+    expect_eq((row["off (ticks)"], row["prng"]), (">= 1048576", "overflow"), "overflow")
+    expect("syscall/ipc" not in OUT[1], "ipc rows are not named syscall/")
+    expect("ipc/: one round trip" in OUT[1] and "overflow: a percentile" in OUT[1], "notes")
+    expect(not any(k[0].startswith("ipc/") for k in table(OUT[1], "x86_64, kernel:")),
+           "no ipc rows in the kernel table")
+
+
+def ipc_published():
+    col = "this run: ipc/call0, off, same CPU (ticks)"
+    pub = table(OUT[1], "x86_64: IPC beside")
+    row = pub[("seL4 (sel4bench)", "Intel Skylake")]
+    expect_eq((row["cycles"], row[col]), ("757", "7100.0 (round trip)"), "x86_64")
+    expect("not comparable" in OUT[1], "labelled not comparable")
+    _, out, _ = run(canned().replace("BENCH arch x86_64", "BENCH arch arm64"))
+    pub = table(out, "arm64: IPC beside")
+    expect_eq(pub[("seL4 (sel4bench)", "Arm Cortex-A57")]["cycles"], "829", "A57")
+    expect_eq(pub[("L4Re", "Arm Cortex-A76")][col],
+              "3550.0 (half the round trip: derived, not measured)", "one-way is half")
+    _, out, _ = run(canned().replace("BENCH arch x86_64", "BENCH arch riscv64")
+                    .replace("BENCH icount 0", "BENCH icount 1"))
+    row = table(out, "riscv64: IPC beside")[("seL4 (sel4bench)", "SiFive U54")]
+    expect_eq(row["cycles"], "1128", "U54")
+    expect_eq(row[col.replace("ticks", "instructions")], "7100.0 (round trip)", "icount")
+    _, out, _ = run("\n".join(l for l in canned().splitlines() if "ipc/" not in l))
+    expect_eq(table(out, "x86_64: IPC beside")[("seL4 (sel4bench)", "Intel Skylake")][col], "-",
+              "no ipc rows")
+
+
+def check_fails_without_off_ipc():
+    text = "\n".join(l for l in canned().splitlines() if "off ipc/call64 " not in l)
+    rc, out, _ = run(text, "--check")
+    expect_eq(rc, 1, "exit status")
+    expect("no off rows for ipc/call64: nothing to compare with" in out, "names ipc/call64")
+
+
 CASES = [csv_header_and_rows, percent_change, regression_mark, improvement_mark, overlap_no_mark,
          student_t, absolute_off, few_rounds, icount_label, published_table, noise_ignored,
          check_passes, check_fails_when_off_not_fastest, two_arches, plots, no_gnuplot,
-         null_budget]
+         null_budget, ipc_rows, ipc_table, ipc_published, check_fails_without_off_ipc]
 
 
 def main():
