@@ -170,8 +170,10 @@ static void maybe_crash(const char *cmdline)
         crash_stack_overflow();
 }
 
-/* run=<program> [run.args=a,b,c]: start that embedded program (user/) with
- * those arguments and wait for it. */
+/* run=<program> [run.args=a,b,c] [run.driver]: start that embedded program
+ * (user/) with those arguments and wait for it. init, or any program with
+ * run.driver, gets the console device as its handle 0 (kernel/ipc/device.c):
+ * it is then the UART's driver (the benchmark's interrupt rows need it). */
 static int run_program(const char *cmdline)
 {
     static char name[32], args[128];
@@ -189,9 +191,9 @@ static int run_program(const char *cmdline)
         }
     }
     /* init is the one that starts the user-space servers: the console's is one. */
-    bool init = strcmp(name, "init") == 0;
-    int status = 0, pid = init ? task_spawn_console_driver(name, argc, argv)
-                               : task_spawn(name, argc, argv, NULL);
+    bool driver = strcmp(name, "init") == 0 || cmdline_flag(cmdline, "run.driver");
+    int status = 0, pid = driver ? task_spawn_console_driver(name, argc, argv)
+                                 : task_spawn(name, argc, argv, NULL);
     if (pid < 0 || task_wait(NULL, pid, &status) != pid) {
         kprintf("run=%s: cannot start it (error %d)\n", name, pid);
         return 1;

@@ -104,7 +104,7 @@ def boot_matrix():
         # fastest strategy on the invalid call (exact instruction counts).
         icount_cpu = {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"} if arch == "arm64" else {}
         boots.append(Boot(f"{arch}.{fw}.bench-icount", arch, fw, smp=1, ktap=False, bench=True,
-                          cmdline="run=bench run.args=300,3,all,1 kstack.debug",
+                          cmdline="run=bench run.args=300,3,all,1 kstack.debug run.driver",
                           qemu_extra="-icount shift=0,align=off,sleep=off -rtc clock=vm",
                           make_vars=icount_cpu, expect=[r"BENCH end", r"run=bench: exit status 0"],
                           timeout=400))

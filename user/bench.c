@@ -34,6 +34,7 @@
 #include "lib/entropy.h"
 #include "lib/hist.h"
 #include "lib/user/bench_ipc.h"
+#include "lib/user/bench_irq.h"
 #include "lib/user/counter.h"
 #include "lib/user/ulib.h"
 
@@ -247,6 +248,45 @@ static void ipc_stop(void)
     }
 }
 
+/* Interrupt to user-space handler (lib/user/bench_irq.h): irq/uart rows
+ * under the IPC strategies, a tenth of the calls (each sample sends a byte
+ * on a PL011), if this program was given the console device. */
+static bool irq_on;
+static long irq_missed;
+static struct hist irq_sums[KSTACK_NR];
+
+static void irq_start(void)
+{
+    long err = bench_irq_start();
+    irq_on = err == 0;
+    if (!irq_on)
+        printf("bench: irq/uart skipped: no console device to drive (error %ld; boot with "
+               "run.driver, as make bench does)\n", err);
+    else
+        printf("bench: irq/uart: from making the UART raise its interrupt to the handler "
+               "thread's return from notify_wait, on CPU 0 (1/%d of the calls)\n",
+               IPC_XCPU_SHARE);
+}
+
+static void irq_block(unsigned id, long n, int round)
+{
+    if (!irq_on || !(IPC_STRATEGIES & (1u << id)))
+        return;
+    hist_reset(&scratch);
+    syscall1(SYS_latency_ctl, LATENCY_OFF); /* as for the IPC rows: user side only */
+    long missed = bench_irq_samples((n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE, 2, counter_kind,
+                                    empty_cost, &scratch);
+    syscall1(SYS_latency_ctl, LATENCY_ON);
+    if (missed) {
+        printf("bench: irq/uart under %s: %ld interrupts never reached the handler: row left "
+               "out\n", names[id], missed);
+        irq_missed += missed;
+        return;
+    }
+    row("user", id, "irq/uart", round, &scratch);
+    hist_merge(&irq_sums[id], &scratch);
+}
+
 static void print_ipc_cdfs(void)
 {
     for (unsigned id = 0; id < KSTACK_NR; id++) {
@@ -256,6 +296,8 @@ static void print_ipc_cdfs(void)
                     print_cdf("user", id, ipc_names[where][size], &ipc_sums[id][where][size]);
             }
         }
+        if (irq_sums[id].count)
+            print_cdf("user", id, "irq/uart", &irq_sums[id]);
     }
 }
 
@@ -326,6 +368,7 @@ int main(int argc, char **argv)
            "read pair %lu ticks (user), %lu (kernel), both subtracted\n",
            n, NCALLS, rounds, counters[counter_kind % 5], (unsigned long)empty_cost, st.read_cost);
     ipc_start(cpu, ds.cpus_online);
+    irq_start();
     for (int round = 0; round < rounds; round++) {
         for (unsigned j = 0; j < KSTACK_NR; j++) {
             unsigned id = (j + (unsigned)round) % KSTACK_NR;
@@ -335,9 +378,12 @@ int main(int argc, char **argv)
             for (unsigned k = 0; k < NCALLS; k++)
                 block(id, k, n, round);
             ipc_blocks(id, n, round);
+            irq_block(id, n, round);
         }
     }
     ipc_stop();
+    if (irq_on)
+        bench_irq_stop();
     syscall1(SYS_kstack_set, (unsigned long)before);
     syscall1(SYS_latency_ctl, LATENCY_OFF);
     for (unsigned side = 0; side < 2; side++) {
@@ -355,6 +401,8 @@ int main(int argc, char **argv)
     printf("bench: %lu kernel samples dropped (the call ended on another CPU)\n", st.migrated);
     if (ipc_failed)
         printf("bench: %ld IPC round trips failed\n", ipc_failed);
+    if (irq_missed)
+        printf("bench: %ld interrupts never reached the handler\n", irq_missed);
     printf("BENCH end\n");
-    return ipc_failed ? 1 : 0;
+    return ipc_failed || irq_missed ? 1 : 0;
 }
