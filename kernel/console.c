@@ -117,7 +117,7 @@ static int uart_getc(void)
     return -1;
 }
 
-/* rx_lock held: every byte the UART holds into the ring (full: dropped). */
+/* rx_lock held: every byte the UART holds into the ring (ring full: the byte is dropped). */
 static void rx_drain(void)
 {
     int c;
@@ -177,9 +177,6 @@ void console_start_input_irq(void)
         kprintf("console: input is polled (no interrupt route for the UART)\n");
         return;
     }
-    rx_stall_ns = 1000ull * cmdline_ulong(boot_info.cmdline, "console.rx_stall_us", 0);
-    if (rx_stall_ns > 100000000)
-        rx_stall_ns = 100000000; /* 100 ms, at most */
     rx_by_irq = true;
     if (uart.kind == UART_PL011)
         pl011_rx_irq_enable(&uart);
@@ -189,6 +186,8 @@ void console_start_input_irq(void)
      * (an interrupt cleared with the FIFO not empty): take them now. */
     unsigned long flags = spin_lock_irqsave(&rx_lock);
     rx_service();
+    unsigned long stall_us = cmdline_ulong(boot_info.cmdline, "console.rx_stall_us", 0);
+    rx_stall_ns = 1000ull * (stall_us < 100000 ? stall_us : 100000); /* 100 ms, at most */
     spin_unlock_irqrestore(&rx_lock, flags);
     kprintf("console: input by interrupt\n");
 }
