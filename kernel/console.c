@@ -20,6 +20,8 @@
 #include "kernel/mm.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
+#include "kernel/time.h"
+#include "lib/cmdline.h"
 #include "lib/fdt.h"
 #include "lib/printf.h"
 
@@ -117,19 +119,48 @@ static int uart_getc(void)
     return -1;
 }
 
-/* The UART's interrupt (arch code calls it, IRQs off): drain it into the ring. */
+/* rx_lock held: every byte the UART holds into the ring (ring full: the byte is dropped). */
+static void rx_drain(void)
+{
+    int c;
+    while ((c = uart_getc()) >= 0) {
+        if (rx_head - rx_tail < RX_SIZE)
+            rx_ring[rx_head++ % RX_SIZE] = (char)c;
+    }
+}
+
+/* console.rx_stall_us (tests only): spin this long after the drain, with the
+ * interrupt still active, so that bytes arrive between the drain and the EOI
+ * every time (the window that lost input when it was only microseconds). */
+static uint64_t rx_stall_ns;
+
+static void rx_stall(void)
+{
+    for (uint64_t end = time_now_ns() + rx_stall_ns; rx_stall_ns && time_now_ns() < end;)
+        arch_cpu_relax();
+}
+
+/*
+ * rx_lock held: acknowledge, then drain. The PL011's receive interrupts are
+ * cleared before the FIFO is read, never after: a byte arriving after the
+ * last read must leave its interrupt raised (see pl011_rx_irq_clear). The
+ * 16550's is cleared by the reads themselves.
+ */
+static void rx_service(void)
+{
+    if (uart.kind == UART_PL011)
+        pl011_rx_irq_clear(&uart);
+    rx_drain();
+    rx_stall();
+}
+
+/* The UART's interrupt (arch code calls it, IRQs off). */
 static void console_rx_interrupt(void)
 {
     if (device_console_interrupt())
         return; /* a user-space driver serves it */
     unsigned long flags = spin_lock_irqsave(&rx_lock);
-    int c;
-    while ((c = uart_getc()) >= 0) {
-        if (rx_head - rx_tail < RX_SIZE) /* full: drop the byte */
-            rx_ring[rx_head++ % RX_SIZE] = (char)c;
-    }
-    if (uart.kind == UART_PL011)
-        pl011_rx_irq_clear(&uart);
+    rx_service();
     rx_irqs++;
     spin_unlock_irqrestore(&rx_lock, flags);
 }
@@ -155,6 +186,13 @@ void console_start_input_irq(void)
         pl011_rx_irq_enable(&uart);
     else
         ns16550_rx_irq_enable(&uart);
+    /* Bytes the firmware left behind may have no interrupt raised for them
+     * (an interrupt cleared with the FIFO not empty): take them now. */
+    unsigned long flags = spin_lock_irqsave(&rx_lock);
+    rx_service();
+    unsigned long stall_us = cmdline_ulong(boot_info.cmdline, "console.rx_stall_us", 0);
+    rx_stall_ns = 1000ull * (stall_us < 100000 ? stall_us : 100000); /* 100 ms, at most */
+    spin_unlock_irqrestore(&rx_lock, flags);
     kprintf("console: input by interrupt\n");
 }
 

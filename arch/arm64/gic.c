@@ -195,7 +195,11 @@ void arm64_irq(struct trapframe *tf)
         gic->eoi(token);
         arch_halt();
     } else if (id == console_intid) {
-        console_handler(); /* drains the UART: its level drops before the EOI */
+        /* Drains the UART: its level drops before the EOI, or stays up for a
+         * byte that came after the drain, and the (level-sensitive, active
+         * and pending) SPI is taken again after the EOI deactivates it (IHI
+         * 0069, "Interrupt handling state machine"). */
+        console_handler();
         gic->eoi(token);
     } else {
         gic->eoi(token);

@@ -39,6 +39,21 @@ void pl011_rx_irq_enable(const struct uart *u)
     arch_mmio_write32(u->base + UARTIMSC, INT_RX | INT_RT);
 }
 
+/*
+ * PL011 TRM (DDI 0183), 2.8 "Interrupts", UARTRXINTR and UARTRTINTR: the
+ * receive interrupt is raised when the FIFO reaches its trigger level (one
+ * byte with the FIFO off) and cleared by reading below that level OR by a
+ * write to UARTICR; the receive timeout is cleared by emptying the FIFO OR
+ * by UARTICR. So UARTICR must come before the FIFO is drained, never after:
+ * a byte that arrives between the last read (FR.RXFE seen) and a later
+ * UARTICR write has its interrupt cleared with the byte still in the FIFO.
+ * QEMU 7.2's PL011 raises RXIS only as the FIFO goes from empty to one byte
+ * and has no receive timeout, so that byte, and every byte after it, then
+ * never interrupts: console input stopped after the first character (about
+ * one boot in six on a loaded host). Cleared first, a byte arriving during
+ * or after the drain re-raises the (level) interrupt, which the GIC takes
+ * again after the EOI (at worst one interrupt that finds the FIFO empty).
+ */
 void pl011_rx_irq_clear(const struct uart *u)
 {
     arch_mmio_write32(u->base + UARTICR, INT_RX | INT_RT);

@@ -25,7 +25,7 @@ void pl011_init(const struct uart *u);
 void pl011_putc(const struct uart *u, char c);
 int pl011_getc(const struct uart *u);
 void pl011_rx_irq_enable(const struct uart *u);
-/* Acknowledge the receive interrupts (the FIFO is drained by the caller). */
+/* Acknowledge the receive interrupts; the caller drains the FIFO after it. */
 void pl011_rx_irq_clear(const struct uart *u);
 
 #endif
