@@ -93,6 +93,14 @@ LABS = [
         ("attack.lfsr.pool", 1),
         ("attack.lfsr.siphash", 1),
     ], boot="attack"),
+    Lab(7, "ipc", "user.console_server", [
+        ("ipc.console_write_returns_count", 1),
+        ("ipc.console_write_through_server", 3),
+        ("ipc.console_write_length_cut_to_message", 2),
+        ("ipc.console_server_refuses_quit_from_a_client", 2),
+        ("ipc.console_server_died_call_fails", 1),
+        ("ipc.console_write_after_server_died", 1),
+    ]),
 ]
 
 

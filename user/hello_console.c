@@ -4,7 +4,9 @@
  * user/init.c with a console handle as handle 0). Its printf goes through
  * the server; the KTAP results go straight to the kernel, so that they
  * come out even when the server is gone. Prints ipc.console_* subtests.
- *   hello_console        say hello through the server, check its count;
+ *   hello_console        say hello through the server, check its count; a
+ *                        too long WRITE is cut to what a message holds, and
+ *                        the server refuses QUIT from a client (a badge);
  *   hello_console input  ask for a word (tests/run.py types it), read it
  *                        through the server, which took it by interrupt;
  *   hello_console die    the server dies: calls fail with -EPIPE, at once.
@@ -30,10 +32,19 @@ static void hello(void)
     static const char line[] = "hello_console: hello through the console server\n";
     ssize_t n = write(1, line, sizeof(line) - 1);
     long r1 = console_client_stats(&after);
+    /* The server must not read past the message: 1000 bytes asked, the words hold 24. */
+    struct ipc_msg big = {.tag = IPC_TAG(CONSOLE_WRITE, 0), .w = {1000, 0x2d2d2d2d2d2d2d2dul, 0x2d2d2d2d2d2d2d2dul, 0x0a2d2d2d2d2d2d2dul}};
+    long r2 = ipc_call(CONSOLE_H, &big);
+    /* Only init (badge 0) may stop the server; this client's handle has a badge. */
+    struct ipc_msg quit = {.tag = IPC_TAG(CONSOLE_QUIT, 0)};
+    long r3 = ipc_call(CONSOLE_H, &quit);
+    ssize_t n2 = write(1, "hello_console: still served\n", 28);
     report_to_kernel();
     KTAP_EXPECT_EQ(n, sizeof(line) - 1, "ipc.console_write_returns_count");
     ktap_check(r0 == 0 && r1 == 0 && after.written - before.written == sizeof(line) - 1,
                "ipc.console_write_through_server");
+    ktap_check(r2 == 0 && big.w[0] == CONSOLE_MSG_BYTES, "ipc.console_write_length_cut_to_message");
+    ktap_check(r3 == 0 && n2 == 28, "ipc.console_server_refuses_quit_from_a_client");
 }
 
 static void input(void)
