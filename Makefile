@@ -321,7 +321,7 @@ mutate: check-deps
 # Course labs (tests/lab.py, docs/labs/): make lab LAB=n DEST=dir writes a
 # student's tree; make grade LAB=n [ARCH=a] prints "Score: X/Y" (exit 1
 # below full marks). make test checks that this tree, the reference, gets
-# full marks and every skeleton less.
+# full marks and every skeleton fails every graded test.
 GRADE_ARCH := $(if $(filter command line environment override,$(origin ARCH)),--arch $(ARCH))
 lab:
 	$(Q)test -n "$(LAB)" -a -n "$(DEST)" || { echo "usage: make lab LAB=n DEST=dir (tests/lab.py list)"; exit 2; }

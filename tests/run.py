@@ -18,7 +18,7 @@ timeout or crash. Python standard library only.
                [--timeout S] [--jobs N] [--verbose] [--list] [--no-host] [--no-labs]
 
 A full run (no --arch, --boot or --ktest) ends with the course labs' check
-(tests/lab.py check: the tree scores full marks, every skeleton less).
+(tests/lab.py check: the tree scores full marks, every skeleton none).
 
 --boot picks boots by exact name (repeatable), --ktest replaces the ktest=
 list of the boots that run self-tests (e.g. user.bad_input), --timeout caps
