@@ -77,7 +77,7 @@ long sys_sched_getaffinity(int tid)
 
 uint64_t now_ns(void)
 {
-    struct timespec ts;
+    struct timespec ts = {0, 0}; /* 0 if the call fails */
     sys_clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
