@@ -15,6 +15,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/emergency_stack.h"
+#include "kernel/ipc/ipc.h"
 #include "kernel/ktest.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/latency.h"
@@ -31,6 +32,7 @@
 #include "lib/string.h"
 
 #define STACKSHIFT_VERSION "0.1"
+#define INIT_WAIT_MS 5000 /* for the console server to start (TCG, a busy host) */
 
 struct cpu cpus[MAX_CPUS];
 uintptr_t phys_map_offset; /* 0 while the early identity map is in use */
@@ -171,9 +173,10 @@ static void maybe_crash(const char *cmdline)
 }
 
 /* run=<program> [run.args=a,b,c] [run.driver]: start that embedded program
- * (user/) with those arguments and wait for it. init, or any program with
- * run.driver, gets the console device as its handle 0 (kernel/ipc/device.c):
- * it is then the UART's driver (the benchmark's interrupt rows need it). */
+ * (user/) with those arguments and wait for it. A program with run.driver
+ * gets the console device as its handle 0 (kernel/ipc/device.c): it may
+ * drive the UART (the benchmark's interrupt rows need it). run=init starts
+ * init (which the boot then did not start) with the programs in run.args. */
 static int run_program(const char *cmdline)
 {
     static char name[32], args[128];
@@ -190,16 +193,42 @@ static int run_program(const char *cmdline)
                 *p++ = '\0';
         }
     }
-    /* init is the one that starts the user-space servers: the console's is one. */
-    bool driver = strcmp(name, "init") == 0 || cmdline_flag(cmdline, "run.driver");
-    int status = 0, pid = driver ? task_spawn_console_driver(name, argc, argv)
-                                 : task_spawn(name, argc, argv, NULL);
+    int status = 0, pid;
+    if (strcmp(name, "init") == 0)
+        pid = task_spawn_init(argc, argv);
+    else if (cmdline_flag(cmdline, "run.driver"))
+        pid = task_spawn_console_driver(name, argc, argv);
+    else
+        pid = task_spawn(name, argc, argv, NULL);
     if (pid < 0 || task_wait(NULL, pid, &status) != pid) {
         kprintf("run=%s: cannot start it (error %d)\n", name, pid);
         return 1;
     }
     kprintf("run=%s: exit status %d\n", name, status);
     return status != 0;
+}
+
+/*
+ * The first user task, init (user/init.c), with nothing to run but the
+ * console server: from then on every program prints through that server
+ * (kernel/ipc/console_service.c) and the kernel's own console is only its
+ * debug console (boot log, self-tests, panics, SYS_write). The boot waits
+ * for the server to take requests, so its first lines come before the
+ * self-tests'. Not with init=off (programs print through the debug
+ * console), nor with run=init (that starts init itself, with programs).
+ */
+static void start_init(const char *cmdline)
+{
+    char what[8];
+    if ((cmdline_get(cmdline, "init", what, sizeof(what)) && strcmp(what, "off") == 0) ||
+        (cmdline_get(cmdline, "run", what, sizeof(what)) && strcmp(what, "init") == 0))
+        return;
+    const char *argv[] = {"init"};
+    int pid = task_spawn_init(1, argv);
+    for (int ms = 0; pid > 0 && ms < INIT_WAIT_MS && !console_service_ready(); ms++)
+        sched_sleep_ns(1000000);
+    if (pid < 0 || !console_service_ready())
+        kprintf("init: no console server (error %d): programs print through the kernel\n", pid);
 }
 
 void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
@@ -223,6 +252,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     arch_irq_enable();
     smp_boot(bi);
     console_start_input_irq();
+    start_init(bi->cmdline);
     maybe_crash(bi->cmdline);
     int failed = ktest_run(bi->cmdline, boot_path_name(bi->path));
     failed += run_program(bi->cmdline);

@@ -63,16 +63,30 @@ static void free_task(struct task *t)
     spin_unlock_irqrestore(&sched_lock, flags);
 }
 
+/* What a new task is, for the handles the kernel gives it. */
+enum task_role {
+    ROLE_PROGRAM, /* a program: its parent's handles, and the console's */
+    ROLE_DRIVER,  /* also handle 0, the console device (the device tests, run.driver) */
+    ROLE_INIT     /* also the console service (kernel/ipc/console_service.c) */
+};
+
 /* The child's handles, before its first thread starts (so nothing else
- * touches its table yet). */
-static int give_handles(struct task *child, struct task *parent, const int *handles, int n)
+ * touches its table yet): the parent's list as 0..n-1, the device next, and
+ * IPC_CONSOLE_HANDLE if a console server serves (init does not get it: it
+ * starts that server). */
+static int give_handles(struct task *child, struct task *parent, const int *handles, int n,
+                        enum task_role role)
 {
-    if (n == 0)
-        return 0;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    int err = (int)handles_give_locked(child, parent, handles, n);
+    long err = parent && n ? handles_give_locked(child, parent, handles, n) : 0;
+    if (err >= 0 && role != ROLE_PROGRAM)
+        err = device_give_console_locked(child);
+    if (err >= 0 && role != ROLE_INIT)
+        console_service_give_client_locked(child);
+    if (err >= 0 && role == ROLE_INIT)
+        err = console_service_give_init_locked(child);
     spin_unlock_irqrestore(&sched_lock, flags);
-    return err;
+    return err < 0 ? (int)err : 0;
 }
 
 int task_spawn(const char *name, int argc, const char *const argv[], struct task *parent)
@@ -80,17 +94,8 @@ int task_spawn(const char *name, int argc, const char *const argv[], struct task
     return task_spawn_with(name, argc, argv, parent, NULL, 0);
 }
 
-/* The kernel's own driver task: handle 0 names the console device. */
-static int give_console_device(struct task *t)
-{
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
-    long h = device_give_console_locked(t);
-    spin_unlock_irqrestore(&sched_lock, flags);
-    return h < 0 ? (int)h : 0;
-}
-
 static int spawn(const char *name, int argc, const char *const argv[], struct task *parent,
-                 const int *handles, int nhandles, bool console_device)
+                 const int *handles, int nhandles, enum task_role role)
 {
     const struct initrd_entry *prog = initrd_find(name);
     if (!prog)
@@ -102,10 +107,8 @@ static int spawn(const char *name, int argc, const char *const argv[], struct ta
     int err = aspace_create(&t->as);
     if (!err)
         err = exec_load(&t->as, prog->data, prog->size, argc, argv, &r);
-    if (!err && parent)
-        err = give_handles(t, parent, handles, nhandles);
-    if (!err && console_device)
-        err = give_console_device(t);
+    if (!err)
+        err = give_handles(t, parent, handles, nhandles, role);
     struct thread *th = err ? NULL : thread_create(name, user_thread_start, NULL, ALL_CPUS, t);
     if (!th) {
         free_task(t);
@@ -124,12 +127,17 @@ static int spawn(const char *name, int argc, const char *const argv[], struct ta
 int task_spawn_with(const char *name, int argc, const char *const argv[], struct task *parent,
                     const int *handles, int nhandles)
 {
-    return spawn(name, argc, argv, parent, handles, nhandles, false);
+    return spawn(name, argc, argv, parent, handles, nhandles, ROLE_PROGRAM);
 }
 
 int task_spawn_console_driver(const char *name, int argc, const char *const argv[])
 {
-    return spawn(name, argc, argv, NULL, NULL, 0, true);
+    return spawn(name, argc, argv, NULL, NULL, 0, ROLE_DRIVER);
+}
+
+int task_spawn_init(int argc, const char *const argv[])
+{
+    return spawn("init", argc, argv, NULL, NULL, 0, ROLE_INIT);
 }
 
 int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp)

@@ -45,8 +45,13 @@ int task_spawn(const char *name, int argc, const char *const argv[], struct task
 int task_spawn_with(const char *name, int argc, const char *const argv[], struct task *parent,
                     const int *handles, int nhandles);
 /* Started by the kernel, with handle 0 naming the console device
- * (kernel/ipc/device.c): run=init, the device tests. */
+ * (kernel/ipc/device.c): the device tests, run.driver. */
 int task_spawn_console_driver(const char *name, int argc, const char *const argv[]);
+/* init (user/init.c), started by the kernel: handle 0 the console device,
+ * handle 1 the console service with every endpoint right, so that the
+ * console server init starts serves every program
+ * (kernel/ipc/console_service.c). */
+int task_spawn_init(int argc, const char *const argv[]);
 /* Wait for a child (pid, or -1 for any) of `parent` (NULL: a task the kernel
  * started, pid required) to end; returns its pid and sets *status, or -errno. */
 int task_wait(struct task *parent, int pid, int *status);

@@ -3,16 +3,23 @@
  * user/console_server.c - the console as a user-space server: it owns the
  * UART (handle 0, the console device), takes its interrupt through a
  * notification, and serves its clients on an endpoint (handle 1, RECV)
- * with the protocol of lib/user/console_client.h. It exits when init
- * asks (status 0) or a test does (CONSOLE_DIE, status 9).
+ * with the protocol of lib/user/console_client.h. Started by the boot's
+ * init, that endpoint is the console service, which every program reaches
+ * (kernel/ipc/console_service.c). It exits when init asks (status 0) or a
+ * test does (CONSOLE_DIE, status 9); both only from badge 0 (init).
  *
- * Two threads: the receiver waits on the notification the interrupt
+ * Input starts with the first READ: until a program asks for input, the
+ * kernel keeps the UART's receive interrupt (its debug console's input).
+ * Then two threads: the receiver waits on the notification the interrupt
  * signals, drains the UART into a ring, clears the device and acknowledges
  * (the kernel masked the line when it fired), then drains once more, for
  * a byte that came while the line was masked (an edge then is lost). The
  * main thread answers the clients: writes go to the transmitter by
  * polling, reads take what the ring holds. The ring has one producer and
- * one consumer, so two atomic indexes are its only lock.
+ * one consumer, so two atomic indexes are its only lock. If the interrupt
+ * cannot be had (another driver has it bound), reads poll the UART.
+ * The server's own lines go to the kernel's debug console: it cannot
+ * wait for its own answer.
  */
 #include "lib/user/console_client.h"
 #include "lib/user/ipc.h"
@@ -29,6 +36,7 @@ static char ring[RING];
 static unsigned long ring_head, ring_tail; /* head: next write (receiver), tail: next read */
 static unsigned long written, received, interrupts;
 static int irq_notify;
+static enum { INPUT_OFF, INPUT_IRQ, INPUT_POLL } input;
 static char rx_stack[16 * 1024] __attribute__((aligned(16)));
 
 static void drain(void)
@@ -58,8 +66,28 @@ static void receiver(void *arg)
     }
 }
 
+/* The receive interrupt, bound to a notification the receiver thread waits
+ * on; polling if that fails. */
+static void input_start(void)
+{
+    irq_notify = notify_create();
+    long err = irq_notify < 0 ? irq_notify : irq_bind(DEV_H, irq_notify, IRQ_BIT);
+    if (!err) {
+        uart_dev_irq_enable(&uart, false);
+        drain(); /* what came before the bind, before the receiver is a second producer */
+        err = thread_create(receiver, NULL, rx_stack, sizeof(rx_stack)) < 0 ? -EAGAIN : 0;
+    }
+    input = err ? INPUT_POLL : INPUT_IRQ;
+    if (err)
+        printf("console_server: input by polling (no interrupt: error %ld)\n", err);
+}
+
 static unsigned long take(char *out, unsigned long n)
 {
+    if (input == INPUT_OFF)
+        input_start();
+    if (input == INPUT_POLL)
+        drain();
     unsigned long tail = ring_tail, got = 0;
     unsigned long head = __atomic_load_n(&ring_head, __ATOMIC_ACQUIRE);
     while (got < n && tail != head)
@@ -81,7 +109,7 @@ static void put(const char *s, unsigned long n)
 /* The reply to m (from badge), in m; false: exit now (without replying). */
 static bool answer(struct ipc_msg *m, long badge, bool *quit)
 {
-    /* LAB 7 BEGIN: serve WRITE, READ, STATS, DIE and QUIT (init's badge 0 only) */
+    /* LAB 7 BEGIN: serve WRITE, READ, STATS, DIE and QUIT (the last two: badge 0 only) */
     unsigned long n = m->w[0];
     switch (IPC_TAG_LABEL(m->tag)) {
     case CONSOLE_WRITE:
@@ -101,9 +129,12 @@ static bool answer(struct ipc_msg *m, long badge, bool *quit)
         *m = (struct ipc_msg){.tag = IPC_TAG(CONSOLE_STATS, 0),
                               .w = {__atomic_load_n(&written, __ATOMIC_RELAXED),
                                     __atomic_load_n(&received, __ATOMIC_RELAXED),
-                                    __atomic_load_n(&interrupts, __ATOMIC_RELAXED)}};
+                                    __atomic_load_n(&interrupts, __ATOMIC_RELAXED),
+                                    (unsigned long)badge}};
         return true;
-    case CONSOLE_DIE: return false;
+    case CONSOLE_DIE: /* from badge 0 (a test's init-given handle): exit at once */
+        *m = (struct ipc_msg){.tag = IPC_TAG(CONSOLE_DIE, 0)};
+        return badge != 0;
     case CONSOLE_QUIT: /* from init (badge 0): stop; the caller sees -EPIPE */
         *quit = badge == 0;
         *m = (struct ipc_msg){.tag = IPC_TAG(CONSOLE_QUIT, 0)};
@@ -118,17 +149,12 @@ static bool answer(struct ipc_msg *m, long badge, bool *quit)
 
 int main(void)
 {
+    console_client_use(CONSOLE_DEBUG);
     int err = uart_dev_open(&uart, DEV_H);
-    irq_notify = notify_create();
-    if (!err && irq_notify >= 0)
-        err = irq_bind(DEV_H, irq_notify, IRQ_BIT);
-    if (err || irq_notify < 0) {
+    if (err) {
         printf("console_server: cannot drive the UART (error %d)\n", err);
         return 1;
     }
-    uart_dev_irq_enable(&uart, false);
-    drain(); /* what came before the bind */
-    thread_create(receiver, NULL, rx_stack, sizeof(rx_stack));
     printf("console_server: serving the %s UART\n",
            uart.kind == DEVICE_UART_PL011 ? "PL011" : "16550");
     struct ipc_msg m;

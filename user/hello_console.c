@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * user/hello_console.c - a client of the console server (started by
- * user/init.c with a console handle as handle 0). Its printf goes through
- * the server; the KTAP results go straight to the kernel, so that they
- * come out even when the server is gone. Prints ipc.console_* subtests.
+ * user/hello_console.c - a client of the console server. Started by
+ * user/init.c with a console handle of its own as handle 0, it prints
+ * through that handle; the KTAP results go straight to the kernel, so that
+ * they come out even when the server is gone. Prints ipc.console_* subtests.
+ *   hello_console stdout started by anyone: the handle every program gets
+ *                        (IPC_CONSOLE_HANDLE) reaches the system's server,
+ *                        badged with the pid; printf goes through it; a
+ *                        program can neither stop nor kill that server;
  *   hello_console        say hello through the server, check its count; a
  *                        too long WRITE is cut to what a message holds, and
  *                        the server refuses QUIT from a client (a badge);
@@ -47,8 +51,31 @@ static void hello(void)
     ktap_check(r3 == 0 && n2 == 28, "ipc.console_server_refuses_quit_from_a_client");
 }
 
+/* Through the console service, as every program prints. */
+static void stdout_default(void)
+{
+    struct console_stats before = {0}, after = {0}, last = {0};
+    long r0 = console_client_stats(&before);
+    static const char line[] = "hello_console: hello through the system's console server\n";
+    printf("%s", line);
+    fflush(stdout);
+    long r1 = console_client_stats(&after);
+    struct ipc_msg die = {.tag = IPC_TAG(CONSOLE_DIE, 0)}, quit = {.tag = IPC_TAG(CONSOLE_QUIT, 0)};
+    long r2 = ipc_call(IPC_CONSOLE_HANDLE, &die);
+    long r3 = ipc_call(IPC_CONSOLE_HANDLE, &quit);
+    long r4 = console_client_stats(&last);
+    KTAP_EXPECT_EQ(r0, 0, "ipc.console_handle_given_to_every_program");
+    ktap_check(r1 == 0 && after.written - before.written == sizeof(line) - 1,
+               "ipc.console_stdout_through_server");
+    ktap_check(r0 == 0 && before.badge == getpid(), "ipc.console_badge_is_the_pid");
+    ktap_check(r2 == 0 && r3 == 0 && r4 == 0,
+               "ipc.console_service_refuses_die_and_quit_from_a_program");
+}
+
 static void input(void)
 {
+    char none;
+    read(0, &none, 0); /* the server takes the input now, before the word is typed */
     printf("### INPUT PLEASE: " WORD "\n");
     fflush(stdout);
     char got[32];
@@ -89,8 +116,12 @@ static void server_dies(void)
 
 int main(int argc, char **argv)
 {
-    console_client_use(CONSOLE_H);
     const char *mode = argc > 1 ? argv[1] : "hello";
+    if (strcmp(mode, "stdout") == 0) {
+        stdout_default();
+        return ktap_done();
+    }
+    console_client_use(CONSOLE_H);
     if (strcmp(mode, "input") == 0)
         input();
     else if (strcmp(mode, "die") == 0)

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * user/init.c - the first task (run=init run.args=prog[:arg],...): starts
- * the user-space servers and hands out handles, then the programs named in
- * its arguments, and waits for them.
+ * user/init.c - the first task: starts the console server and hands out
+ * handles, then runs the programs named in its arguments, if any.
  *
- * The kernel gives init handle 0, the console device. init makes the
- * console endpoint, starts user/console_server with the device and the
- * endpoint (as its handles 0 and 1) and lets go of both, keeping a handle
- * that may only send (and mint the clients' handles). Each
- * program gets a handle that may only send to the console, with a badge
- * of its own (1, 2, ...), as its handle 0; "prog:arg" passes it one
- * argument. At the end init stops the server and prints what it counted.
+ * The kernel starts init at boot with handle 0, the console device, and
+ * handle 1, the console service (kernel/ipc/console_service.c). init
+ * starts user/console_server with both and lets go of them, keeping a
+ * handle that may only send (and mint); from then on every program the
+ * kernel or anyone starts prints through that server. With no arguments
+ * init waits for the server, which serves until the machine stops.
+ *
+ * run=init run.args=prog[:arg],...: init runs those programs too and
+ * waits for them. Each gets, as its handle 0, a handle of its own to the
+ * server with a badge (1, 2, ...); "prog:arg" passes one argument, and
+ * "prog:die" (a test of a dying server) gets init's unbadged right to stop
+ * the server instead. At the end init stops the server and prints what it
+ * counted. Started by a test with the device only (no handle 1), init
+ * makes an endpoint of its own: a second, private console server.
  * Exit status: 0 if every program and the server ended with 0.
  */
 #include "lib/user/console_client.h"
@@ -18,6 +24,7 @@
 #include "lib/user/ulib.h"
 
 #define DEV_H 0
+#define SERVICE_H 1
 #define MAX_PROGS 8
 
 /* The server gets the device and the endpoint's only handle that may
@@ -33,7 +40,7 @@ static int start_server(int ep)
     return pid;
 }
 
-/* "prog" or "prog:arg", with its own badged handle to the console. */
+/* "prog" or "prog:arg", with its own handle to the console as handle 0. */
 static int start_client(int ep, char *spec, unsigned long badge)
 {
     char *colon = strchr(spec, ':');
@@ -42,6 +49,8 @@ static int start_client(int ep, char *spec, unsigned long badge)
         *colon = '\0';
         argv[1] = colon + 1;
     }
+    if (argv[1] && strcmp(argv[1], "die") == 0)
+        badge = 0;
     int s = handle_mint(ep, IPC_RIGHT_SEND, badge);
     if (s < 0)
         return s;
@@ -50,9 +59,53 @@ static int start_client(int ep, char *spec, unsigned long badge)
     return pid;
 }
 
+/* The console service if the kernel gave it, else a new endpoint. */
+static int console_endpoint(void)
+{
+    int probe = handle_mint(SERVICE_H, IPC_RIGHT_SEND, 0);
+    if (probe < 0)
+        return endpoint_create();
+    handle_close(probe);
+    return SERVICE_H;
+}
+
+static int run_programs(int ep, int n, char **progs)
+{
+    int failed = 0, pids[MAX_PROGS];
+    for (int i = 0; i < n; i++) {
+        pids[i] = start_client(ep, progs[i], (unsigned long)i + 1);
+        if (pids[i] < 0)
+            printf("init: cannot start %s (error %d)\n", progs[i], pids[i]);
+        failed += pids[i] < 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int status = -1;
+        if (pids[i] < 0 || sys_wait(pids[i], &status) != pids[i])
+            continue;
+        printf("init: %s exit status %d\n", progs[i], status);
+        failed += status != 0;
+    }
+    return failed;
+}
+
+/* Ask the server what it counted, then stop it. Whether it was still there. */
+static bool stop_server(int ep)
+{
+    struct console_stats st = {0};
+    console_client_use(ep);
+    long r = console_client_stats(&st);
+    if (r == 0)
+        printf("init: console server: %lu bytes written, %lu received, %lu interrupts\n",
+               st.written, st.received, st.interrupts);
+    console_client_use(CONSOLE_DEBUG);
+    struct ipc_msg m = {.tag = IPC_TAG(CONSOLE_QUIT, 0)};
+    ipc_call(ep, &m);
+    return r == 0;
+}
+
 int main(int argc, char **argv)
 {
-    int ep = endpoint_create();
+    int ep = console_endpoint();
     int send = ep >= 0 ? handle_mint(ep, IPC_RIGHT_SEND | IPC_RIGHT_MINT, 0) : ep;
     int server = send >= 0 ? start_server(ep) : send;
     ep = send; /* from here on, init only sends (unbadged: it may stop the server) */
@@ -60,32 +113,13 @@ int main(int argc, char **argv)
         printf("init: cannot start the console server (error %d)\n", server);
         return 1;
     }
-    int failed = 0, pids[MAX_PROGS];
+    /* init's own lines go to the kernel's debug console: it has no console
+     * handle (it starts the server), and its last ones come after the server. */
     int n = argc - 1 < MAX_PROGS ? argc - 1 : MAX_PROGS;
-    for (int i = 0; i < n; i++) {
-        pids[i] = start_client(ep, argv[1 + i], (unsigned long)i + 1);
-        if (pids[i] < 0)
-            printf("init: cannot start %s (error %d)\n", argv[1 + i], pids[i]);
-        failed += pids[i] < 0;
-    }
-    for (int i = 0; i < n; i++) {
-        int status = -1;
-        if (pids[i] < 0 || sys_wait(pids[i], &status) != pids[i])
-            continue;
-        printf("init: %s exit status %d\n", argv[1 + i], status);
-        failed += status != 0;
-    }
-    console_client_use(ep);
-    struct console_stats st = {0};
-    long r = console_client_stats(&st);
-    console_client_use(-1);
-    if (r == 0)
-        printf("init: console server: %lu bytes written, %lu received, %lu interrupts\n",
-               st.written, st.received, st.interrupts);
-    struct ipc_msg m = {.tag = IPC_TAG(CONSOLE_QUIT, 0)};
-    ipc_call(ep, &m);
+    int failed = n ? run_programs(ep, n, argv + 1) : 0;
+    bool alive = n ? stop_server(ep) : true;
     int status = -1;
     sys_wait(server, &status);
     printf("init: console_server exit status %d\n", status);
-    return failed || (r == 0 && status != 0);
+    return failed || (alive && status != 0);
 }

@@ -201,6 +201,16 @@ void endpoint_release_locked(struct endpoint *ep, unsigned rights)
     }
 }
 
+int endpoint_receivers_locked(const struct endpoint *ep)
+{
+    return ep->receivers;
+}
+
+bool endpoint_receiver_waiting_locked(const struct endpoint *ep)
+{
+    return ep->recvs.head != NULL;
+}
+
 unsigned long endpoints_alive_locked(void)
 {
     unsigned long alive = 0;

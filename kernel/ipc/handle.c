@@ -62,16 +62,23 @@ struct ipc_handle *handle_lookup_locked(struct task *t, int h, enum ipc_kind kin
     return s;
 }
 
+long handle_install_at_locked(struct task *t, int h, enum ipc_kind kind, void *obj, unsigned rights,
+                              uintptr_t badge)
+{
+    struct ipc_handle *s = slot(t, h);
+    if (!s || s->kind != IPC_KIND_NONE)
+        return -EMFILE;
+    *s = (struct ipc_handle){.kind = kind, .rights = rights, .badge = badge, .obj = obj};
+    hold(kind, obj, rights);
+    return h;
+}
+
 long handle_install_locked(struct task *t, enum ipc_kind kind, void *obj, unsigned rights,
                            uintptr_t badge)
 {
     for (int h = 0; h < IPC_MAX_HANDLES; h++) {
-        struct ipc_handle *s = &t->handles.h[h];
-        if (s->kind == IPC_KIND_NONE) {
-            *s = (struct ipc_handle){.kind = kind, .rights = rights, .badge = badge, .obj = obj};
-            hold(kind, obj, rights);
-            return h;
-        }
+        if (t->handles.h[h].kind == IPC_KIND_NONE)
+            return handle_install_at_locked(t, h, kind, obj, rights, badge);
     }
     return -EMFILE;
 }

@@ -38,6 +38,9 @@ struct ipc_handle *handle_lookup_locked(struct task *t, int h, enum ipc_kind kin
 /* A new handle in t's table for obj (taking a reference): its index, or -EMFILE. */
 long handle_install_locked(struct task *t, enum ipc_kind kind, void *obj, unsigned rights,
                            uintptr_t badge);
+/* The same at index h, if that slot is free: h, or -EMFILE. */
+long handle_install_at_locked(struct task *t, int h, enum ipc_kind kind, void *obj, unsigned rights,
+                              uintptr_t badge);
 /* handle_mint: a derived handle in the same table. */
 long handle_mint_locked(struct task *t, int h, unsigned rights, uintptr_t badge);
 long handle_close_locked(struct task *t, int h);
@@ -56,6 +59,9 @@ struct endpoint *endpoint_alloc_locked(void);
  * handle gone: ep is free again. */
 void endpoint_hold_locked(struct endpoint *ep, unsigned rights);
 void endpoint_release_locked(struct endpoint *ep, unsigned rights);
+/* How many handles may receive on ep; whether a thread waits to receive. */
+int endpoint_receivers_locked(const struct endpoint *ep);
+bool endpoint_receiver_waiting_locked(const struct endpoint *ep);
 /* The calls, for the calling thread `self` of task self->task. A message
  * to send is staged in self->ipc.msg; a message received is left there.
  * They take sched_lock themselves. */
@@ -79,6 +85,15 @@ long notify_take(struct task *t, int h, bool block);
 unsigned long notifies_alive_locked(void);
 /* Signal bits on n itself (any context, sched_lock held). */
 void notify_signal_locked(struct notify *n, uint64_t bits);
+
+/* ---- console_service.c: the console server's endpoint (sched_lock held) ---- */
+
+/* init's handle to it, with every endpoint right: its index, or -errno. */
+long console_service_give_init_locked(struct task *t);
+/* t's IPC_CONSOLE_HANDLE, if a console server serves (else nothing). */
+void console_service_give_client_locked(struct task *t);
+/* A console server waits for requests (takes sched_lock). */
+bool console_service_ready(void);
 
 /* ---- device.c: the console UART as an object (sched_lock held) ---- */
 

@@ -26,6 +26,12 @@
 #define KERNEL_UAPI_IPC_H
 
 #define IPC_MAX_HANDLES 32  /* handles per task: 0..31 */
+/* The console: while a console server serves (user/console_server.c,
+ * started by init), every task starts with a handle here that may send to
+ * it, badged with its pid (kernel/ipc/console_service.c; the protocol is
+ * lib/user/console_client.h). Closed or never given: the C library writes
+ * to the kernel's debug console (SYS_write) instead. */
+#define IPC_CONSOLE_HANDLE (IPC_MAX_HANDLES - 1)
 #define IPC_BUF_WORDS 64    /* the most extra words one message carries */
 #define IPC_REG_WORDS 4     /* message words in registers, besides the tag */
 #define IPC_TAG_LEN_MASK 0x7ful
@@ -45,8 +51,8 @@
 
 /*
  * Devices (kernel/ipc/device.c). The kernel makes one device object at boot,
- * the console UART; only a task given a handle to it can drive it (the task
- * started by run=init gets it as handle 0). A device handle carries no
+ * the console UART; only a task given a handle to it can drive it (init,
+ * and run.driver programs, get it as handle 0). A device handle carries no
  * rights but IPC_RIGHT_MINT; the calls check the kind:
  *   device_info(dev_h) -> DEVICE_INFO_*: which UART, how its registers lie;
  *   device_io(dev_h, offset, value, write) -> the value read, or 0 written:

@@ -2,15 +2,27 @@
 /* lib/user/console_client.c - talking to the console server (console_client.h). */
 #include "lib/user/console_client.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "lib/user/ipc.h"
 
-static int console_h = -1;
+static int console_h = IPC_CONSOLE_HANDLE; /* until the program says otherwise */
+static bool chosen;                        /* it chose another (console_client_use) */
 
 void console_client_use(int h)
 {
+    __atomic_store_n(&chosen, h != IPC_CONSOLE_HANDLE, __ATOMIC_RELAXED);
     __atomic_store_n(&console_h, h, __ATOMIC_RELAXED);
+}
+
+bool console_client_fall_back(long r)
+{
+    if ((r != -EBADF && r != -EPIPE) || __atomic_load_n(&chosen, __ATOMIC_RELAXED))
+        return false;
+    __atomic_store_n(&console_h, CONSOLE_DEBUG, __ATOMIC_RELAXED);
+    return true;
 }
 
 int console_client_handle(void)
@@ -54,6 +66,6 @@ long console_client_stats(struct console_stats *st)
     long r = ipc_call(console_client_handle(), &m);
     if (r < 0)
         return r;
-    *st = (struct console_stats){m.w[0], m.w[1], m.w[2]};
+    *st = (struct console_stats){m.w[0], m.w[1], m.w[2], (long)m.w[3]};
     return 0;
 }

@@ -72,19 +72,26 @@ void _exit(int status)
         ;
 }
 
-/* The console goes through the console server once the program was told
- * to use it (console_client_use), else straight to the kernel. */
+/* The console goes through the console server (lib/user/console_client.h:
+ * the handle the kernel gave, or the one the program chose), else, with no
+ * server there, straight to the kernel's debug console. */
 RW_RESULT _write(int fd, const void *buf, size_t len)
 {
-    if ((fd == 1 || fd == 2) && console_client_handle() >= 0)
-        return (RW_RESULT)check(console_client_write(buf, len));
+    if ((fd == 1 || fd == 2) && console_client_handle() >= 0) {
+        long r = console_client_write(buf, len);
+        if (!console_client_fall_back(r))
+            return (RW_RESULT)check(r);
+    }
     return (RW_RESULT)check(syscall3(SYS_write, fd, buf, len));
 }
 
 RW_RESULT _read(int fd, void *buf, size_t len)
 {
-    if (fd == 0 && console_client_handle() >= 0)
-        return (RW_RESULT)check(console_client_read(buf, len));
+    if (fd == 0 && console_client_handle() >= 0) {
+        long r = console_client_read(buf, len);
+        if (!console_client_fall_back(r))
+            return (RW_RESULT)check(r);
+    }
     return (RW_RESULT)check(syscall3(SYS_read, fd, buf, len));
 }
 

@@ -5,6 +5,7 @@
  * kernel checks the exit status and that it is still standing afterwards.
  */
 #include "kernel/errno.h"
+#include "kernel/ipc/ipc.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/task.h"
@@ -79,6 +80,15 @@ KTEST(user, console_server)
 {
     KEXPECT_EQ(run_init("hello_console"), 0);
     KEXPECT_EQ(run_init("hello_console:die"), 0);
+}
+
+/* The console every program gets (user/hello_console.c "stdout"): the boot
+ * started init, whose console server serves it. */
+KTEST(user, console_stdout)
+{
+    KEXPECT(console_service_ready());
+    const char *argv[] = {"hello_console", "stdout"};
+    KEXPECT_EQ(run("hello_console", 2, argv), 0);
 }
 
 KTEST(user, registers_preserved)
