@@ -127,6 +127,12 @@ def boot_matrix():
                                   r"init: console server: \d+ bytes written, \d+ received, [1-9]\d* interrupts",
                                   r"init: console_server exit status 0",
                                   r"run=init: exit status 0"]))
+        # init=off: no console server, so programs print through the
+        # kernel's debug console (the C library falls back to it).
+        boots.append(Boot(f"{arch}.{fw}.init-off", arch, fw, ktap=False, timeout=120,
+                          cmdline="init=off run=hello",
+                          expect=[r"hello from pid \d+ on cpu \d+", r"run=hello: exit status 0",
+                                  r"(?s)\A(?!.*console_server: serving)"]))
         # Other CPU counts boot too and report the right number.
         # They also choose the stack offset strategy on the command line:
         # a valid name, an unknown one, and (riscv64) one the CPU cannot do.
