@@ -94,11 +94,13 @@ LABS = [
         ("attack.lfsr.pool", 1),
         ("attack.lfsr.siphash", 1),
     ], boot="attack"),
-    Lab(7, "ipc", "user.console_server", [
+    Lab(7, "ipc", "user.console_server,user.console_stdout", [
         ("ipc.console_write_returns_count", 2),
         ("ipc.console_write_through_server", 3),
         ("ipc.console_write_length_cut_to_message", 3),
         ("ipc.console_server_refuses_quit_from_a_client", 2),
+        ("ipc.console_badge_is_the_pid", 2),
+        ("ipc.console_service_refuses_die_and_quit_from_a_program", 2),
     ]),
 ]
 
