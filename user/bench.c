@@ -70,6 +70,8 @@ static const struct {
 static const char *const ipc_names[2][BENCH_IPC_SIZES] = {
     {"ipc/call0", "ipc/call4", "ipc/call64"},
     {"ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu"}};
+static unsigned long counter_kind;
+static uint64_t empty_cost;
 static int ipc_server[2] = {-1, -1};
 static long ipc_failed;
 static long icount_run; /* ICOUNT: 1 under -icount (exact counts) */
@@ -86,8 +88,18 @@ static const char *const one_way_names[2][2][2] = {
 static struct hist legs[3], one_way_sums[KSTACK_NR][2][2][2];
 static long one_way_bad; /* blocks that failed the sanity check */
 
-static unsigned long counter_kind;
-static uint64_t empty_cost;
+/* Whether a leg between two CPUs means anything: arm64's PMCCNTR_EL0 is
+ * each CPU's own cycle counter, counting from when that CPU enabled it
+ * (arch/arm64/time.c), so two CPUs' readings have no common zero (under
+ * QEMU TCG nearly every cross-CPU sample had a negative leg). TSC under
+ * QEMU and riscv64's cycle (the host's counter under TCG, instructions
+ * under -icount) are one clock for all CPUs; bench_ipc_one_way checks
+ * every sample's order anyway. */
+static bool one_way_xcpu_ok(void)
+{
+    return counter_kind != LATENCY_COUNTER_PMCCNTR;
+}
+
 static struct hist scratch, discard, sums[2][KSTACK_NR][NCALLS];
 
 #if defined(__x86_64__)
@@ -243,6 +255,8 @@ static bool one_way_sane(const char *name, const char *strategy, uint64_t leg, u
 static void one_way_block(unsigned id, unsigned where, unsigned k, long n, int round)
 {
     const char *const *name = one_way_names[where][k];
+    if (where == IPC_XCPU && !one_way_xcpu_ok())
+        return;
     struct bench_ipc_legs out = {.call = &legs[0], .reply = &legs[1], .round = &legs[2]};
     for (unsigned i = 0; i < 3; i++)
         hist_reset(&legs[i]);
@@ -311,6 +325,9 @@ static void ipc_start(unsigned cpu, unsigned long cpus)
         printf(", ipc/callN-xcpu server on CPU %u (1/%d of the calls)", cpu - 1, IPC_XCPU_SHARE);
     printf("; one way (ipc/oneway-call0, -reply0, -call64, -reply64): the call leg to the "
            "server's user mode, the reply leg back, in the same calls\n");
+    if (cpus > 1 && !one_way_xcpu_ok())
+        printf("bench: ipc/oneway-*-xcpu skipped: the counter (PMCCNTR_EL0) is per CPU, "
+               "started when each CPU enabled it: no common zero across CPUs\n");
 }
 
 static void ipc_stop(void)
