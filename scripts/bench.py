@@ -8,8 +8,9 @@ its command line, boot it through the arch's default firmware path (with
 arm64 a 1 GHz generic timer), show progress while it runs, keep the serial
 log in build/bench/<arch>/bench.log and hand it to scripts/bench_report.py,
 which prints the tables and writes results.csv and the plots there. The same
-run has the IPC round trips (the ipc/ rows, docs/ipc.md); their cross-CPU
-rows need the default -smp 4 and are skipped under --icount 1 (one CPU).
+run has the IPC round trips and one-way legs (the ipc/ rows, docs/ipc.md);
+their cross-CPU rows need the default -smp 4 and are skipped under
+--icount 1 (one CPU).
 Python standard library only.
 """
 import argparse

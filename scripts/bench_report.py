@@ -40,8 +40,15 @@ program, timed in the caller (lib/user/bench_ipc.h):
   ipc/call0  ipc/call4  ipc/call64              server on the caller's CPU
   ipc/call0-xcpu  ipc/call4-xcpu  ipc/call64-xcpu  server on another CPU
 call0 is the tag alone, call4 four register words, call64 64 buffer words
-each way. There are no one-way rows: where a one-way figure is shown, it is
-half the round trip, and labelled so.
+each way. One-way rows, measured in calls of their own (call0 and call64):
+  ipc/oneway-call0  ipc/oneway-call64    call leg: the client's counter just
+                                          before ipc_call to the server's just
+                                          after its ipc_reply_recv returns
+  ipc/oneway-reply0  ipc/oneway-reply64  reply leg: the server's just before
+                                          ipc_reply_recv to the client's return
+  ipc/oneway-...-xcpu                    the same, server on another CPU
+                                          (left out where the CPUs' counters
+                                          share no zero, e.g. arm64 PMCCNTR)
 
 Output: DIR/results.csv (one line per row record); printed, per arch and side,
 the seeds' table (percent change of mean, p99 and p99.9 against "off", with
@@ -64,8 +71,10 @@ import subprocess
 import sys
 
 STRATEGY_ORDER = ["off", "counter", "crng16", "task", "siphash", "prng", "prng-task", "pool", "hw"]
+ONE_WAY = ["ipc/oneway-call0", "ipc/oneway-reply0", "ipc/oneway-call64", "ipc/oneway-reply64"]
 SYSCALL_ORDER = ["getpid", "getppid", "invalid", "ipc/call0", "ipc/call4", "ipc/call64",
-                 "ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu"]
+                 *ONE_WAY, "ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu",
+                 *[n + "-xcpu" for n in ONE_WAY]]
 OVERFLOW = 1 << 20  # lib/hist.h: the lower edge of the overflow bucket (HIST_MAX + 1)
 SIDES = {"user": "round trip timed in user space", "kernel": "in-kernel timers, entry to exit"}
 STATS = [("mean", "mean"), ("p99", "p99"), ("p999", "p99.9")]  # (field, label as the seeds)
@@ -101,7 +110,8 @@ PUBLISHED = {
 }
 
 # Other kernels' IPC on real hardware (issue 11), beside this run's ipc/call0
-# under off: (kernel, machine, what was measured, cycles, one_way).
+# (round trip) or ipc/oneway-call0 (one way) under off: (kernel, machine,
+# what was measured, cycles, one_way).
 PUBLISHED_IPC = {
     "x86_64": [("seL4 (sel4bench)", "Intel Skylake", "Call + ReplyRecv round trip", 757, False)],
     "arm64": [("seL4 (sel4bench)", "Arm Cortex-A57", "Call + ReplyRecv round trip", 829, False),
@@ -279,6 +289,10 @@ def side_table(run, side):
         lines.append("ipc/: one round trip (ipc_call answered by ipc_reply_recv in another "
                      "program) timed in the caller; call0 the tag alone, call4 4 register "
                      "words, call64 64 buffer words; -xcpu: the server on another CPU")
+    if any(sc.startswith("ipc/oneway-") for sc in syscalls):
+        lines.append("ipc/oneway-: one way, measured: call leg from the client's user mode "
+                     "before ipc_call to the server's after ipc_reply_recv returns, reply leg "
+                     "from the server's before ipc_reply_recv to the client's after ipc_call")
     if any(r["side"] == side and r["syscall"] in syscalls and r[f] >= OVERFLOW
            for r in run.rows for f in ("p99", "p999")):
         lines.append(f"overflow: a percentile in lib/hist.h's overflow bucket: at least "
@@ -310,23 +324,20 @@ def published_table(run):
 
 
 def published_ipc_table(run):
-    """Other kernels' IPC on real hardware beside this run's ipc/call0 under
-    off, for scale only; [] for an arch without such figures."""
+    """Other kernels' IPC on real hardware beside this run's ipc/call0 or
+    ipc/oneway-call0 under off, for scale only; [] for an arch without such
+    figures."""
     pub = PUBLISHED_IPC.get(run.arch)
     if pub is None:
         return []
-    off = run.values("user", "off", "ipc/call0", "mean")
     ticks = "instructions" if run.icount else "ticks"
     lines = [f"## {run.arch}: IPC beside other kernels (for scale only)", "",
              f"| kernel [published, real hardware] | machine | what | cycles "
-             f"| this run: ipc/call0, off, same CPU ({ticks}) |", "|---|---|---|---|---|"]
+             f"| this run: mean, off, same CPU ({ticks}) |", "|---|---|---|---|---|"]
     for kernel, machine, what, cycles, one_way in pub:
-        if not off:
-            ours = "-"
-        elif one_way:
-            ours = f"{statistics.fmean(off) / 2:.1f} (half the round trip: derived, not measured)"
-        else:
-            ours = f"{statistics.fmean(off):.1f} (round trip)"
+        ours_name = "ipc/oneway-call0" if one_way else "ipc/call0"
+        off = run.values("user", "off", ours_name, "mean")
+        ours = f"{statistics.fmean(off):.1f} ({ours_name})" if off else "-"
         lines.append(f"| {kernel} | {machine} | {what} | {cycles} | {ours} |")
     lines += ["", "published: other kernels on real hardware, in CPU cycles (issue 11); this run: "
               f"QEMU, in {unit(run)}, on an emulated CPU: not comparable, only the scale"]

@@ -21,13 +21,19 @@
  * (ipc/call0), four register words (ipc/call4) and 64 buffer words
  * (ipc/call64), the server on this CPU, and again on another CPU
  * (ipc/call0-xcpu, ...: a tenth of CALLS; skipped, with the reason, on one
- * CPU). The kernel's timers are off meanwhile: they do not time IPC, and
- * their cost would be in the round trip. User-side rows only.
+ * CPU). Then one way, for call0 and call64: the call leg from just before
+ * the client's ipc_call to the server's return from ipc_reply_recv
+ * (ipc/oneway-call0, ...) and the reply leg from just before the server's
+ * ipc_reply_recv to the client's return (ipc/oneway-reply0, ...), timed in
+ * the same calls, and -xcpu as above; a leg's mean must lie above 0 and
+ * below the round trip's, or the run fails. The kernel's timers are off
+ * meanwhile: they do not time IPC, and their cost would be in the round
+ * trip. User-side rows only.
  *
  * Output: the BENCH lines scripts/bench_report.py reads (its header says
  * the format), one row per side (user, kernel), strategy, call and round,
  * and at the end each histogram's buckets summed over the rounds. The exit
- * status is 1 if an IPC call failed.
+ * status is 1 if an IPC call failed or a one-way leg is not sane.
  */
 #include "kernel/uapi/kstack.h"
 #include "kernel/uapi/latency.h"
@@ -64,12 +70,36 @@ static const struct {
 static const char *const ipc_names[2][BENCH_IPC_SIZES] = {
     {"ipc/call0", "ipc/call4", "ipc/call64"},
     {"ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu"}};
-static int ipc_server[2] = {-1, -1};
-static long ipc_failed;
-static struct hist ipc_sums[KSTACK_NR][2][BENCH_IPC_SIZES];
-
 static unsigned long counter_kind;
 static uint64_t empty_cost;
+static int ipc_server[2] = {-1, -1};
+static long ipc_failed;
+static long icount_run; /* ICOUNT: 1 under -icount (exact counts) */
+static struct hist ipc_sums[KSTACK_NR][2][BENCH_IPC_SIZES];
+static uint64_t ipc_round_mean[2][BENCH_IPC_SIZES]; /* this round's, x1000; 0: no row */
+
+/* One-way legs (lib/user/bench_ipc.h, bench_ipc_one_way) of call0 and
+ * call64: [where][size 0/1][leg 0 call, 1 reply]. */
+static const unsigned one_way_size[2] = {0, 2};
+static const char *const one_way_names[2][2][2] = {
+    {{"ipc/oneway-call0", "ipc/oneway-reply0"}, {"ipc/oneway-call64", "ipc/oneway-reply64"}},
+    {{"ipc/oneway-call0-xcpu", "ipc/oneway-reply0-xcpu"},
+     {"ipc/oneway-call64-xcpu", "ipc/oneway-reply64-xcpu"}}};
+static struct hist legs[3], one_way_sums[KSTACK_NR][2][2][2];
+static long one_way_bad; /* blocks that failed the sanity check */
+
+/* Whether a leg between two CPUs means anything: arm64's PMCCNTR_EL0 is
+ * each CPU's own cycle counter, counting from when that CPU enabled it
+ * (arch/arm64/time.c), so two CPUs' readings have no common zero (under
+ * QEMU TCG nearly every cross-CPU sample had a negative leg). TSC under
+ * QEMU and riscv64's cycle (the host's counter under TCG, instructions
+ * under -icount) are one clock for all CPUs; bench_ipc_one_way checks
+ * every sample's order anyway. */
+static bool one_way_xcpu_ok(void)
+{
+    return counter_kind != LATENCY_COUNTER_PMCCNTR;
+}
+
 static struct hist scratch, discard, sums[2][KSTACK_NR][NCALLS];
 
 #if defined(__x86_64__)
@@ -193,6 +223,7 @@ static void ipc_block(unsigned id, unsigned where, unsigned size, long n, int ro
     hist_reset(&scratch);
     long failed = bench_ipc_round_trips(ipc_server[where], size, n, IPC_WARM, counter_kind,
                                         empty_cost, &scratch, &err);
+    ipc_round_mean[where][size] = 0;
     if (failed) {
         printf("bench: %s under %s: %ld of %ld round trips failed (first %ld): row left out\n",
                ipc_names[where][size], names[id], failed, n + IPC_WARM, err);
@@ -201,6 +232,60 @@ static void ipc_block(unsigned id, unsigned where, unsigned size, long n, int ro
     }
     row("user", id, ipc_names[where][size], round, &scratch);
     hist_merge(&ipc_sums[id][where][size], &scratch);
+    ipc_round_mean[where][size] = hist_mean_x1000(&scratch);
+}
+
+/* A leg's mean must be above 0 and below the mean round trip of the same
+ * calls and, under -icount (exact counts), below this round's round trip
+ * row: else a word went astray or the clock lies. Says why, loudly. */
+static bool one_way_sane(const char *name, const char *strategy, uint64_t leg, uint64_t round,
+                         uint64_t row_mean)
+{
+    bool ok = leg > 0 && leg < round && (!icount_run || !row_mean || leg < row_mean);
+    if (!ok)
+        printf("bench: FAIL: %s under %s: mean leg %lu.%03lu, round trip of the same calls "
+               "%lu.%03lu, this round's row %lu.%03lu: a leg must be above 0 and below both\n",
+               name, strategy, (unsigned long)(leg / 1000), (unsigned long)(leg % 1000),
+               (unsigned long)(round / 1000), (unsigned long)(round % 1000),
+               (unsigned long)(row_mean / 1000), (unsigned long)(row_mean % 1000));
+    return ok;
+}
+
+/* One one-way block: the call and reply legs of `n` calls of one size. */
+static void one_way_block(unsigned id, unsigned where, unsigned k, long n, int round)
+{
+    const char *const *name = one_way_names[where][k];
+    if (where == IPC_XCPU && !one_way_xcpu_ok())
+        return;
+    struct bench_ipc_legs out = {.call = &legs[0], .reply = &legs[1], .round = &legs[2]};
+    for (unsigned i = 0; i < 3; i++)
+        hist_reset(&legs[i]);
+    long failed = bench_ipc_one_way(ipc_server[where], one_way_size[k], n, IPC_WARM,
+                                    counter_kind, empty_cost, &out);
+    if (failed) {
+        printf("bench: %s under %s: %ld of %ld calls failed (first %ld): rows left out\n",
+               name[0], names[id], failed, n + IPC_WARM, out.first_error);
+        ipc_failed += failed;
+        return;
+    }
+    if (out.disagree) {
+        /* On one CPU one counter: disagreement is a broken measurement. */
+        printf("bench: %s%s and %s under %s: %ld of %ld samples break t0 <= t1 <= t2 <= t3: "
+               "%s\n", where == IPC_SAME ? "FAIL: " : "", name[0], name[1], names[id],
+               out.disagree, n, where == IPC_SAME ? "one CPU, one counter"
+               : "the two CPUs' counters do not agree: rows left out");
+        one_way_bad += where == IPC_SAME;
+        return;
+    }
+    uint64_t mean_round = hist_mean_x1000(&legs[2]);
+    for (unsigned leg = 0; leg < 2; leg++) {
+        uint64_t mean = hist_mean_x1000(&legs[leg]);
+        if (!one_way_sane(name[leg], names[id], mean, mean_round,
+                          ipc_round_mean[where][one_way_size[k]]))
+            one_way_bad++;
+        row("user", id, name[leg], round, &legs[leg]);
+        hist_merge(&one_way_sums[id][where][k][leg], &legs[leg]);
+    }
 }
 
 /* Every IPC block of one strategy in one round, with the kernel's timers off. */
@@ -213,6 +298,8 @@ static void ipc_blocks(unsigned id, long n, int round)
         long trips = where == IPC_XCPU ? (n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE : n;
         for (unsigned size = 0; ipc_server[where] >= 0 && size < BENCH_IPC_SIZES; size++)
             ipc_block(id, where, size, trips, round);
+        for (unsigned k = 0; ipc_server[where] >= 0 && k < 2; k++)
+            one_way_block(id, where, k, trips, round);
     }
     syscall1(SYS_latency_ctl, LATENCY_ON);
 }
@@ -236,7 +323,11 @@ static void ipc_start(unsigned cpu, unsigned long cpus)
            cpu, cpu);
     if (cpus > 1)
         printf(", ipc/callN-xcpu server on CPU %u (1/%d of the calls)", cpu - 1, IPC_XCPU_SHARE);
-    printf("\n");
+    printf("; one way (ipc/oneway-call0, -reply0, -call64, -reply64): the call leg to the "
+           "server's user mode, the reply leg back, in the same calls\n");
+    if (cpus > 1 && !one_way_xcpu_ok())
+        printf("bench: ipc/oneway-*-xcpu skipped: the counter (PMCCNTR_EL0) is per CPU, "
+               "started when each CPU enabled it: no common zero across CPUs\n");
 }
 
 static void ipc_stop(void)
@@ -295,6 +386,13 @@ static void print_ipc_cdfs(void)
                 if (ipc_sums[id][where][size].count)
                     print_cdf("user", id, ipc_names[where][size], &ipc_sums[id][where][size]);
             }
+            for (unsigned k = 0; k < 2; k++) {
+                for (unsigned leg = 0; leg < 2; leg++) {
+                    const struct hist *h = &one_way_sums[id][where][k][leg];
+                    if (h->count)
+                        print_cdf("user", id, one_way_names[where][k][leg], h);
+                }
+            }
         }
         if (irq_sums[id].count)
             print_cdf("user", id, "irq/uart", &irq_sums[id]);
@@ -337,6 +435,7 @@ int main(int argc, char **argv)
     long rounds = number(argc > 2 ? argv[2] : NULL, 5);
     unsigned mask = chosen(argc > 3 ? argv[3] : NULL);
     long icount = number(argc > 4 ? argv[4] : NULL, 0);
+    icount_run = icount;
     struct latency_status st;
     struct debug_stats ds;
     syscall1(SYS_debug_stats, &ds);
@@ -403,6 +502,8 @@ int main(int argc, char **argv)
         printf("bench: %ld IPC round trips failed\n", ipc_failed);
     if (irq_missed)
         printf("bench: %ld interrupts never reached the handler\n", irq_missed);
+    if (one_way_bad)
+        printf("bench: FAIL: %ld one-way blocks failed their sanity check\n", one_way_bad);
     printf("BENCH end\n");
-    return ipc_failed || irq_missed ? 1 : 0;
+    return ipc_failed || irq_missed || one_way_bad ? 1 : 0;
 }

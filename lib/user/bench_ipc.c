@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/user/bench_ipc.c - IPC round trips for the benchmarks (bench_ipc.h).
+ * lib/user/bench_ipc.c - IPC round trips and one-way legs for the benchmarks
+ * (bench_ipc.h).
  */
 #include "lib/user/bench_ipc.h"
 
@@ -10,10 +11,14 @@
 
 #define STACK_SIZE (16 * 1024)
 #define LABEL_ECHO 1
+#define LABEL_ONE_WAY 2 /* echo, and time the legs (bench_ipc_one_way) */
 #define LABEL_STOP 0xdead
+
+static const unsigned long lens[BENCH_IPC_SIZES] = {0, 0, IPC_BUF_WORDS};
 
 struct server {
     int h, cpu;
+    unsigned long counter; /* counter kind, as for counter_begin() */
     int pid;              /* a spawned server's pid; 0 for a thread */
     volatile int running; /* set by bench_ipc_start, cleared as the server leaves */
     unsigned long buf[IPC_BUF_WORDS];
@@ -23,17 +28,49 @@ struct server {
 static struct server servers[BENCH_IPC_SERVERS];
 static unsigned long client_buf[IPC_BUF_WORDS];
 
-/* Echo every message back as it came, the buffer words too (they are in
- * buf, where the kernel put them), until the stop label. */
+/* Echo messages back as they came, the buffer words too (they are in buf,
+ * where the kernel put them), while they ask for that; the next other
+ * message is left in m. */
+static long echo(struct server *s, struct ipc_msg *m)
+{
+    long r;
+    do
+        r = raw_ipc_syscall(SYS_ipc_reply_recv, s->h, m);
+    while (r >= 0 && IPC_TAG_LABEL(m->tag) == LABEL_ECHO);
+    return r;
+}
+
+/* Echo too, timing each leg (bench_ipc.h, bench_ipc_one_way): the counter
+ * is read as soon as ipc_reply_recv returns with a call (t1; the call
+ * carries the client's t0 in w0) and just before the next ipc_reply_recv
+ * (t2). The reply carries t1 - t0 in w1 and t2 in w0. The first call of a
+ * run came in untimed (maybe through echo()): its call leg reads 0. */
+static long serve_one_way(struct server *s, struct ipc_msg *m)
+{
+    uint64_t t1 = m->w[0];
+    long r;
+    do {
+        m->w[1] = t1 - m->w[0];
+        uint64_t t2 = counter_begin(s->counter);
+        m->w[0] = t2;
+        r = raw_ipc_syscall(SYS_ipc_reply_recv, s->h, m);
+        t1 = counter_end(s->counter);
+    } while (r >= 0 && IPC_TAG_LABEL(m->tag) == LABEL_ONE_WAY);
+    return r;
+}
+
+/* Serve until the stop label. */
 static void serve(void *arg)
 {
     struct server *s = arg;
+    struct latency_status st;
     sys_sched_setaffinity(0, 1ul << s->cpu);
     ipc_set_buffer(s->buf);
+    s->counter = syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) == 0 ? st.counter : 0;
     struct ipc_msg m;
     long r = ipc_recv(s->h, &m);
     while (r >= 0 && IPC_TAG_LABEL(m.tag) != LABEL_STOP)
-        r = raw_ipc_syscall(SYS_ipc_reply_recv, s->h, &m);
+        r = IPC_TAG_LABEL(m.tag) == LABEL_ONE_WAY ? serve_one_way(s, &m) : echo(s, &m);
     s->running = 0; /* the stop call fails with -EPIPE as the server ends */
 }
 
@@ -93,7 +130,6 @@ int bench_ipc_start(int cpu, const char *program)
 long bench_ipc_round_trips(int s, unsigned size, long n, long warm, unsigned long counter,
                            uint64_t empty, struct hist *out, long *first_error)
 {
-    static const unsigned long lens[BENCH_IPC_SIZES] = {0, 0, IPC_BUF_WORDS};
     unsigned long w = size == 0 ? 0 : 1; /* call0: nothing in the register words */
     long failed = 0;
     *first_error = 0;
@@ -112,6 +148,41 @@ long bench_ipc_round_trips(int s, unsigned size, long n, long warm, unsigned lon
             hist_add(out, d > empty ? d - empty : 0);
     }
     return failed;
+}
+
+static uint64_t minus(uint64_t d, uint64_t empty)
+{
+    return d > empty ? d - empty : 0;
+}
+
+long bench_ipc_one_way(int s, unsigned size, long n, long warm, unsigned long counter,
+                       uint64_t empty, struct bench_ipc_legs *out)
+{
+    out->failed = out->first_error = out->disagree = 0;
+    for (long i = 0; i < warm + n; i++) {
+        struct ipc_msg m = {.tag = IPC_TAG(LABEL_ONE_WAY, lens[size % BENCH_IPC_SIZES])};
+        uint64_t t0 = counter_begin(counter);
+        m.w[0] = t0;
+        long r = raw_ipc_syscall(SYS_ipc_call, servers[s].h, &m); /* no errno translation */
+        uint64_t t3 = counter_end(counter);
+        if (r != 0) {
+            out->failed++;
+            out->first_error = out->first_error ? out->first_error : r;
+            continue;
+        }
+        if (i < warm)
+            continue;
+        uint64_t call = m.w[1], reply = t3 - m.w[0], round = t3 - t0;
+        /* t0 <= t1 <= t2 <= t3 on one clock: otherwise the CPUs' counters disagree */
+        if ((int64_t)call < 0 || (int64_t)reply < 0 || call > round || reply > round - call) {
+            out->disagree++;
+            continue;
+        }
+        hist_add(out->call, minus(call, empty));
+        hist_add(out->reply, minus(reply, empty));
+        hist_add(out->round, minus(round, empty));
+    }
+    return out->failed;
 }
 
 void bench_ipc_stop(int s)

@@ -21,6 +21,18 @@
  *           differs from call0 only in what the client puts in them);
  *   call64  the tag, four register words and IPC_BUF_WORDS (64) words
  *           through both threads' buffers, each way.
+ *
+ * One way (bench_ipc_one_way): the client reads the counter just before
+ * ipc_call (t0) and carries the reading in w0; the server reads it as soon
+ * as its ipc_reply_recv returns with the call (t1) and again just before
+ * the ipc_reply_recv that replies (t2), and carries t1 - t0 and t2 back in
+ * the reply's w1 and w0; the client reads it just after ipc_call returns
+ * (t3). Call leg t1 - t0 and reply leg t3 - t2, each from user mode to user
+ * mode. Only comparable counters on the two CPUs make a cross-CPU leg
+ * meaningful; a sample that breaks t0 <= t1 <= t2 <= t3 shows they are not.
+ * The words carry timestamps, so a one-way call0 is not tag-only (it costs
+ * the same: the kernel carries the four words always) and call4 is not
+ * timed one way.
  */
 #ifndef LIB_USER_BENCH_IPC_H
 #define LIB_USER_BENCH_IPC_H
@@ -53,6 +65,21 @@ int bench_ipc_child(int argc, char **argv);
  */
 long bench_ipc_round_trips(int s, unsigned size, long n, long warm, unsigned long counter,
                            uint64_t empty, struct hist *out, long *first_error);
+
+/* The legs of one run of one-way calls; the caller points the hists where
+ * they go (they are not reset first). */
+struct bench_ipc_legs {
+    struct hist *call, *reply; /* t1 - t0, t3 - t2, each minus the empty read pair */
+    struct hist *round;        /* t3 - t0 of the same calls, minus the empty pair */
+    long failed, first_error;  /* as for bench_ipc_round_trips */
+    long disagree;             /* timed samples left out: t0 <= t1 <= t2 <= t3 broken */
+};
+
+/* n one-way calls of size `size` (call0 or call64 mean something; see
+ * above) through server s after `warm` (at least 1) untimed ones, into out;
+ * returns out->failed. */
+long bench_ipc_one_way(int s, unsigned size, long n, long warm, unsigned long counter,
+                       uint64_t empty, struct bench_ipc_legs *out);
 
 /* Stop server s and wait until its thread or program has ended. */
 void bench_ipc_stop(int s);

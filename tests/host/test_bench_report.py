@@ -3,8 +3,8 @@
 """tests/host/test_bench_report.py - host tests of scripts/bench_report.py.
 
 Runs the script on tests/host/bench_canned.log (3 rounds, x86_64, made-up
-numbers chosen so the cells below are known by hand, system calls and IPC
-round trips) and on edited copies of
+numbers chosen so the cells below are known by hand, system calls, IPC
+round trips and one-way legs) and on edited copies of
 it, and prints one KTAP line per case ("ok N - bench_report.<case>");
 tests/run.py collects them. Exit status 1 when any case failed.
 """
@@ -79,8 +79,8 @@ def csv_header_and_rows():
     lines = files["results.csv"].decode().splitlines()
     expect_eq(lines[0], "arch,counter,side,strategy,syscall,round,count,mean,p50,p99,p999,max",
               "header")
-    expect_eq(len(lines) - 1, 78,
-              "rows (36 user + 12 kernel + 30 ipc; the malformed one dropped)")
+    expect_eq(len(lines) - 1, 99,
+              "rows (36 user + 12 kernel + 30 ipc + 21 one-way; the malformed one dropped)")
     expect_eq(lines[1], "x86_64,tsc,user,off,getpid,0,100000,199.000,197,210,300,1200", "row 1")
     expect("x86_64,tsc,user,off,getppid,0,100000,209.500,207,220,310,1240" in lines, "209.500")
 
@@ -212,7 +212,7 @@ def two_arches():
         for arch in ("x86_64", "riscv64"):
             with open(os.path.join(br_out, arch, "results.csv")) as f:
                 rows = f.read().splitlines()[1:]
-            expect_eq(len(rows), 78, f"{arch} rows")
+            expect_eq(len(rows), 99, f"{arch} rows")
             expect(all(r.startswith(arch + ",") for r in rows), f"{arch} rows' arch")
 
 
@@ -256,13 +256,16 @@ def ipc_rows():
     _, _, files = OUT
     lines = files["results.csv"].decode().splitlines()[1:]
     names = {l.split(",")[4] for l in lines if ",ipc/" in l}
-    expect_eq(names, {"ipc/call0", "ipc/call4", "ipc/call64", "ipc/call0-xcpu"}, "ipc names")
+    expect_eq(names, {"ipc/call0", "ipc/call4", "ipc/call64", "ipc/call0-xcpu",
+                      "ipc/oneway-call0", "ipc/oneway-reply0", "ipc/oneway-call0-xcpu"},
+              "ipc names")
     expect("x86_64,tsc,user,off,ipc/call0,0,2000,7090.000,7000,7500,9000,20000" in lines, "row")
     expect(not any(",kernel," in l and ",ipc/" in l for l in lines), "no kernel-side ipc rows")
     with contextlib.redirect_stderr(io.StringIO()):  # the malformed line's warning
         run_ = br.parse_log(canned().splitlines())["x86_64"]
     expect_eq(run_.keys("user", 2), ["getpid", "getppid", "invalid", "ipc/call0", "ipc/call4",
-                                     "ipc/call64", "ipc/call0-xcpu"], "order")
+                                     "ipc/call64", "ipc/oneway-call0", "ipc/oneway-reply0",
+                                     "ipc/call0-xcpu", "ipc/oneway-call0-xcpu"], "order")
     expect_eq(sum(b for b in run_.cdf[("user", "off", "ipc/call0")].values()), 6000, "ipc cdf")
 
 
@@ -284,22 +287,37 @@ def ipc_table():
            "no ipc rows in the kernel table")
 
 
+def one_way_table():
+    # ipc/oneway-call0 mean: off 3540/3550/3560, prng 3740/3750/3760: +5.63%;
+    # pool 3520/3530/3540 overlaps off (half-width 24.8): no mark.
+    expect_eq(USER[("ipc/oneway-call0", "mean")]["off (ticks)"], "3550.000", "off mean")
+    expect_eq(USER[("ipc/oneway-call0", "mean")]["prng"], "+5.63% (R)", "prng call leg")
+    expect_eq(USER[("ipc/oneway-call0", "mean")]["pool"], "-0.56%", "pool call leg: overlap")
+    expect_eq(USER[("ipc/oneway-reply0", "mean")]["prng"], "+5.70% (R)", "prng reply leg")
+    expect_eq(USER[("ipc/oneway-call0-xcpu", "mean")]["off (ticks)"], "91000.000", "xcpu")
+    expect_eq(USER[("ipc/oneway-call0-xcpu", "mean")]["prng"], "-", "no prng xcpu leg")
+    expect("ipc/oneway-: one way, measured" in OUT[1], "note")
+    expect("half the round trip" not in OUT[1] and "derived" not in OUT[1], "nothing derived")
+    expect_eq(br.SYSCALL_ORDER.index("ipc/oneway-reply64") + 1,
+              br.SYSCALL_ORDER.index("ipc/call0-xcpu"), "one-way after the round trips")
+
+
 def ipc_published():
-    col = "this run: ipc/call0, off, same CPU (ticks)"
+    col = "this run: mean, off, same CPU (ticks)"
     pub = table(OUT[1], "x86_64: IPC beside")
     row = pub[("seL4 (sel4bench)", "Intel Skylake")]
-    expect_eq((row["cycles"], row[col]), ("757", "7100.0 (round trip)"), "x86_64")
+    expect_eq((row["cycles"], row[col]), ("757", "7100.0 (ipc/call0)"), "x86_64")
     expect("not comparable" in OUT[1], "labelled not comparable")
     _, out, _ = run(canned().replace("BENCH arch x86_64", "BENCH arch arm64"))
     pub = table(out, "arm64: IPC beside")
     expect_eq(pub[("seL4 (sel4bench)", "Arm Cortex-A57")]["cycles"], "829", "A57")
-    expect_eq(pub[("L4Re", "Arm Cortex-A76")][col],
-              "3550.0 (half the round trip: derived, not measured)", "one-way is half")
+    expect_eq(pub[("L4Re", "Arm Cortex-A76")][col], "3550.0 (ipc/oneway-call0)",
+              "one-way beside the measured call leg")
     _, out, _ = run(canned().replace("BENCH arch x86_64", "BENCH arch riscv64")
                     .replace("BENCH icount 0", "BENCH icount 1"))
     row = table(out, "riscv64: IPC beside")[("seL4 (sel4bench)", "SiFive U54")]
     expect_eq(row["cycles"], "1128", "U54")
-    expect_eq(row[col.replace("ticks", "instructions")], "7100.0 (round trip)", "icount")
+    expect_eq(row[col.replace("ticks", "instructions")], "7100.0 (ipc/call0)", "icount")
     _, out, _ = run("\n".join(l for l in canned().splitlines() if "ipc/" not in l))
     expect_eq(table(out, "x86_64: IPC beside")[("seL4 (sel4bench)", "Intel Skylake")][col], "-",
               "no ipc rows")
@@ -315,7 +333,8 @@ def check_fails_without_off_ipc():
 CASES = [csv_header_and_rows, percent_change, regression_mark, improvement_mark, overlap_no_mark,
          student_t, absolute_off, few_rounds, icount_label, published_table, noise_ignored,
          check_passes, check_fails_when_off_not_fastest, two_arches, plots, no_gnuplot,
-         null_budget, ipc_rows, ipc_table, ipc_published, check_fails_without_off_ipc]
+         null_budget, ipc_rows, ipc_table, one_way_table, ipc_published,
+         check_fails_without_off_ipc]
 
 
 def main():
