@@ -19,7 +19,8 @@ void console_client_use(int h)
 
 bool console_client_fall_back(long r)
 {
-    if ((r != -EBADF && r != -EPIPE) || __atomic_load_n(&chosen, __ATOMIC_RELAXED))
+    bool no_console = r == -EBADF || r == -EPIPE || r == -EINVAL || r == -EPERM;
+    if (!no_console || __atomic_load_n(&chosen, __ATOMIC_RELAXED))
         return false;
     __atomic_store_n(&console_h, CONSOLE_DEBUG, __ATOMIC_RELAXED);
     return true;

@@ -47,8 +47,9 @@ void console_client_use(int h);
 /* The handle in use, or CONSOLE_DEBUG. */
 int console_client_handle(void);
 /* A call through the handle in use returned r: if the program never chose
- * one and r says the server is not there (-EBADF no handle, -EPIPE it
- * died), use the debug console from now on and return true. */
+ * one and r says no console server is there (-EBADF no handle, -EPIPE it
+ * died, -EINVAL or -EPERM the program closed it and the index now names
+ * something else), use the debug console from now on and return true. */
 bool console_client_fall_back(long r);
 /* Write n bytes: the count, or -errno (-EPIPE: the server is gone). */
 long console_client_write(const void *buf, size_t n);
