@@ -80,10 +80,14 @@ static bool wait_handled(void)
     return true;
 }
 
+/* The caller moves to the handler's CPU for the samples, so that both
+ * readings come from one CPU's counter: arm64's PMCCNTR_EL0 is each CPU's
+ * own, with no common zero (the span then includes the caller's yield). */
 long bench_irq_samples(long n, long warm, unsigned long counter, uint64_t empty, struct hist *out)
 {
-    long missed = 0;
+    long missed = 0, home = sys_sched_getaffinity(0);
     kind = counter;
+    sys_sched_setaffinity(0, 1ul);
     for (long i = 0; i < warm + n; i++) {
         uint64_t t0 = counter_begin(kind);
         raise_irq();
@@ -95,6 +99,8 @@ long bench_irq_samples(long n, long warm, unsigned long counter, uint64_t empty,
         if (i >= warm)
             hist_add(out, d > empty ? d - empty : 0);
     }
+    if (home > 0)
+        sys_sched_setaffinity(0, (unsigned long)home);
     return missed;
 }
 

@@ -5,7 +5,8 @@
  * console device as handle 0 (the kernel gives it to `run=` programs booted
  * with run.driver, and to init) binds the UART's interrupt to a
  * notification (irq_bind, docs/ipc.md) that a handler thread pinned to the
- * boot CPU, where the interrupt arrives, waits on.
+ * boot CPU, where the interrupt arrives, waits on. The caller moves to that
+ * CPU for the samples: both counter readings are then one CPU's.
  *
  * One sample: the caller reads the counter, makes the UART raise its
  * interrupt (the transmitter-empty one, as user/test_device.c does: a 16550
