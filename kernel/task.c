@@ -81,10 +81,10 @@ static int give_handles(struct task *child, struct task *parent, const int *hand
     long err = parent && n ? handles_give_locked(child, parent, handles, n) : 0;
     if (err >= 0 && role != ROLE_PROGRAM)
         err = device_give_console_locked(child);
-    if (err >= 0 && role != ROLE_INIT)
-        console_service_give_client_locked(child);
     if (err >= 0 && role == ROLE_INIT)
         err = console_service_give_init_locked(child);
+    else if (err >= 0)
+        console_service_give_client_locked(child);
     spin_unlock_irqrestore(&sched_lock, flags);
     return err < 0 ? (int)err : 0;
 }
