@@ -27,10 +27,15 @@ ifeq ($(filter $(ARCH),$(ARCHES)),)
 $(error Unknown ARCH '$(ARCH)': valid ones are $(ARCHES) (aarch64 is accepted for arm64))
 endif
 
-BUILD := build/$(ARCH)
+# DEBUG_CALLS=0 compiles the debug system calls out (they answer -ENOSYS):
+# such a kernel is built in build/<arch>-nodebug (docs/security.md).
+DEBUG_CALLS ?= 1
+BUILD := build/$(ARCH)$(if $(filter 0,$(DEBUG_CALLS)),-nodebug)
 SMP ?= 4
 MEM ?= 512M
-CMDLINE ?= ktest=all
+# The image a user boots: no self-tests and no debug calls (tests/run.py
+# and scripts/ set their own command lines).
+CMDLINE ?= run=hello
 IMAGE ?= $(BUILD)/disk.img
 VARS ?= $(BUILD)/vars.fd
 V ?= 0
@@ -57,7 +62,7 @@ KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
     -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
     -Wmissing-declarations -Wwrite-strings -Wno-unused-parameter \
-    -I. -Iarch/$(ARCH)/include -MMD -MP $(ARCH_CFLAGS)
+    -I. -Iarch/$(ARCH)/include -MMD -MP -DCONFIG_DEBUG_CALLS=$(DEBUG_CALLS) $(ARCH_CFLAGS)
 KASFLAGS := $(filter-out -std=gnu11,$(KCFLAGS)) -D__ASSEMBLER__
 KLDFLAGS := -nostdlib -static -z noexecstack -z max-page-size=4096 --build-id=none \
     --no-warn-rwx-segments $(ARCH_LDFLAGS) --defsym=KERNEL_VBASE=$(KERNEL_VBASE) \
@@ -194,11 +199,14 @@ endif
 # make run: the main job, a short benchmark of every stack offset strategy
 # (about 20 s) and each one's offsets, then the table. CMDLINE=... boots
 # something else instead (CMDLINE=ktest=all: the self-tests).
-# The attack demonstrations (run=attack_migrate, run=attack_lfsr) read
-# offsets through the probe, which stands in for an info leak and answers
-# only with kstack.debug: it is added for them.
-RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if \
-    $(and $(findstring run=attack_,$(CMDLINE)),$(if $(findstring kstack.debug,$(CMDLINE)),,y)), kstack.debug),\
+# The attack demonstrations (run=attack_migrate, run=attack_lfsr) and the
+# self-tests (ktest=) read offsets through the probe, which stands in for
+# an info leak and answers only with kstack.debug: it is added for them, and
+# the boot banner says "debug calls ON". The image itself (make image) has
+# no kstack.debug.
+RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if $(and \
+    $(or $(findstring run=attack_,$(CMDLINE)),$(findstring ktest=,$(CMDLINE))),\
+    $(if $(findstring kstack.debug,$(CMDLINE)),,y)), kstack.debug),\
     run=bench run.args=3000,3,all,0,dist kstack.debug run.driver)
 run: IMAGE = $(BUILD)/run.img
 run: check-deps image
@@ -309,7 +317,8 @@ build/host/test_lfsr113: build/host/lfsr113_kat.h
 
 test: check-deps
 	$(Q)$(MAKE) --no-print-directory host-tests
-	$(Q)for a in $(ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
+	$(Q)for a in $(ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; \
+	    $(MAKE) --no-print-directory ARCH=$$a DEBUG_CALLS=0 image || exit 1; done
 	$(Q)$(PYTHON) tests/run.py $(TEST_ARGS)
 
 # Mutation testing (tests/mutate.py, tests/mutants/*.mut): every mutant must

@@ -6,11 +6,14 @@
  * count (leak checks), the scheduler's counters, writable kernel addresses
  * with canaries (bad-pointer tests), and a deliberate bug (a lock still
  * held on the way back to user space) that only works when the command
- * line asks for it.
+ * line asks for it. All but the free page count answer -EPERM unless the
+ * boot has kstack.debug; sleep, spin and the kernel addresses are not built
+ * at all with DEBUG_CALLS=0 (-ENOSYS).
  */
 #include "kernel/bootinfo.h"
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/mm.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/page_alloc.h"
@@ -23,28 +26,37 @@
 #include "lib/cmdline.h"
 #include "lib/string.h"
 
+#if CONFIG_DEBUG_CALLS
 long sys_debug_sleep(const struct sysargs *args)
 {
+    if (!kstack_offset_debug_allowed())
+        return -EPERM;
     sched_sleep_ns(args->a[0]);
     return 0;
 }
 
-long sys_debug_free_pages(const struct sysargs *args)
-{
-    return (long)page_free_count();
-}
-
 long sys_debug_spin(const struct sysargs *args)
 {
+    if (!kstack_offset_debug_allowed())
+        return -EPERM;
     uint64_t ns = MIN(args->a[0], 100000000ul); /* at most 0.1 s */
     uint64_t end = time_now_ns() + ns;
     while (time_now_ns() < end)
         arch_cpu_relax();
     return 0;
 }
+#endif /* CONFIG_DEBUG_CALLS */
+
+/* Open to every program: the leak checks of ordinary tests use it. */
+long sys_debug_free_pages(const struct sysargs *args)
+{
+    return (long)page_free_count();
+}
 
 long sys_debug_stats(const struct sysargs *args)
 {
+    if (!kstack_offset_debug_allowed())
+        return -EPERM;
     struct debug_stats st = {.cpus_online = smp_online()};
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     st.migrations = sched_stats.migrations;
@@ -68,6 +80,7 @@ long sys_debug_leak_lock(const struct sysargs *args)
     return 0;
 }
 
+#if CONFIG_DEBUG_CALLS
 /* A kernel-owned page, named by its direct-map alias (not the image address):
  * the direct map is where a kernel bug would reach any page of RAM. */
 static uint8_t canary_page[PAGE_SIZE] __aligned(PAGE_SIZE);
@@ -85,6 +98,8 @@ static uint8_t *kaddr_of(unsigned long kind)
 
 long sys_debug_kaddr(const struct sysargs *args)
 {
+    if (!kstack_offset_debug_allowed())
+        return -EPERM;
     uint8_t *p = kaddr_of(args->a[0]);
     if (!p)
         return -EINVAL;
@@ -99,3 +114,4 @@ long sys_debug_kaddr(const struct sysargs *args)
         changed += p[i] != DEBUG_KADDR_FILL;
     return changed;
 }
+#endif /* CONFIG_DEBUG_CALLS */

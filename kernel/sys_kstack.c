@@ -7,10 +7,11 @@
  * SYS_kstack_probe reports where its own frame sits (kstack_top minus the
  * handler's frame address, so that two calls differ exactly by the offsets
  * they were given) and can move the caller to another CPU in the middle of
- * the call, which is how the tests stage Bug 1. It and SYS_kstack_debug
- * leak what the mechanism hides, so they answer -EPERM unless the command
- * line enables them (kstack.debug, or any ktest= run). Choosing the
- * strategy is open to every program: this kernel has no privileges yet.
+ * the call, which is how the tests stage Bug 1. It, SYS_kstack_debug and
+ * SYS_kstack_stats leak what the mechanism hides, so they answer -EPERM
+ * unless the boot has kstack.debug, and a kernel built with DEBUG_CALLS=0
+ * has no probe and no SYS_kstack_debug at all (-ENOSYS). Choosing the
+ * strategy is still open to every program (docs/security.md).
  */
 #include "kernel/errno.h"
 #include "kernel/kstack_offset/kstack_offset.h"
@@ -32,6 +33,30 @@ long sys_kstack_get(const struct sysargs *args)
     return kstack_offset_current();
 }
 
+long sys_kstack_stats(const struct sysargs *args)
+{
+    if (!kstack_offset_debug_allowed())
+        return -EPERM;
+    long cpu = (long)args->a[0];
+    if (cpu != -1 && (cpu < 0 || cpu >= MAX_CPUS || !READ_ONCE(cpus[cpu].online)))
+        return -EINVAL;
+    struct kstack_stats st;
+    memset(&st, 0, sizeof(st));
+    for (long i = 0; i < MAX_CPUS; i++) {
+        const struct cpu *c = &cpus[i];
+        if ((cpu != -1 && i != cpu) || !READ_ONCE(c->online))
+            continue;
+        for (unsigned s = 0; s <= KSTACK_NR; s++) {
+            for (unsigned k = 0; k < KSTACK_NR_COUNTERS; k++)
+                st.count[s][k] += READ_ONCE(c->kstack.count[s][k]);
+        }
+        st.count[KSTACK_POOL][KSTACK_CNT_DRAWS] += kstack_pool_draws(c);
+        st.pool_level += READ_ONCE(c->kstack.pool.tail) - READ_ONCE(c->kstack.pool.head);
+    }
+    return copy_to_user(args->a[1], &st, sizeof(st));
+}
+
+#if CONFIG_DEBUG_CALLS
 static unsigned long exit_updates(const struct cpu *c)
 {
     unsigned long n = 0;
@@ -78,27 +103,6 @@ long sys_kstack_probe(const struct sysargs *args)
     r.exit_cpu = this_cpu()->id;
     preempt_enable();
     return copy_to_user(args->a[2], &r, sizeof(r));
-}
-
-long sys_kstack_stats(const struct sysargs *args)
-{
-    long cpu = (long)args->a[0];
-    if (cpu != -1 && (cpu < 0 || cpu >= MAX_CPUS || !READ_ONCE(cpus[cpu].online)))
-        return -EINVAL;
-    struct kstack_stats st;
-    memset(&st, 0, sizeof(st));
-    for (long i = 0; i < MAX_CPUS; i++) {
-        const struct cpu *c = &cpus[i];
-        if ((cpu != -1 && i != cpu) || !READ_ONCE(c->online))
-            continue;
-        for (unsigned s = 0; s <= KSTACK_NR; s++) {
-            for (unsigned k = 0; k < KSTACK_NR_COUNTERS; k++)
-                st.count[s][k] += READ_ONCE(c->kstack.count[s][k]);
-        }
-        st.count[KSTACK_POOL][KSTACK_CNT_DRAWS] += kstack_pool_draws(c);
-        st.pool_level += READ_ONCE(c->kstack.pool.tail) - READ_ONCE(c->kstack.pool.head);
-    }
-    return copy_to_user(args->a[1], &st, sizeof(st));
 }
 
 /* The unused part of the caller's kernel stack: from its lowest byte up to
@@ -160,3 +164,4 @@ long sys_kstack_debug(const struct sysargs *args)
         return -EINVAL;
     }
 }
+#endif /* CONFIG_DEBUG_CALLS */

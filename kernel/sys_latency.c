@@ -3,9 +3,12 @@
  * kernel/sys_latency.c - system calls of the latency timers
  * (kernel/latency/): switching them on and off, what they time with, and
  * copying a histogram out (one CPU's or all CPUs' summed, then optionally
- * emptied). Open to every program, like the benchmark that uses them.
+ * emptied). Switching and reading answer -EPERM unless the boot has
+ * kstack.debug: the histograms time other programs' calls, and switching
+ * costs them time. The status is open.
  */
 #include "kernel/errno.h"
+#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/latency.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/syscall.h"
@@ -14,6 +17,8 @@
 
 long sys_latency_ctl(const struct sysargs *args)
 {
+    if (args->a[0] != LATENCY_STATUS && !kstack_offset_debug_allowed())
+        return -EPERM;
     switch (args->a[0]) {
     case LATENCY_OFF:
     case LATENCY_ON:
@@ -32,6 +37,8 @@ long sys_latency_ctl(const struct sysargs *args)
 long sys_latency_read(const struct sysargs *args)
 {
     long cpu = (long)args->a[0];
+    if (!kstack_offset_debug_allowed())
+        return -EPERM;
     if (args->a[1] >= LATENCY_STRATEGIES || args->a[2] >= LATENCY_SLOTS || cpu < -1 ||
         cpu >= MAX_CPUS || args->a[4] > 1)
         return -EINVAL;

@@ -44,19 +44,29 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_gettid] = sys_gettid,
     [SYS_sched_setaffinity] = sys_sched_setaffinity,
     [SYS_sched_getaffinity] = sys_sched_getaffinity,
+#if CONFIG_DEBUG_CALLS
     [SYS_debug_sleep] = sys_debug_sleep,
+#endif
     [SYS_debug_free_pages] = sys_debug_free_pages,
+#if CONFIG_DEBUG_CALLS
     [SYS_debug_spin] = sys_debug_spin,
+#endif
     [SYS_debug_stats] = sys_debug_stats,
     [SYS_debug_leak_lock] = sys_debug_leak_lock,
     [SYS_kstack_set] = sys_kstack_set,
     [SYS_kstack_get] = sys_kstack_get,
+#if CONFIG_DEBUG_CALLS
     [SYS_kstack_probe] = sys_kstack_probe,
+#endif
     [SYS_kstack_stats] = sys_kstack_stats,
+#if CONFIG_DEBUG_CALLS
     [SYS_kstack_debug] = sys_kstack_debug,
+#endif
     [SYS_latency_ctl] = sys_latency_ctl,
     [SYS_latency_read] = sys_latency_read,
+#if CONFIG_DEBUG_CALLS
     [SYS_debug_kaddr] = sys_debug_kaddr,
+#endif
     [SYS_endpoint_create] = sys_endpoint_create,
     [SYS_notify_create] = sys_notify_create,
     [SYS_handle_mint] = sys_handle_mint,

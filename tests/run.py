@@ -133,6 +133,22 @@ def boot_matrix():
                           cmdline="init=off run=hello",
                           expect=[r"hello from pid \d+ on cpu \d+", r"run=hello: exit status 0",
                                   r"(?s)\A(?!.*console_server: serving)"]))
+        # The image a user boots: no ktest=, no kstack.debug. A program from
+        # run= gets -EPERM from every debug call, and the banner says so.
+        boots.append(Boot(f"{arch}.{fw}.gate-closed", arch, fw, ktap=False, timeout=120,
+                          cmdline="run=test_security run.args=gate-closed",
+                          expect=[r"kstack: strategy prng \(default\).*; debug calls off",
+                                  r"(?m)^ *ok \d+ - security\.gate_closed$",
+                                  r"run=test_security: exit status 0"]))
+        # The same with the debug calls compiled out (make DEBUG_CALLS=0):
+        # the banner says so and the calls answer -ENOSYS or -EPERM.
+        boots.append(Boot(f"{arch}.{fw}.gate-closed-nodebug", arch, fw, ktap=False, timeout=120,
+                          cmdline="run=test_security run.args=gate-closed kstack.debug",
+                          make_vars={"DEBUG_CALLS": "0"},
+                          expect=[r"kstack: strategy prng \(default\).*; debug calls off "
+                                  r"\(not built in\)",
+                                  r"(?m)^ *ok \d+ - security\.gate_closed$",
+                                  r"run=test_security: exit status 0"]))
         # Other CPU counts boot too and report the right number.
         # They also choose the stack offset strategy on the command line:
         # a valid name, an unknown one, and (riscv64) one the CPU cannot do.
@@ -443,15 +459,27 @@ def run_qemu(cmd, log_path, timeout):
     return rc, time.time() - start
 
 
+def build_dir(b):
+    """build/<arch>, or build/<arch>-nodebug for a kernel without debug calls."""
+    return b.arch + ("-nodebug" if b.make_vars.get("DEBUG_CALLS") == "0" else "")
+
+
+def boot_cmdline(cmdline):
+    """A self-test boot opens the debug gate explicitly (kstack.debug): ktest=
+    alone no longer does, and the self-tests read offsets and timers."""
+    if "ktest=" in cmdline and "kstack.debug" not in cmdline.split():
+        return cmdline + " kstack.debug"
+    return cmdline
+
+
 def run_boot(b, results):
     workdir = os.path.join(ROOT, "build", b.arch, "test")
     os.makedirs(workdir, exist_ok=True)
     image = os.path.join(workdir, f"{b.name}.img")
     vars_path = os.path.join(workdir, f"{b.name}.vars")
-    shutil.copyfile(os.path.join(ROOT, "build", b.arch, "disk.img"), image)
-    if b.cmdline != DEFAULT_CMDLINE:
-        subprocess.run([sys.executable, os.path.join(ROOT, "boot", "mkimage.py"),
-                        "--set-cmdline", image, b.cmdline], check=True)
+    shutil.copyfile(os.path.join(ROOT, "build", build_dir(b), "disk.img"), image)
+    subprocess.run([sys.executable, os.path.join(ROOT, "boot", "mkimage.py"),
+                    "--set-cmdline", image, boot_cmdline(b.cmdline)], check=True)
     template, cmd = qemu_command(b, image, vars_path)
     if template:
         shutil.copyfile(template, vars_path)

@@ -131,6 +131,11 @@ static void test_write_read(void)
     KTAP_EXPECT_EQ(sys_write(1, buf, ~0ul), -EINVAL, "badinput.write_wrapping_length");
     KTAP_EXPECT_EQ(sys_read(0, buf, 1ul << 40), -EINVAL, "badinput.read_huge_length");
     KTAP_EXPECT_EQ(sys_write(1, NULL, 0), 0, "badinput.write_zero_bytes_from_null");
+    /* Its first 256 bytes are the top of the (mapped) user stack, the rest
+     * is past USER_TOP: the whole range is checked before a byte is copied,
+     * so nothing is written, not the first chunk. */
+    KTAP_EXPECT_EQ(sys_write(1, (void *)(USER_TOP - PAGE - 256), PAGE + 512), -EFAULT,
+                   "badinput.write_past_user_top");
 }
 
 static void test_time_args(void)

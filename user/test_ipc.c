@@ -190,6 +190,11 @@ static void test_badges(int h)
     ktap_check(d >= 0 && ipc_call(d, &md) == 0 && md.w[0] == 9, "ipc.mint_keeps_badge");
     KTAP_EXPECT_EQ(handle_mint(a, IPC_RIGHT_SEND | IPC_RIGHT_RECV, 0), -EPERM,
                    "ipc.mint_cannot_add_rights");
+    /* c has MINT, so only the subset rule can refuse this one. */
+    long e = handle_mint(c, IPC_RIGHT_SEND | IPC_RIGHT_RECV, 0);
+    KTAP_EXPECT_EQ(e, -EPERM, "ipc.mint_subset");
+    if (e >= 0)
+        handle_close((int)e);
     KTAP_EXPECT_EQ(handle_mint(h, IPC_RIGHT_SEND, IPC_BADGE_MAX + 1), -EINVAL,
                    "ipc.mint_badge_too_big");
     handle_close(a);

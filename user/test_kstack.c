@@ -373,7 +373,7 @@ int main(int argc, char **argv)
     syscall1(SYS_debug_stats, &st);
     ncpus = (unsigned)st.cpus_online;
     if (!kstack_calibrate()) {
-        ktap_check(false, "kstack.probe_available (kstack.debug or ktest= on the command line)");
+        ktap_check(false, "kstack.probe_available (kstack.debug on the command line)");
         return ktap_done();
     }
     const char *part = argc > 1 ? argv[1] : "";

@@ -103,8 +103,10 @@ int kstack_offset_select(unsigned id);
 void kstack_offset_select_fixed(uint32_t offset);
 /* The id of the strategy in force. */
 unsigned kstack_offset_current(void);
-/* The debug system calls are allowed (kstack.debug or ktest= on the command
- * line): they leak offsets, so a normal boot refuses them. */
+/* The debug system calls are allowed: the kernel was built with them
+ * (DEBUG_CALLS=1) and booted with kstack.debug. They leak offsets, pin them,
+ * read kernel addresses and cost other programs time, so every other boot
+ * refuses them with -EPERM (docs/security.md). */
 bool kstack_offset_debug_allowed(void);
 
 /* Per-strategy implementation details the system calls need. */

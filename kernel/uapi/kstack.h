@@ -55,7 +55,7 @@ struct kstack_stats {
     unsigned long pool_level; /* bytes of keystream waiting in the pool (this CPU or all) */
 };
 
-/* SYS_kstack_debug operations (tests only; refused unless kstack.debug or ktest=). */
+/* SYS_kstack_debug operations (tests only; refused unless the boot has kstack.debug). */
 #define KSTACK_DEBUG_VERIFY 0    /* () -> mismatches between this CPU's generators and their seeds */
 #define KSTACK_DEBUG_DRAIN 1     /* () -> 0: empty this CPU's pool (the next pool draw is dry) */
 #define KSTACK_DEBUG_PAINT 2     /* () -> 0: fill the caller's unused kernel stack with a pattern */

@@ -4,7 +4,7 @@
  * programs use it (user/test_kstack.c, user/attack_*.c): SYS_kstack_probe,
  * which stands in for a stack-address leak, choosing a strategy, pinning to
  * a CPU, and one staged Bug 1 migration (docs/kstack.md, docs/attacks.md).
- * The probe answers only with kstack.debug or ktest= on the command line.
+ * The probe answers only with kstack.debug on the command line.
  */
 #ifndef LIB_USER_KSTACK_PROBE_H
 #define LIB_USER_KSTACK_PROBE_H
