@@ -202,12 +202,14 @@ endif
 # The attack demonstrations (run=attack_migrate, run=attack_lfsr) and the
 # self-tests (ktest=) read offsets through the probe, which stands in for
 # an info leak and answers only with kstack.debug: it is added for them, and
-# the boot banner says "debug calls ON". The image itself (make image) has
-# no kstack.debug.
+# the boot banner says "debug calls ON"; the attack programs and the
+# benchmark choose strategies, so they get run.control (the control
+# capability). The image itself (make image) has neither.
 RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if $(and \
     $(or $(findstring run=attack_,$(CMDLINE)),$(findstring ktest=,$(CMDLINE))),\
-    $(if $(findstring kstack.debug,$(CMDLINE)),,y)), kstack.debug),\
-    run=bench run.args=3000,3,all,0,dist kstack.debug run.driver)
+    $(if $(findstring kstack.debug,$(CMDLINE)),,y)), kstack.debug)$(if $(and \
+    $(findstring run=attack_,$(CMDLINE)),$(if $(findstring run.control,$(CMDLINE)),,y)), run.control),\
+    run=bench run.args=3000,3,all,0,dist kstack.debug run.driver run.control)
 run: IMAGE = $(BUILD)/run.img
 run: check-deps image
 	$(Q)cp -f $(BUILD)/disk.img $(BUILD)/run.img

@@ -175,7 +175,9 @@ static void maybe_crash(const char *cmdline)
 /* run=<program> [run.args=a,b,c] [run.driver]: start that embedded program
  * (user/) with those arguments and wait for it. A program with run.driver
  * gets the console device as its handle 0 (kernel/ipc/device.c): it may
- * drive the UART (the benchmark's interrupt rows need it). run=init starts
+ * drive the UART (the benchmark's interrupt rows need it); with run.control
+ * it holds the control capability (it may choose the stack offset strategy:
+ * the benchmark, the attack demonstrations). run=init starts
  * init (which the boot then did not start) with the programs in run.args. */
 static int run_program(const char *cmdline)
 {
@@ -196,10 +198,10 @@ static int run_program(const char *cmdline)
     int status = 0, pid;
     if (strcmp(name, "init") == 0)
         pid = task_spawn_init(argc, argv);
-    else if (cmdline_flag(cmdline, "run.driver"))
-        pid = task_spawn_console_driver(name, argc, argv);
     else
-        pid = task_spawn(name, argc, argv, NULL);
+        pid = task_spawn_kernel(name, argc, argv,
+                                (cmdline_flag(cmdline, "run.driver") ? TASK_GIFT_DEVICE : 0) |
+                                    (cmdline_flag(cmdline, "run.control") ? TASK_GIFT_CONTROL : 0));
     if (pid < 0 || task_wait(NULL, pid, &status) != pid) {
         kprintf("run=%s: cannot start it (error %d)\n", name, pid);
         return 1;

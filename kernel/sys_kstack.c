@@ -11,9 +11,10 @@
  * SYS_kstack_stats leak what the mechanism hides, so they answer -EPERM
  * unless the boot has kstack.debug, and a kernel built with DEBUG_CALLS=0
  * has no probe and no SYS_kstack_debug at all (-ENOSYS). Choosing the
- * strategy is still open to every program (docs/security.md).
+ * strategy needs the control capability (docs/security.md).
  */
 #include "kernel/errno.h"
+#include "kernel/ipc/ipc.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
@@ -23,9 +24,23 @@
 
 #define PAINT 0x5a5a5a5a5a5a5a5aull
 
+/* Strategies weaker than the default: the baseline and the legacy designs
+ * with their known bugs (docs/kstack.md). */
+static bool weak(unsigned id)
+{
+    return id == KSTACK_OFF || id == KSTACK_COUNTER || id == KSTACK_CRNG16 || id == KSTACK_TASK;
+}
+
+/* Needs a control handle with KSTACK, and DEBUG too for a weak strategy;
+ * with kstack.lock nobody may change it after boot. */
 long sys_kstack_set(const struct sysargs *args)
 {
-    return kstack_offset_select((unsigned)MIN(args->a[0], (uintptr_t)KSTACK_NR));
+    unsigned id = (unsigned)MIN(args->a[0], (uintptr_t)KSTACK_NR);
+    if (kstack_offset_locked() || !control_allows(IPC_RIGHT_KSTACK))
+        return -EPERM;
+    if (weak(id) && !control_allows(IPC_RIGHT_DEBUG))
+        return -EPERM;
+    return kstack_offset_select(id);
 }
 
 long sys_kstack_get(const struct sysargs *args)
@@ -156,6 +171,8 @@ long sys_kstack_debug(const struct sysargs *args)
     case KSTACK_DEBUG_HIGHWATER:
         return stack_high_water();
     case KSTACK_DEBUG_FIXED:
+        if (kstack_offset_locked() || !control_allows(IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG))
+            return -EPERM;
         kstack_offset_select_fixed((uint32_t)args->a[1] & KSTACK_OFFSET_MASK);
         return 0;
     case KSTACK_DEBUG_STACK_SIZE:

@@ -63,25 +63,24 @@ static void free_task(struct task *t)
     spin_unlock_irqrestore(&sched_lock, flags);
 }
 
-/* What a new task is, for the handles the kernel gives it. */
-enum task_role {
-    ROLE_PROGRAM, /* a program: its parent's handles, and the console's */
-    ROLE_DRIVER,  /* also handle 0, the console device (the device tests, run.driver) */
-    ROLE_INIT     /* also the console service (kernel/ipc/console_service.c) */
-};
+/* The handles the kernel gives a new task (TASK_GIFT_* and these). */
+#define GIFT_SERVICE 4u /* init: the console service (kernel/ipc/console_service.c) */
+#define GIFTS_INIT (TASK_GIFT_DEVICE | TASK_GIFT_CONTROL | GIFT_SERVICE)
 
 /* The child's handles, before its first thread starts (so nothing else
- * touches its table yet): the parent's list as 0..n-1, the device next, and
- * IPC_CONSOLE_HANDLE if a console server serves (init does not get it: it
- * starts that server). */
+ * touches its table yet): the parent's list as 0..n-1, the device next, the
+ * control capability at IPC_CONTROL_HANDLE, and IPC_CONSOLE_HANDLE if a
+ * console server serves (init does not get it: it starts that server). */
 static int give_handles(struct task *child, struct task *parent, const int *handles, int n,
-                        enum task_role role)
+                        unsigned gifts)
 {
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     long err = parent && n ? handles_give_locked(child, parent, handles, n) : 0;
-    if (err >= 0 && role != ROLE_PROGRAM)
+    if (err >= 0 && (gifts & TASK_GIFT_DEVICE))
         err = device_give_console_locked(child);
-    if (err >= 0 && role == ROLE_INIT)
+    if (err >= 0 && (gifts & TASK_GIFT_CONTROL))
+        err = control_give_locked(child);
+    if (err >= 0 && (gifts & GIFT_SERVICE))
         err = console_service_give_init_locked(child);
     else if (err >= 0)
         console_service_give_client_locked(child);
@@ -95,7 +94,7 @@ int task_spawn(const char *name, int argc, const char *const argv[], struct task
 }
 
 static int spawn(const char *name, int argc, const char *const argv[], struct task *parent,
-                 const int *handles, int nhandles, enum task_role role)
+                 const int *handles, int nhandles, unsigned gifts)
 {
     const struct initrd_entry *prog = initrd_find(name);
     if (!prog)
@@ -108,7 +107,7 @@ static int spawn(const char *name, int argc, const char *const argv[], struct ta
     if (!err)
         err = exec_load(&t->as, prog->data, prog->size, argc, argv, &r);
     if (!err)
-        err = give_handles(t, parent, handles, nhandles, role);
+        err = give_handles(t, parent, handles, nhandles, gifts);
     struct thread *th = err ? NULL : thread_create(name, user_thread_start, NULL, ALL_CPUS, t);
     if (!th) {
         free_task(t);
@@ -127,17 +126,22 @@ static int spawn(const char *name, int argc, const char *const argv[], struct ta
 int task_spawn_with(const char *name, int argc, const char *const argv[], struct task *parent,
                     const int *handles, int nhandles)
 {
-    return spawn(name, argc, argv, parent, handles, nhandles, ROLE_PROGRAM);
+    return spawn(name, argc, argv, parent, handles, nhandles, 0);
+}
+
+int task_spawn_kernel(const char *name, int argc, const char *const argv[], unsigned gifts)
+{
+    return spawn(name, argc, argv, NULL, NULL, 0, gifts & (TASK_GIFT_DEVICE | TASK_GIFT_CONTROL));
 }
 
 int task_spawn_console_driver(const char *name, int argc, const char *const argv[])
 {
-    return spawn(name, argc, argv, NULL, NULL, 0, ROLE_DRIVER);
+    return task_spawn_kernel(name, argc, argv, TASK_GIFT_DEVICE);
 }
 
 int task_spawn_init(int argc, const char *const argv[])
 {
-    return spawn("init", argc, argv, NULL, NULL, 0, ROLE_INIT);
+    return spawn("init", argc, argv, NULL, NULL, 0, GIFTS_INIT);
 }
 
 int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp)

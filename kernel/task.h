@@ -44,13 +44,19 @@ int task_spawn(const char *name, int argc, const char *const argv[], struct task
  * open: then nothing starts). */
 int task_spawn_with(const char *name, int argc, const char *const argv[], struct task *parent,
                     const int *handles, int nhandles);
-/* Started by the kernel, with handle 0 naming the console device
- * (kernel/ipc/device.c): the device tests, run.driver. */
+/* What the kernel gives a program it starts itself, besides the console:
+ * handle 0 naming the console device (kernel/ipc/device.c: the device
+ * tests, run.driver), and the control capability at IPC_CONTROL_HANDLE
+ * (its self-test programs, run.control; docs/security.md). */
+#define TASK_GIFT_DEVICE 1u
+#define TASK_GIFT_CONTROL 2u
+int task_spawn_kernel(const char *name, int argc, const char *const argv[], unsigned gifts);
+/* task_spawn_kernel(name, argc, argv, TASK_GIFT_DEVICE). */
 int task_spawn_console_driver(const char *name, int argc, const char *const argv[]);
 /* init (user/init.c), started by the kernel: handle 0 the console device,
  * handle 1 the console service with every endpoint right, so that the
  * console server init starts serves every program
- * (kernel/ipc/console_service.c). */
+ * (kernel/ipc/console_service.c), and the control capability. */
 int task_spawn_init(int argc, const char *const argv[]);
 /* Wait for a child (pid, or -1 for any) of `parent` (NULL: a task the kernel
  * started, pid required) to end; returns its pid and sets *status, or -errno. */

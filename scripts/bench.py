@@ -46,7 +46,7 @@ def run_arch(arch, args):
     log_path = os.path.join(out_dir, "bench.log")
     shutil.copyfile(os.path.join(ROOT, "build", arch, "disk.img"), image)
     cmdline = (f"run=bench run.args={args.calls},{args.rounds},{args.strategies},{args.icount}"
-               " kstack.debug run.driver")
+               " kstack.debug run.driver run.control")
     subprocess.run([sys.executable, os.path.join(ROOT, "boot", "mkimage.py"), "--set-cmdline",
                     image, cmdline], check=True)
     template, cmd = qemu_command(arch, image, vars_path, args.icount)

@@ -41,7 +41,7 @@ def boot(arch, program, args, timeout, smp, show):
     vars_path = os.path.join(out_dir, f"{arch}.vars")
     log_path = os.path.join(out_dir, f"{arch}.log")
     shutil.copyfile(os.path.join(ROOT, "build", arch, "disk.img"), image)
-    cmdline = f"run={program} run.args={','.join(args)} kstack.debug"
+    cmdline = f"run={program} run.args={','.join(args)} kstack.debug run.control"
     subprocess.run([sys.executable, os.path.join(ROOT, "boot", "mkimage.py"), "--set-cmdline",
                     image, cmdline], check=True)
     template, cmd = qemu_command(arch, image, vars_path, smp)

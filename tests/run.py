@@ -110,7 +110,7 @@ def boot_matrix():
         # fastest strategy on the invalid call (exact instruction counts).
         icount_cpu = {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"} if arch == "arm64" else {}
         boots.append(Boot(f"{arch}.{fw}.bench-icount", arch, fw, smp=1, ktap=False, bench=True,
-                          cmdline="run=bench run.args=300,3,all,1 kstack.debug run.driver",
+                          cmdline="run=bench run.args=300,3,all,1 kstack.debug run.driver run.control",
                           qemu_extra="-icount shift=0,align=off,sleep=off -rtc clock=vm",
                           make_vars=icount_cpu, expect=[r"BENCH end", r"run=bench: exit status 0"],
                           timeout=400))
@@ -159,7 +159,8 @@ def boot_matrix():
         for smp, choice, says in ((1, "pool", [r"kstack: strategy pool "]),
                                   (3, bad, [warning, r"kstack: strategy prng \(default\)"])):
             boots.append(Boot(f"{arch}.{fw}.smp{smp}", arch, fw, smp=smp,
-                              cmdline=f"ktest=boot,user.smp_scheduler kstack={choice}",
+                              cmdline=f"ktest=boot,user.smp_scheduler,user.security "
+                                      f"kstack={choice}{' kstack.lock' if smp == 1 else ''}",
                               expect=booted(arch, smp) + gic[arch] + says))
         # Many CPUs (issue 12): 16 on each arch (arm64 needs a GICv3 for
         # more than 8; its boot is with the GICv3 ones), and on x86_64 more

@@ -439,7 +439,7 @@ static char watchdog_stack[16384] __attribute__((aligned(16)));
 static void replay_hint(unsigned long batch)
 {
     ktap_note("reproduce: make fuzz FUZZ_SEED=%llu FUZZ_REPLAY=%lu (kernel command line "
-              "run=fuzz run.args=replay,%llu,%lu kstack.debug)",
+              "run=fuzz run.args=replay,%llu,%lu kstack.debug run.control)",
               (unsigned long long)seed, batch, (unsigned long long)seed, batch);
 }
 

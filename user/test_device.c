@@ -54,7 +54,7 @@ static void test_info_and_io(void)
     ktap_check(uart_dev_open(&uart, DEV_H) == 0, "ipc.device_info_console_uart");
     int ep = endpoint_create();
     KTAP_EXPECT_EQ(device_info(ep), -EINVAL, "ipc.device_info_not_a_device");
-    KTAP_EXPECT_EQ(device_read(IPC_CONSOLE_HANDLE - 1, 0), -EBADF, "ipc.device_io_bad_handle");
+    KTAP_EXPECT_EQ(device_read(IPC_CONTROL_HANDLE - 1, 0), -EBADF, "ipc.device_io_bad_handle");
     KTAP_EXPECT_EQ(device_read(ep, 0), -EINVAL, "ipc.device_io_not_a_device");
     unsigned long window = info & DEVICE_INFO_PORTS ? DEVICE_PORTS : 0x1000;
     KTAP_EXPECT_EQ(device_read(DEV_H, window), -EINVAL, "ipc.device_io_offset_out_of_range");
@@ -102,11 +102,11 @@ static void test_bind_errors(int n)
 {
     int ep = endpoint_create();
     int wait_only = handle_mint(n, IPC_RIGHT_WAIT, 0);
-    KTAP_EXPECT_EQ(irq_bind(DEV_H, IPC_CONSOLE_HANDLE - 1, 1), -EBADF,
+    KTAP_EXPECT_EQ(irq_bind(DEV_H, IPC_CONTROL_HANDLE - 1, 1), -EBADF,
                    "ipc.irq_bind_bad_notify_handle");
     KTAP_EXPECT_EQ(irq_bind(DEV_H, ep, 1), -EINVAL, "ipc.irq_bind_endpoint_as_notify");
     KTAP_EXPECT_EQ(irq_bind(ep, n, 1), -EINVAL, "ipc.irq_bind_not_a_device");
-    KTAP_EXPECT_EQ(irq_bind(IPC_CONSOLE_HANDLE - 1, n, 1), -EBADF,
+    KTAP_EXPECT_EQ(irq_bind(IPC_CONTROL_HANDLE - 1, n, 1), -EBADF,
                    "ipc.irq_bind_bad_device_handle");
     KTAP_EXPECT_EQ(irq_bind(DEV_H, wait_only, 1), -EPERM, "ipc.irq_bind_without_signal_right");
     KTAP_EXPECT_EQ(irq_bind(DEV_H, n, 0), -EINVAL, "ipc.irq_bind_no_bits");

@@ -260,7 +260,7 @@ static void caller_thread(void *arg)
 static void test_bad_handles(int h)
 {
     struct ipc_msg m = msg(L_COUNT, 0, 0, 0, 0, 0);
-    KTAP_EXPECT_EQ(ipc_call(IPC_CONSOLE_HANDLE - 1, &m), -EBADF, "ipc.unused_handle");
+    KTAP_EXPECT_EQ(ipc_call(IPC_CONTROL_HANDLE - 1, &m), -EBADF, "ipc.unused_handle");
     KTAP_EXPECT_EQ(ipc_call(-1, &m), -EBADF, "ipc.negative_handle");
     KTAP_EXPECT_EQ(ipc_call(IPC_MAX_HANDLES, &m), -EBADF, "ipc.handle_past_table");
     KTAP_EXPECT_EQ(syscall6(SYS_ipc_call, (1l << 32) + h, 0, 0, 0, 0, 0), -EBADF,

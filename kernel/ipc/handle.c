@@ -11,11 +11,18 @@
  */
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/sched/sched.h"
 #include "kernel/task.h"
 #include "lib/string.h"
 
+/* The control capability names no object that could go away: one static
+ * token, never counted. */
+static int control_token;
+
 static void hold(enum ipc_kind kind, void *obj, unsigned rights)
 {
+    if (kind == IPC_KIND_CONTROL)
+        return;
     if (kind == IPC_KIND_ENDPOINT)
         endpoint_hold_locked(obj, rights);
     else if (kind == IPC_KIND_DEVICE)
@@ -27,6 +34,8 @@ static void hold(enum ipc_kind kind, void *obj, unsigned rights)
 /* Handle h of t, naming obj, is going. */
 static void release(struct task *t, int h, enum ipc_kind kind, void *obj, unsigned rights)
 {
+    if (kind == IPC_KIND_CONTROL)
+        return;
     if (kind == IPC_KIND_DEVICE)
         device_release_locked(obj, t, h);
     else if (kind == IPC_KIND_ENDPOINT)
@@ -132,4 +141,23 @@ void handles_close_all_locked(struct task *t)
         if (t->handles.h[h].kind != IPC_KIND_NONE)
             handle_close_locked(t, h);
     }
+}
+
+long control_give_locked(struct task *t)
+{
+    return handle_install_at_locked(t, IPC_CONTROL_HANDLE, IPC_KIND_CONTROL, &control_token,
+                                    IPC_RIGHTS_CONTROL, 0);
+}
+
+bool control_allows(unsigned right)
+{
+    struct task *t = current_task();
+    bool allowed = false;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    for (int h = 0; h < IPC_MAX_HANDLES && !allowed; h++) {
+        const struct ipc_handle *s = &t->handles.h[h];
+        allowed = s->kind == IPC_KIND_CONTROL && (s->rights & right) == right;
+    }
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return allowed;
 }

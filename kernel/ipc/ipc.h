@@ -47,6 +47,11 @@ long handle_close_locked(struct task *t, int h);
 /* Copies of parent's handles list[0..n-1] as child's handles 0..n-1; child's
  * table must be empty. 0, or -EBADF (then nothing is copied). */
 long handles_give_locked(struct task *child, struct task *parent, const int *list, int n);
+/* The control capability (uapi/ipc.h IPC_CONTROL_HANDLE): give t one with
+ * every right, at that index; 0 or -EMFILE. */
+long control_give_locked(struct task *t);
+/* Whether the calling task holds a control handle with `right`. */
+bool control_allows(unsigned right);
 /* The task's last thread is leaving: close every handle. */
 void handles_close_all_locked(struct task *t);
 

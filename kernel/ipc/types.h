@@ -48,7 +48,7 @@ struct ipc_thread {
     struct ipc_msg msg;
 };
 
-enum ipc_kind { IPC_KIND_NONE, IPC_KIND_ENDPOINT, IPC_KIND_NOTIFY, IPC_KIND_DEVICE };
+enum ipc_kind { IPC_KIND_NONE, IPC_KIND_ENDPOINT, IPC_KIND_NOTIFY, IPC_KIND_DEVICE, IPC_KIND_CONTROL };
 
 struct ipc_handle {
     enum ipc_kind kind; /* IPC_KIND_NONE: a free slot */

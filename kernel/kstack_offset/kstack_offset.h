@@ -108,6 +108,8 @@ unsigned kstack_offset_current(void);
  * read kernel addresses and cost other programs time, so every other boot
  * refuses them with -EPERM (docs/security.md). */
 bool kstack_offset_debug_allowed(void);
+/* kstack.lock was on the command line: the strategy can no longer change. */
+bool kstack_offset_locked(void);
 
 /* Per-strategy implementation details the system calls need. */
 const struct kstack_strategy *kstack_strategy_by_id(unsigned id);

@@ -42,6 +42,7 @@ static const struct kstack_strategy *const strategies[KSTACK_NR + 1] = {
 
 const struct kstack_strategy *kstack_strategy_now = &kstack_off; /* until init */
 static bool debug_allowed;
+static bool locked; /* kstack.lock: the boot's choice stands */
 
 const struct kstack_strategy *kstack_strategy_by_id(unsigned id)
 {
@@ -79,6 +80,11 @@ void kstack_offset_select_fixed(uint32_t offset)
     for (unsigned i = 0; i < MAX_CPUS; i++)
         WRITE_ONCE(cpus[i].kstack.fixed, offset);
     WRITE_ONCE(kstack_strategy_now, &kstack_fixed);
+}
+
+bool kstack_offset_locked(void)
+{
+    return locked;
 }
 
 bool kstack_offset_debug_allowed(void)
@@ -143,12 +149,13 @@ void kstack_offset_init(const struct boot_info *bi)
      * debug calls (make DEBUG_CALLS=1, the default): running self-tests
      * (ktest=) does not, so no boot leaks offsets as a side effect. */
     debug_allowed = CONFIG_DEBUG_CALLS && cmdline_flag(bi->cmdline, "kstack.debug");
+    locked = cmdline_flag(bi->cmdline, "kstack.lock");
     unsigned id = boot_choice(bi->cmdline);
     kstack_offset_select(id);
     kprintf("kstack: strategy %s%s (random offset 0..%u in 16-byte steps on every system "
-            "call); hw source: %s; debug calls %s\n",
+            "call)%s; hw source: %s; debug calls %s\n",
             strategies[id]->name, id == KSTACK_DEFAULT ? " (default)" : "", KSTACK_OFFSET_MAX,
-            random_hw_name(),
+            locked ? ", locked" : "", random_hw_name(),
             debug_allowed ? "ON (kstack.debug: offsets can be read and pinned)"
                           : CONFIG_DEBUG_CALLS ? "off" : "off (not built in)");
     uint64_t centi = fill_ticks * 100 / (cpus_present * KSTACK_POOL_BYTES);

@@ -32,6 +32,12 @@
  * lib/user/console_client.h). Closed or never given: the C library writes
  * to the kernel's debug console (SYS_write) instead. */
 #define IPC_CONSOLE_HANDLE (IPC_MAX_HANDLES - 1)
+/* The control capability (docs/security.md): the kernel gives it to init
+ * and to its own self-test programs here, with every right below and MINT;
+ * a holder may hand minted subsets to the programs it starts (spawn_with).
+ * A privileged call succeeds if the caller holds, in any slot, a control
+ * handle with the right it needs; otherwise it answers -EPERM. */
+#define IPC_CONTROL_HANDLE (IPC_MAX_HANDLES - 2)
 #define IPC_BUF_WORDS 64    /* the most extra words one message carries */
 #define IPC_REG_WORDS 4     /* message words in registers, besides the tag */
 #define IPC_TAG_LEN_MASK 0x7ful
@@ -47,7 +53,10 @@
 #define IPC_RIGHT_SIGNAL 0x04 /* notification: notify_signal */
 #define IPC_RIGHT_WAIT 0x08   /* notification: notify_wait, notify_poll */
 #define IPC_RIGHT_MINT 0x10   /* either: handle_mint may derive handles from it */
-#define IPC_RIGHTS_ALL 0x1f
+#define IPC_RIGHT_KSTACK 0x20  /* control: kstack_set (not with kstack.lock) */
+#define IPC_RIGHT_DEBUG 0x40   /* control: kstack_set to the legacy strategies */
+#define IPC_RIGHTS_CONTROL (IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG | IPC_RIGHT_MINT)
+#define IPC_RIGHTS_ALL 0x7f
 
 /*
  * Devices (kernel/ipc/device.c). The kernel makes one device object at boot,

@@ -13,7 +13,7 @@ static int run_fpu(const char *part)
 {
     const char *argv[] = {"test_fpu", part};
     int status = -1;
-    int pid = task_spawn("test_fpu", 2, argv, NULL);
+    int pid = task_spawn_kernel("test_fpu", 2, argv, TASK_GIFT_CONTROL);
     if (pid < 0)
         return pid;
     int got = task_wait(NULL, pid, &status);

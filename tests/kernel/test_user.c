@@ -4,17 +4,20 @@
  * how they ended. The programs print their own KTAP subtests; here the
  * kernel checks the exit status and that it is still standing afterwards.
  */
+#include "kernel/bootinfo.h"
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/task.h"
+#include "lib/cmdline.h"
 
-/* Start `name` with argv and wait for it; returns its exit status or -errno. */
+/* Start `name` with argv and wait for it; returns its exit status or -errno.
+ * The self-test programs hold the control capability (docs/security.md). */
 static int run(const char *name, int argc, const char *const argv[])
 {
     int status = -1;
-    int pid = task_spawn(name, argc, argv, NULL);
+    int pid = task_spawn_kernel(name, argc, argv, TASK_GIFT_CONTROL);
     if (pid < 0)
         return pid;
     int got = task_wait(NULL, pid, &status);
@@ -47,7 +50,8 @@ KTEST(user, ipc)
  * ipc.device_* and ipc.irq_* subtests): started with the device as handle 0. */
 static int run_driver(int argc, const char *const argv[])
 {
-    int status = -1, pid = task_spawn_console_driver(argv[0], argc, argv);
+    int status = -1,
+        pid = task_spawn_kernel(argv[0], argc, argv, TASK_GIFT_DEVICE | TASK_GIFT_CONTROL);
     if (pid < 0)
         return pid;
     return task_wait(NULL, pid, &status) == pid ? status : -1;
@@ -70,7 +74,7 @@ KTEST(user, ipc_device)
 static int run_init(const char *client)
 {
     const char *argv[] = {"init", client};
-    int status = -1, pid = task_spawn_console_driver("init", 2, argv);
+    int status = -1, pid = task_spawn_kernel("init", 2, argv, TASK_GIFT_DEVICE | TASK_GIFT_CONTROL);
     if (pid < 0)
         return pid;
     return task_wait(NULL, pid, &status) == pid ? status : -1;
@@ -89,6 +93,15 @@ KTEST(user, console_stdout)
     KEXPECT(console_service_ready());
     const char *argv[] = {"hello_console", "stdout"};
     KEXPECT_EQ(run("hello_console", 2, argv), 0);
+}
+
+/* Who may choose the stack offset strategy (user/test_security.c prints the
+ * security.* subtests); kstack.lock on the command line fixes it for all. */
+KTEST(user, security)
+{
+    bool locked = cmdline_flag(boot_info.cmdline, "kstack.lock");
+    const char *argv[] = {"test_security", locked ? "locked" : "unlocked"};
+    KEXPECT_EQ(run("test_security", 2, argv), 0);
 }
 
 KTEST(user, registers_preserved)
