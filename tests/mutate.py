@@ -8,13 +8,20 @@ file that removes or weakens one check the kernel relies on. For each mutant
 and each arch it names, this script copies the tree (with the already built
 objects of that arch, so only what the change touches recompiles), applies
 the change, builds, runs the named subset of the test suite with
-tests/run.py, and prints
+tests/run.py, and prints one of
 
-  killed    <name> ...   some test failed (or the boot did)
-  survived  <name> ...   every test passed: a check no test looks at
+  killed        a test its kills: line names failed
+  survived      every test passed: a check no test looks at
+  unrelated     something failed, but none of the named tests
+  timeout       a boot timed out and no named test failed
+  build-failed  the mutant does not compile: a broken .mut, not a kill
 
-then "N killed, N survived" and how long it took. A mutant with several
-arches is killed only if it is killed on each of them. A mutant marked
+then "N killed, N survived", the other counts and how long it took. Before
+any mutant, every distinct subset (arch, boot, ktest) is run once on the
+unmutated tree; a red baseline stops the run (exit 1) naming the subset and
+its failing tests. A mutant with several arches gets its worst verdict
+(killed only if killed on each). The exit status is 0 only if every mutant
+run is killed. A mutant marked
 `equivalent:` changes nothing a test could observe (the line says why); it
 is listed, not run (--run-equivalent runs it anyway, to see it survive).
 
@@ -28,6 +35,7 @@ The .mut format, line by line ('#' starts a comment line):
   arch: x86_64 riscv64 | all | host                     (required)
   boot: main crash-percpu                               (default main)
   ktest: user.bad_input                                 (optional)
+  kills: {arch}.*.user.bad_input*                       (required unless equivalent)
   host: health                                          (with arch: host)
   equivalent: why no test can see it                    (optional)
   ---
@@ -40,6 +48,14 @@ boots of the arch's last firmware path: `main` is <arch>.<fw> (the full
 self-test boot), anything else <arch>.<fw>.<boot> (tests/run.py --list shows
 them); `ktest` narrows what those boots run (run.py --ktest). A host mutant
 (lib/) builds the host unit tests and runs host.<host>.
+
+`kills` is a space-separated list of fnmatch globs matched against the test
+names tests/run.py prints in its "ok N - NAME" / "not ok N - NAME" lines;
+{arch} stands for the arch being run. Names: <arch>.<fw>.<ktap case> for a
+KTAP case of the main boot (x86_64.uefi.user.bad_input...), <boot
+name>.<case> for other boots, <boot name>.boot for a boot's own check
+(exit status, panic, expected output, timeout), host.<suite>.<case> for
+host tests.
 
 Python standard library only.
 """
