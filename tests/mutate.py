@@ -8,13 +8,20 @@ file that removes or weakens one check the kernel relies on. For each mutant
 and each arch it names, this script copies the tree (with the already built
 objects of that arch, so only what the change touches recompiles), applies
 the change, builds, runs the named subset of the test suite with
-tests/run.py, and prints
+tests/run.py, and prints one of
 
-  killed    <name> ...   some test failed (or the boot did)
-  survived  <name> ...   every test passed: a check no test looks at
+  killed        a test its kills: line names failed
+  survived      every test passed: a check no test looks at
+  unrelated     something failed, but none of the named tests
+  timeout       a boot timed out and no named test failed
+  build-failed  the mutant does not compile: a broken .mut, not a kill
 
-then "N killed, N survived" and how long it took. A mutant with several
-arches is killed only if it is killed on each of them. A mutant marked
+then "N killed, N survived", the other counts and how long it took. Before
+any mutant, every distinct subset (arch, boot, ktest) is run once on the
+unmutated tree; a red baseline stops the run (exit 1) naming the subset and
+its failing tests. A mutant with several arches gets its worst verdict
+(killed only if killed on each). The exit status is 0 only if every mutant
+run is killed. A mutant marked
 `equivalent:` changes nothing a test could observe (the line says why); it
 is listed, not run (--run-equivalent runs it anyway, to see it survive).
 
@@ -28,6 +35,7 @@ The .mut format, line by line ('#' starts a comment line):
   arch: x86_64 riscv64 | all | host                     (required)
   boot: main crash-percpu                               (default main)
   ktest: user.bad_input                                 (optional)
+  kills: {arch}.*.user.bad_input*                       (required unless equivalent)
   host: health                                          (with arch: host)
   equivalent: why no test can see it                    (optional)
   ---
@@ -41,10 +49,19 @@ self-test boot), anything else <arch>.<fw>.<boot> (tests/run.py --list shows
 them); `ktest` narrows what those boots run (run.py --ktest). A host mutant
 (lib/) builds the host unit tests and runs host.<host>.
 
+`kills` is a space-separated list of fnmatch globs matched against the test
+names tests/run.py prints in its "ok N - NAME" / "not ok N - NAME" lines;
+{arch} stands for the arch being run. Names: <arch>.<fw>.<ktap case> for a
+KTAP case of the main boot (x86_64.uefi.user.bad_input...), <boot
+name>.<case> for other boots, <boot name>.boot for a boot's own check
+(exit status, panic, expected output, timeout), host.<suite>.<case> for
+host tests.
+
 Python standard library only.
 """
 import argparse
 import concurrent.futures
+import fnmatch
 import os
 import re
 import shutil
@@ -61,7 +78,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (the boot matrix and the arch list)
 
 BOOT_TIMEOUT = 60  # s: a full self-test boot takes 7-15 s; a hung mutant is killed
-FIELDS = {"breaks", "file", "arch", "boot", "ktest", "host", "equivalent"}
+FIELDS = {"breaks", "file", "arch", "boot", "ktest", "host", "equivalent", "kills"}
 
 
 @dataclass
@@ -75,6 +92,10 @@ class Mutant:
     def arches(self):
         a = self.fields.get("arch", "")
         return run.ARCHES if a == "all" else a.split()
+
+    def kills(self, arch):
+        """The fnmatch globs of the tests that must fail, {arch} filled in."""
+        return [k.replace("{arch}", arch) for k in self.fields.get("kills", "").split()]
 
     @property
     def equivalent(self):
@@ -146,6 +167,8 @@ def problems(m, root=ROOT):
             out.append(f"no '{key}:' line")
     if not m.hunks:
         out.append("no '---' / '+++' change")
+    if not m.equivalent and not m.fields.get("kills"):
+        out.append("no 'kills:' line (the tests that must fail)")
     if out:
         return out
     arch = m.fields["arch"]
@@ -220,6 +243,49 @@ def build_base(arches):
                      + p.stdout[-2000:] + p.stderr[-2000:])
 
 
+def subset_cmd(m, arch, root):
+    """The tests/run.py command line that runs the mutant's subset."""
+    cmd = [sys.executable, os.path.join(root, "tests", "run.py"), "--jobs", "1"]
+    if arch == "host":
+        return cmd + ["--filter", f"host.{m.fields['host']}"]
+    cmd += ["--no-host", "--arch", arch, "--timeout", str(BOOT_TIMEOUT)]
+    cmd += [x for b in boot_names(m, arch) for x in ("--boot", b)]
+    if m.fields.get("ktest"):
+        cmd += ["--ktest", m.fields["ktest"]]
+    return cmd
+
+
+def subset_key(m, arch):
+    return (arch, m.fields.get("host", "") if arch == "host" else m.fields.get("boot", "main"),
+            m.fields.get("ktest", ""))
+
+
+def outcomes(stdout):
+    """{test name: ok} from run.py's 'ok N - name' / 'not ok N - name' lines."""
+    return {mt.group(2): mt.group(1) == "ok" for mt in
+            re.finditer(r"^(not ok|ok) \d+ - (\S+)", stdout, re.M)}
+
+
+def timed_out(stdout):
+    return "timed out" in stdout
+
+
+def verdict(m, arch, rc, stdout):
+    """(verdict, detail) of one finished subset run on a built mutant."""
+    res = outcomes(stdout)
+    failed = [n for n, ok in res.items() if not ok]
+    named = [n for n in failed if any(fnmatch.fnmatchcase(n, g) for g in m.kills(arch))]
+    if named:
+        return "killed", ", ".join(named[:3])
+    if timed_out(stdout):
+        return "timeout", ", ".join(failed[:3]) or "timed out"
+    if failed or rc != 0:
+        return "unrelated", ", ".join(failed[:3]) or stdout.strip()[-200:]
+    if not res:
+        return "unrelated", "no tests ran"
+    return "survived", "every test passed"
+
+
 def run_one(m, arch):
     """Build and test one mutant on one arch: (verdict, detail, seconds)."""
     start = time.time()
@@ -233,30 +299,39 @@ def run_one(m, arch):
                            capture_output=True, text=True)
         if p.returncode != 0:
             err = [l for l in (p.stdout + p.stderr).splitlines() if "error" in l]
-            return "error", "does not build: " + (err[0] if err else p.stderr.strip()[-200:]), \
+            return "build-failed", (err[0] if err else p.stderr.strip()[-200:]), \
                 time.time() - start
-        cmd = [sys.executable, os.path.join(dest, "tests", "run.py"), "--jobs", "1"]
-        if arch == "host":
-            cmd += ["--filter", f"host.{m.fields['host']}"]
-        else:
-            cmd += ["--no-host", "--arch", arch, "--timeout", str(BOOT_TIMEOUT)]
-            cmd += [x for b in boot_names(m, arch) for x in ("--boot", b)]
-            if m.fields.get("ktest"):
-                cmd += ["--ktest", m.fields["ktest"]]
-        p = subprocess.run(cmd, cwd=dest, capture_output=True, text=True)
-        failed = [re.sub(r"^not ok \d+ - ", "", l) for l in p.stdout.splitlines()
-                  if l.startswith("not ok")]
-        if p.returncode != 0:
-            return "killed", ", ".join(failed[:3]) or p.stdout.strip()[-200:], time.time() - start
-        if not re.search(r"^[1-9]\d* passed, 0 failed$", p.stdout, re.M):
-            return "error", "no tests ran", time.time() - start
-        return "survived", "every test passed", time.time() - start
+        p = subprocess.run(subset_cmd(m, arch, dest), cwd=dest, capture_output=True, text=True)
+        v, detail = verdict(m, arch, p.returncode, p.stdout)
+        return v, detail, time.time() - start
     finally:
         if not KEEP:
             shutil.rmtree(dest, ignore_errors=True)
 
 
+def baselines(tasks):
+    """Run every distinct subset once on the unmutated tree; exit on a red one."""
+    seen = {}
+    for m, arch in tasks:
+        key = subset_key(m, arch)
+        if key in seen:
+            continue
+        start = time.time()
+        p = subprocess.run(subset_cmd(m, arch, ROOT), cwd=ROOT, capture_output=True, text=True)
+        res = outcomes(p.stdout)
+        failed = [n for n, ok in res.items() if not ok]
+        seen[key] = failed
+        name = f"arch {key[0]}, {'host' if arch == 'host' else 'boot'} {key[1]}, ktest {key[2] or '-'}"
+        if p.returncode != 0 or failed or not res:
+            sys.exit(f"mutate: baseline red for {name} (unmutated tree): "
+                     + (", ".join(failed) or p.stdout.strip()[-300:] or "no tests ran")
+                     + "\nfix the tree or the test before judging mutants")
+        print(f"# baseline {name}: {len(res)} ok in {time.time() - start:.0f} s", flush=True)
+
+
 KEEP = False
+# worst last: a mutant's verdict over its arches is the worst one of them
+VERDICTS = ["killed", "survived", "unrelated", "timeout", "build-failed"]
 
 
 def main():
@@ -286,11 +361,12 @@ def main():
             print(f"equivalent {m.name}: {m.equivalent}")
     tasks = [(m, a) for m in todo for a in arches_of[m.name]]
     build_base(sorted({a for _, a in tasks}))
+    baselines(tasks)
     other = sum(1 for m in mutants if not arches_of[m.name])
     print(f"# {len(todo)} mutants, {len(tasks)} builds and runs, {args.jobs} at a time"
           + (f"; {other} only for other arches, not run" if other else ""), flush=True)
     results = {m.name: {} for m in todo}
-    counts = {"killed": 0, "survived": 0, "error": 0}
+    counts = dict.fromkeys(VERDICTS, 0)
     lock = threading.Lock()
 
     def finished(m, arch, res):
@@ -299,8 +375,7 @@ def main():
             if len(results[m.name]) < len(arches_of[m.name]):
                 return
             verdicts = [v for v, _, _ in results[m.name].values()]
-            verdict = ("error" if "error" in verdicts else
-                       "survived" if "survived" in verdicts else "killed")
+            verdict = next(v for v in reversed(VERDICTS) if v in verdicts)
             counts[verdict] += 1
             print(f"{verdict:9} {m.name}: {m.fields['breaks']}")
             for a, (v, detail, secs) in sorted(results[m.name].items()):
@@ -314,14 +389,15 @@ def main():
             try:
                 res = f.result()
             except Exception as e:  # a broken copy or apply: report, go on
-                res = ("error", str(e), 0.0)
+                res = ("build-failed", str(e), 0.0)
             finished(m, a, res)
     secs = time.time() - started
     equivalent = sum(1 for m in mutants if m.equivalent and not args.run_equivalent)
-    print(f"# {equivalent} equivalent (not run); {counts['error']} errors")
+    print(f"# {equivalent} equivalent (not run); " + ", ".join(
+        f"{counts[v]} {v}" for v in VERDICTS[2:]))
     print(f"# {secs // 60:.0f} min {secs % 60:.0f} s")
     print(f"{counts['killed']} killed, {counts['survived']} survived")
-    return 1 if counts["survived"] or counts["error"] else 0
+    return 0 if counts["killed"] == len(todo) else 1
 
 
 if __name__ == "__main__":
