@@ -36,9 +36,8 @@ static bool weak(unsigned id)
 long sys_kstack_set(const struct sysargs *args)
 {
     unsigned id = (unsigned)MIN(args->a[0], (uintptr_t)KSTACK_NR);
-    if (kstack_offset_locked() || !control_allows(IPC_RIGHT_KSTACK))
-        return -EPERM;
-    if (weak(id) && !control_allows(IPC_RIGHT_DEBUG))
+    unsigned need = IPC_RIGHT_KSTACK | (weak(id) ? IPC_RIGHT_DEBUG : 0);
+    if (kstack_offset_locked() || !control_allows(need))
         return -EPERM;
     return kstack_offset_select(id);
 }
