@@ -120,7 +120,7 @@ UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
 ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno.c \
     lib/user/errno_kernel.c lib/user/pages.c lib/entropy.c lib/hist.c lib/user/kstack_probe.c \
     lib/lfsr113_solve.c lib/user/fuzz_ipc.c lib/user/uart_dev.c lib/user/console_client.c \
-    lib/user/bench_ipc.c lib/user/bench_irq.c lib/user/crt0_$(ARCH).S
+    lib/user/bench_ipc.c lib/user/bench_irq.c lib/result_guard.c lib/user/crt0_$(ARCH).S
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
 ULIBS := $(NEWLIB)/lib/libc.a $(NEWLIB)/lib/libm.a \
     $(shell $(CC) $(ARCH_USER_CFLAGS) -print-libgcc-file-name 2>/dev/null)

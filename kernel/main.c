@@ -200,7 +200,8 @@ static int run_program(const char *cmdline)
         pid = task_spawn_init(argc, argv);
     else
         pid = task_spawn_kernel(name, argc, argv,
-                                (cmdline_flag(cmdline, "run.driver") ? TASK_GIFT_DEVICE : 0) |
+                                TASK_GIFT_CONSOLE | /* the command line names it */
+                                    (cmdline_flag(cmdline, "run.driver") ? TASK_GIFT_DEVICE : 0) |
                                     (cmdline_flag(cmdline, "run.control") ? TASK_GIFT_CONTROL : 0));
     if (pid < 0 || task_wait(NULL, pid, &status) != pid) {
         kprintf("run=%s: cannot start it (error %d)\n", name, pid);

@@ -13,8 +13,9 @@
 
 void kprintf(const char *fmt, ...) __printf(1, 2);
 void kvprintf(const char *fmt, va_list ap) __printf(1, 0);
-/* Write raw bytes (a user program's output) under the same lock. */
-void kwrite(const char *buf, size_t n);
+/* Write a user program's output: under the same lock, a short piece at a
+ * time, its lines guarded unless `vouched` (lib/result_guard.h). */
+void kwrite_user(const char *buf, size_t n, bool vouched);
 /* Panic path: print without taking the log lock (it may be held by this CPU). */
 void printk_emergency(void);
 

@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/sys_io.c - read and write on the console, the only file there is:
- * fd 0 reads from it, fds 1 and 2 write to it.
+ * kernel/sys_io.c - read and write on the kernel's debug console, the only
+ * file there is: fd 0 reads from it, fds 1 and 2 write to it. While a
+ * console server serves (user/console_server.c), the console is the
+ * server's: only a program holding the control capability's CONSOLE right
+ * may still write here; the others get -EPERM and print through the server.
+ * Their output (with no server) is guarded (lib/result_guard.h).
  */
 #include "kernel/console.h"
 #include "kernel/errno.h"
+#include "kernel/ipc/ipc.h"
 #include "kernel/printk.h"
 #include "kernel/syscall.h"
+#include "kernel/task.h"
 #include "kernel/uaccess.h"
 
 #define CHUNK 256
 
 long sys_write(const struct sysargs *args)
 {
-    int fd = (int)args->a[0];
+    uintptr_t fd = args->a[0]; /* every bit: 2^32 + 1 is no fd */
     uintptr_t buf = args->a[1];
     size_t len = args->a[2];
     if (fd != 1 && fd != 2)
@@ -22,13 +28,16 @@ long sys_write(const struct sysargs *args)
         return -EINVAL;
     if (!user_range_ok(buf, len))
         return -EFAULT;
+    bool vouched = control_allows(IPC_RIGHT_CONSOLE);
+    if (!vouched && console_service_serving())
+        return -EPERM;
     char chunk[CHUNK];
     size_t done = 0;
     while (done < len) {
         size_t n = MIN(len - done, sizeof(chunk));
         if (copy_from_user(chunk, buf + done, n) != 0)
             return done ? (long)done : -EFAULT;
-        kwrite(chunk, n);
+        kwrite_user(chunk, n, vouched);
         done += n;
     }
     return (long)done;
@@ -37,7 +46,7 @@ long sys_write(const struct sysargs *args)
 /* Returns what has been typed so far (possibly nothing): the console is polled. */
 long sys_read(const struct sysargs *args)
 {
-    int fd = (int)args->a[0];
+    uintptr_t fd = args->a[0];
     uintptr_t buf = args->a[1];
     size_t len = args->a[2];
     if (fd != 0)

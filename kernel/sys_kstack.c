@@ -97,11 +97,11 @@ static void migrate_to(unsigned cpu)
 
 long sys_kstack_probe(const struct sysargs *args)
 {
-    unsigned flags = (unsigned)args->a[0];
+    uintptr_t flags = args->a[0];
     unsigned long target = args->a[1];
     if (!kstack_offset_debug_allowed())
         return -EPERM;
-    if ((flags & ~KSTACK_PROBE_MIGRATE) ||
+    if ((flags & ~(uintptr_t)KSTACK_PROBE_MIGRATE) ||
         ((flags & KSTACK_PROBE_MIGRATE) && (target >= MAX_CPUS || !READ_ONCE(cpus[target].online))))
         return -EINVAL;
     struct kstack_probe r = {0};

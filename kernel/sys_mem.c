@@ -4,25 +4,42 @@
  * brk(0) or any unacceptable address returns the current break (as Linux
  * does, which is what C libraries' sbrk expect); a new break is rounded up
  * to a page and limited to BRK_MAX bytes.
+ *
+ * Growing by BRK_MAX takes thousands of pages: that work runs with
+ * interrupts on and no lock held, and a task's threads take turns through
+ * brk_busy (a thread that finds it set yields and tries again).
  */
 #include "kernel/exec.h"
+#include "kernel/sched/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 
 #define BRK_MAX (64ul << 20)
 
-static long brk_locked(struct task *t, uintptr_t want);
+static long brk_change(struct task *t, uintptr_t want);
+
+/* Set (or clear) t->brk_busy; false if it was set already. */
+static bool brk_turn(struct task *t, bool take)
+{
+    unsigned long flags = spin_lock_irqsave(&t->brk_lock);
+    bool ok = !take || !t->brk_busy;
+    if (ok)
+        t->brk_busy = take;
+    spin_unlock_irqrestore(&t->brk_lock, flags);
+    return ok;
+}
 
 long sys_brk(const struct sysargs *args)
 {
     struct task *t = current_task();
-    unsigned long flags = spin_lock_irqsave(&t->brk_lock);
-    long ret = brk_locked(t, args->a[0]);
-    spin_unlock_irqrestore(&t->brk_lock, flags);
+    while (!brk_turn(t, true))
+        sched_yield();
+    long ret = brk_change(t, args->a[0]);
+    brk_turn(t, false);
     return ret;
 }
 
-static long brk_locked(struct task *t, uintptr_t want)
+static long brk_change(struct task *t, uintptr_t want)
 {
     if (want < t->brk_base || want > t->brk_base + BRK_MAX)
         return (long)t->brk;

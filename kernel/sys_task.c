@@ -88,12 +88,16 @@ long sys_spawn_with(const struct sysargs *args)
     return spawn_from_user(args->a[0], args->a[1], handles, (int)n);
 }
 
-/* wait(pid, status): pid -1 means any child; status may be NULL. */
+/* wait(pid, status): pid -1 means any child; status may be NULL. A pid is
+ * judged at full width: one past an int names no child (-ECHILD). */
 long sys_wait(const struct sysargs *args)
 {
-    int pid = (int)args->a[0], status = 0;
-    if (pid < -1 || pid == 0)
+    long wide = (long)args->a[0];
+    if (wide < -1 || wide == 0)
         return -EINVAL;
+    if (wide > INT_MAX)
+        return -ECHILD;
+    int pid = (int)wide, status = 0;
     if (args->a[1] && !user_access_ok(args->a[1], sizeof(int), true))
         return -EFAULT;
     int ret = task_wait(current_task(), pid, &status);

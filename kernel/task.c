@@ -12,6 +12,7 @@
 #include "kernel/initrd.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/panic.h"
+#include "kernel/uapi/quota.h"
 #include "lib/string.h"
 
 static struct task tasks[MAX_TASKS];
@@ -33,6 +34,16 @@ static void user_thread_start(void *unused)
     arch_enter_user(t->user_start.pc, t->user_start.sp, t->user_start.arg0, t->user_start.arg1);
 }
 
+/* Children of parent that still hold a slot: running, or zombies (sched_lock held). */
+static int children_locked(const struct task *parent)
+{
+    int n = 0;
+    for (int i = 0; i < MAX_TASKS; i++)
+        n += tasks[i].state != TASK_UNUSED && tasks[i].parent == parent;
+    return n;
+}
+
+/* A new task, or NULL if the table is full or parent has QUOTA_CHILDREN. */
 static struct task *alloc_task(const char *name, struct task *parent)
 {
     unsigned long flags = spin_lock_irqsave(&sched_lock);
@@ -41,6 +52,8 @@ static struct task *alloc_task(const char *name, struct task *parent)
         if (tasks[i].state == TASK_UNUSED)
             t = &tasks[i];
     }
+    if (t && parent && children_locked(parent) >= QUOTA_CHILDREN)
+        t = NULL;
     if (t) {
         memset(t, 0, sizeof(*t));
         t->state = TASK_ALIVE;
@@ -69,7 +82,8 @@ static void free_task(struct task *t)
 
 /* The child's handles, before its first thread starts (so nothing else
  * touches its table yet): the parent's list as 0..n-1, the device next, the
- * control capability at IPC_CONTROL_HANDLE, and IPC_CONSOLE_HANDLE if a
+ * control capability at IPC_CONTROL_HANDLE (every right, or CONSOLE only),
+ * and IPC_CONSOLE_HANDLE if a
  * console server serves (init does not get it: it starts that server). */
 static int give_handles(struct task *child, struct task *parent, const int *handles, int n,
                         unsigned gifts)
@@ -78,8 +92,9 @@ static int give_handles(struct task *child, struct task *parent, const int *hand
     long err = parent && n ? handles_give_locked(child, parent, handles, n) : 0;
     if (err >= 0 && (gifts & TASK_GIFT_DEVICE))
         err = device_give_console_locked(child);
-    if (err >= 0 && (gifts & TASK_GIFT_CONTROL))
-        err = control_give_locked(child);
+    if (err >= 0 && (gifts & (TASK_GIFT_CONTROL | TASK_GIFT_CONSOLE)))
+        err = control_give_locked(child, gifts & TASK_GIFT_CONTROL ? IPC_RIGHTS_CONTROL
+                                                                   : IPC_RIGHT_CONSOLE);
     if (err >= 0 && (gifts & GIFT_SERVICE))
         err = console_service_give_init_locked(child);
     else if (err >= 0)
@@ -131,7 +146,8 @@ int task_spawn_with(const char *name, int argc, const char *const argv[], struct
 
 int task_spawn_kernel(const char *name, int argc, const char *const argv[], unsigned gifts)
 {
-    return spawn(name, argc, argv, NULL, NULL, 0, gifts & (TASK_GIFT_DEVICE | TASK_GIFT_CONTROL));
+    return spawn(name, argc, argv, NULL, NULL, 0,
+                 gifts & (TASK_GIFT_DEVICE | TASK_GIFT_CONTROL | TASK_GIFT_CONSOLE));
 }
 
 int task_spawn_console_driver(const char *name, int argc, const char *const argv[])
@@ -151,12 +167,14 @@ int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp)
         return -EINVAL; /* a bad sp is the program's problem: it faults in user mode */
     /* Count the thread first, so the task cannot end under it. */
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    bool exiting = task->exiting;
-    if (!exiting)
+    bool exiting = task->exiting, full = task->threads >= QUOTA_THREADS;
+    if (!exiting && !full)
         task->threads++;
     spin_unlock_irqrestore(&sched_lock, flags);
     if (exiting)
         return -ESRCH;
+    if (full)
+        return -EAGAIN;
     struct thread *th = thread_create(task->name, user_thread_start, NULL, ALL_CPUS, task);
     if (!th) {
         flags = spin_lock_irqsave(&sched_lock);

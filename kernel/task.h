@@ -27,7 +27,8 @@ struct task {
     struct task *parent;
     struct aspace as;
     uintptr_t brk_base, brk; /* heap: [brk_base, brk) is mapped */
-    struct spinlock brk_lock; /* threads may call brk() at the same time */
+    struct spinlock brk_lock; /* guards brk_busy */
+    bool brk_busy;            /* a thread is in brk(): the others wait their turn */
     int threads;             /* live threads */
     bool exiting;            /* exit() called: remaining threads leave */
     bool orphan;             /* its parent ended first: nobody will wait for it */
@@ -50,6 +51,9 @@ int task_spawn_with(const char *name, int argc, const char *const argv[], struct
  * (its self-test programs, run.control; docs/security.md). */
 #define TASK_GIFT_DEVICE 1u
 #define TASK_GIFT_CONTROL 2u
+/* A control capability with the CONSOLE right only (a program the command
+ * line names): its output may read as test results (lib/result_guard.h). */
+#define TASK_GIFT_CONSOLE 8u
 int task_spawn_kernel(const char *name, int argc, const char *const argv[], unsigned gifts);
 /* task_spawn_kernel(name, argc, argv, TASK_GIFT_DEVICE). */
 int task_spawn_console_driver(const char *name, int argc, const char *const argv[]);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define INT_MAX __INT_MAX__ /* <limits.h> needs the host's headers */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))

@@ -219,7 +219,8 @@ def copy_tree(dest, arch):
         top = os.path.abspath(d) == ROOT
         return [n for n in names if (top and n in ("build", ".git")) or n == "__pycache__"]
     shutil.copytree(ROOT, dest, ignore=skip, symlinks=True)
-    builds = ["host"] if arch == "host" else [arch] + (["gnu-efi-arm64"] if arch == "arm64" else [])
+    builds = ["host"] if arch == "host" else \
+        [arch, f"{arch}-nodebug"] + (["gnu-efi-arm64"] if arch == "arm64" else [])
     for b in builds:
         src = os.path.join(ROOT, "build", b)
         if os.path.isdir(src):
@@ -232,15 +233,28 @@ def copy_tree(dest, arch):
         os.symlink(os.path.realpath(newlib), os.path.join(dest, "build", "newlib"))
 
 
+def build_targets(arch, nodebug):
+    """The make command lines that build what an arch's tests boot: the
+    image, and the DEBUG_CALLS=0 one for the boots that use it."""
+    if arch == "host":
+        return [["host-tests"]]
+    image = [f"ARCH={arch}", "image"]
+    return [image] + ([[f"ARCH={arch}", "DEBUG_CALLS=0", "image"]] if nodebug else [])
+
+
+def needs_nodebug(m):
+    return any(b.endswith("nodebug") for b in m.fields.get("boot", "").split())
+
+
 def build_base(arches):
     """Bring the real tree's objects up to date once, so every copy starts built."""
     for a in arches:
-        target = ["host-tests"] if a == "host" else [f"ARCH={a}", "image"]
-        p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=ROOT,
-                           capture_output=True, text=True)
-        if p.returncode != 0:
-            sys.exit(f"mutate: the unmutated tree does not build ({' '.join(target)}):\n"
-                     + p.stdout[-2000:] + p.stderr[-2000:])
+        for target in build_targets(a, True):
+            p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=ROOT,
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                sys.exit(f"mutate: the unmutated tree does not build ({' '.join(target)}):\n"
+                         + p.stdout[-2000:] + p.stderr[-2000:])
 
 
 def subset_cmd(m, arch, root):
@@ -294,13 +308,13 @@ def run_one(m, arch):
     try:
         copy_tree(dest, arch)
         apply(m, dest)
-        target = ["host-tests"] if arch == "host" else [f"ARCH={arch}", "image"]
-        p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=dest,
-                           capture_output=True, text=True)
-        if p.returncode != 0:
-            err = [l for l in (p.stdout + p.stderr).splitlines() if "error" in l]
-            return "build-failed", (err[0] if err else p.stderr.strip()[-200:]), \
-                time.time() - start
+        for target in build_targets(arch, needs_nodebug(m)):
+            p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=dest,
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                err = [l for l in (p.stdout + p.stderr).splitlines() if "error" in l]
+                return "build-failed", (err[0] if err else p.stderr.strip()[-200:]), \
+                    time.time() - start
         p = subprocess.run(subset_cmd(m, arch, dest), cwd=dest, capture_output=True, text=True)
         v, detail = verdict(m, arch, p.returncode, p.stdout)
         return v, detail, time.time() - start

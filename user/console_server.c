@@ -18,9 +18,17 @@
  * polling, reads take what the ring holds. The ring has one producer and
  * one consumer, so two atomic indexes are its only lock. If the interrupt
  * cannot be had (another driver has it bound), reads poll the UART.
- * The server's own lines go to the kernel's debug console: it cannot
- * wait for its own answer.
+ *
+ * A client's lines go through a guard (lib/result_guard.h): unless the
+ * kernel or init vouched for the client (IPC_CONSOLE_BADGE_VOUCHED in its
+ * badge), a line that would read as a test result gets a mark. The
+ * server's own lines go straight to the UART. A client cannot stop it:
+ * the server sets no long-message buffer, so the kernel refuses a message
+ * with extra words to its sender (-EMSGSIZE) and the server never sees it.
  */
+#include <stdarg.h>
+
+#include "lib/result_guard.h"
 #include "lib/user/console_client.h"
 #include "lib/user/ipc.h"
 #include "lib/user/uart_dev.h"
@@ -38,6 +46,10 @@ static unsigned long written, received, interrupts;
 static int irq_notify;
 static enum { INPUT_OFF, INPUT_IRQ, INPUT_POLL } input;
 static char rx_stack[16 * 1024] __attribute__((aligned(16)));
+static struct result_guard guard; /* the UART's current line */
+static bool vouched;              /* for the client being answered */
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static void drain(void)
 {
@@ -79,7 +91,7 @@ static void input_start(void)
     }
     input = err ? INPUT_POLL : INPUT_IRQ;
     if (err)
-        printf("console_server: input by polling (no interrupt: error %ld)\n", err);
+        say("console_server: input by polling (no interrupt: error %ld)\n", err);
 }
 
 static unsigned long take(char *out, unsigned long n)
@@ -96,14 +108,37 @@ static unsigned long take(char *out, unsigned long n)
     return got;
 }
 
-static void put(const char *s, unsigned long n)
+static void uart_out(const char *s, unsigned long n)
 {
     for (unsigned long i = 0; i < n; i++) {
         if (s[i] == '\n')
             uart_dev_putc(&uart, '\r');
         uart_dev_putc(&uart, s[i]);
     }
+}
+
+/* A client's bytes, guarded unless it is vouched for. */
+static void put(const char *s, unsigned long n)
+{
+    char out[2 * CONSOLE_MSG_BYTES];
+    for (unsigned long done = 0; done < n; done += CONSOLE_MSG_BYTES) {
+        unsigned long k = n - done < CONSOLE_MSG_BYTES ? n - done : CONSOLE_MSG_BYTES;
+        uart_out(out, result_guard(&guard, s + done, k, out, vouched));
+    }
     __atomic_fetch_add(&written, n, __ATOMIC_RELAXED);
+}
+
+/* The server's own line. */
+static void say(const char *fmt, ...)
+{
+    char line[160];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    unsigned long len = n < 0 ? 0 : n < (int)sizeof(line) ? (unsigned long)n : sizeof(line) - 1;
+    result_guard_follow(&guard, line, len);
+    uart_out(line, len);
 }
 
 /* The reply to m (from badge), in m; false: exit now (without replying). */
@@ -149,20 +184,26 @@ static bool answer(struct ipc_msg *m, long badge, bool *quit)
 
 int main(void)
 {
-    console_client_use(CONSOLE_DEBUG);
+    console_client_use(CONSOLE_DEBUG); /* before the UART is ours */
     int err = uart_dev_open(&uart, DEV_H);
     if (err) {
         printf("console_server: cannot drive the UART (error %d)\n", err);
         return 1;
     }
-    printf("console_server: serving the %s UART\n",
-           uart.kind == DEVICE_UART_PL011 ? "PL011" : "16550");
+    say("console_server: serving the %s UART\n",
+        uart.kind == DEVICE_UART_PL011 ? "PL011" : "16550");
     struct ipc_msg m;
     bool quit = false;
     long badge = ipc_recv(EP_H, &m);
-    while (badge >= 0 && answer(&m, badge, &quit))
+    for (;;) {
+        vouched = badge == 0 || (badge > 0 && (badge & IPC_CONSOLE_BADGE_VOUCHED));
+        if (badge < 0 || !answer(&m, badge, &quit))
+            break;
         badge = ipc_reply_recv(EP_H, &m);
-    printf("console_server: %s after %lu bytes out, %lu in, %lu interrupts\n",
-           quit ? "stopping" : "dying", written, received, interrupts);
+    }
+    if (badge < 0)
+        say("console_server: receive failed (error %ld)\n", badge);
+    say("console_server: %s after %lu bytes out, %lu in, %lu interrupts\n",
+        quit ? "stopping" : "dying", written, received, interrupts);
     exit(quit ? 0 : 9);
 }

@@ -12,7 +12,9 @@
  *
  * run=init run.args=prog[:arg],...: init runs those programs too and
  * waits for them. Each gets, as its handle 0, a handle of its own to the
- * server with a badge (1, 2, ...); "prog:arg" passes one argument, and
+ * server with a badge (1, 2, ...) marked IPC_CONSOLE_BADGE_VOUCHED, and as
+ * handle 1 the control capability's CONSOLE right: the command line named
+ * it, so its output may read as test results. "prog:arg" passes one argument, and
  * "prog:die" (a test of a dying server) gets init's unbadged right to stop
  * the server instead. At the end init stops the server and prints what it
  * counted. Started by a test with the device only (no handle 1), init
@@ -51,11 +53,16 @@ static int start_client(int ep, char *spec, unsigned long badge)
     }
     if (argv[1] && strcmp(argv[1], "die") == 0)
         badge = 0;
-    int s = handle_mint(ep, IPC_RIGHT_SEND, badge);
+    /* The command line names it: its output may read as test results, in
+     * the badge (for the server) and with the CONSOLE right (for the kernel). */
+    int s = handle_mint(ep, IPC_RIGHT_SEND, badge ? badge | IPC_CONSOLE_BADGE_VOUCHED : 0);
     if (s < 0)
         return s;
-    int pid = spawn_with(spec, argv, &s, 1);
+    int handles[] = {s, handle_mint(IPC_CONTROL_HANDLE, IPC_RIGHT_CONSOLE, 0)};
+    int pid = spawn_with(spec, argv, handles, handles[1] >= 0 ? 2 : 1);
     handle_close(s);
+    if (handles[1] >= 0)
+        handle_close(handles[1]);
     return pid;
 }
 

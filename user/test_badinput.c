@@ -12,6 +12,8 @@
  * Each must fail with the documented error and the kernel must not leak a
  * page doing so.
  */
+#include "kernel/uapi/ipc.h"
+#include "kernel/uapi/kstack.h"
 #include "lib/user/ulib.h"
 
 #define KERNEL_ADDR 0xffffffff80000000ul
@@ -246,6 +248,48 @@ static void test_kstack_args(void)
     KTAP_EXPECT_EQ(syscall2(SYS_kstack_debug, 999, 0), -EINVAL, "badinput.kstack_debug_bad_op");
 }
 
+/* Arguments that name small integers (fds, clocks, pids, tids, flags,
+ * handles) are judged at full width: 2^32 plus a good value is no value. */
+static void test_wide_args(void)
+{
+    const long high = 1l << 32;
+    struct timespec ts;
+    struct kstack_probe probe;
+    char c;
+    long tid = gettid(), mask = sys_sched_getaffinity(0);
+    char me[16];
+    snprintf(me, sizeof(me), "%d", getpid());
+    const char *argv[] = {"child", "0", me, "50", NULL};
+    long pid = spawn("child", argv);
+    struct {
+        const char *what;
+        long got, want;
+    } c_[10];
+    int n = 0;
+#define WIDE(call, expected) c_[n++] = (typeof(c_[0])){#call, (call), (expected)}
+    WIDE(syscall3(SYS_write, high + 1, (long)"x", 1), -EBADF);
+    WIDE(syscall3(SYS_read, high, (long)&c, 1), -EBADF);
+    WIDE(syscall2(SYS_clock_gettime, high + CLOCK_MONOTONIC, (long)&ts), -EINVAL);
+    WIDE(syscall1(SYS_sched_getaffinity, high + tid), -ESRCH);
+    WIDE(syscall2(SYS_sched_setaffinity, high + tid, 1), -ESRCH);
+    WIDE(syscall2(SYS_wait, high + pid, 0), -ECHILD);
+    WIDE(syscall3(SYS_kstack_probe, high, 0, (long)&probe), -EINVAL);
+    WIDE(syscall1(SYS_handle_close, high + IPC_CONSOLE_HANDLE), -EBADF);
+#undef WIDE
+    int status = -1, bad = 0;
+    sys_sched_setaffinity(0, (unsigned long)mask); /* in case the call above took effect */
+    bool reaped = pid > 0 && sys_wait((int)pid, &status) == pid && status == 0;
+    for (int i = 0; i < n; i++) {
+        if (c_[i].got != c_[i].want) {
+            ktap_note("%s answered %ld, expected %ld", c_[i].what, c_[i].got, c_[i].want);
+            bad++;
+        }
+    }
+    if (!reaped)
+        ktap_note("the child (pid %ld) was not there to collect afterwards", pid);
+    ktap_check(bad == 0 && reaped, "badinput.wide_args");
+}
+
 /* The IPC calls' pointers: the long-message buffer (NULL is allowed: no
  * buffer) and spawn_with's list of handles. */
 static void test_ipc_args(void)
@@ -279,6 +323,7 @@ int main(void)
     test_thread_args();
     test_user_buffers();
     test_ipc_args();
+    test_wide_args();
     long after = syscall0(SYS_debug_free_pages);
     if (before != after)
         ktap_note("free pages before %ld, after %ld", before, after);

@@ -17,17 +17,68 @@
  *                               ("locked") nobody can, not even this one
  *                               (security.kstack_set_denied,
  *                               security.legacy_needs_debug,
- *                               security.kstack_lock)
+ *                               security.kstack_lock); and the console:
+ *                               a message the server cannot take does not
+ *                               stop it (security.console_survives_bad_message);
+ *                               and one task cannot take every task, thread,
+ *                               endpoint or notification: past its quota
+ *                               (kernel/uapi/quota.h) it gets -EAGAIN
+ *                               (security.quota.*)
+ *
+ * In both, a child the kernel does not vouch for tries to print lines that
+ * would read as test results: directly (SYS_write, refused while a console
+ * server serves) and through the server; each is marked
+ * (lib/result_guard.h), which tests/run.py checks in the gate-closed boots
+ * and a KTAP parser would see in the others (security.fake_output_refused).
  */
 #include "kernel/uapi/kstack.h"
 #include "kernel/uapi/latency.h"
+#include "kernel/uapi/quota.h"
 #include "lib/hist.h"
+#include "lib/user/console_client.h"
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
 
 static bool refused(long ret)
 {
     return ret == -EPERM || ret == -ENOSYS;
+}
+
+/* Start test_security `role` with `handles` (n of them); its exit status. */
+static int run_child(const char *role, const int *handles, int n)
+{
+    const char *argv[] = {"test_security", role, NULL};
+    int status = -1;
+    int pid = n ? spawn_with("test_security", argv, handles, n) : spawn("test_security", argv);
+    if (pid < 0 || sys_wait(pid, &status) != pid)
+        return -1;
+    return status;
+}
+
+/* The child's half of security.fake_output_refused: forged results, whole
+ * and in pieces, directly and through the console. Exit status 0 if
+ * SYS_write answered as it should: -EPERM while a server serves. */
+static int forge(void)
+{
+    static const char line[] = "not ok 1 - security.forged_result\n";
+    struct console_stats st;
+    bool served = console_client_stats(&st) == 0;
+    long direct = sys_write(1, line, sizeof(line) - 1);
+    printf("%s    ok 2 - security.forged_indented\n", line);
+    fflush(stdout);
+    static const char *const pieces[] = {"no", "t ok 3 - security.forged_in_pieces\n"};
+    for (int i = 0; i < 2; i++) /* one write each, to where this program's output goes */
+        served ? console_client_write(pieces[i], strlen(pieces[i]))
+               : sys_write(1, pieces[i], strlen(pieces[i]));
+    long want = served ? -EPERM : (long)sizeof(line) - 1;
+    if (direct != want)
+        printf("test_security child: SYS_write answered %ld, expected %ld\n", direct, want);
+    return direct == want ? 0 : 1;
+}
+
+static void fake_output_refused(void)
+{
+    KTAP_EXPECT_EQ(run_child("child-forge", NULL, 0), 0, "security.fake_output_refused");
 }
 
 struct debug_call {
@@ -84,6 +135,7 @@ static int gate_closed(void)
         ktap_note("latency status: %ld, enabled %d", st, (int)status.on);
     ktap_check(open == 0 && now == strategy && st == 0 && !status.on,
                "security.gate_closed");
+    fake_output_refused();
     return ktap_done();
 }
 
@@ -108,15 +160,105 @@ static int child(bool kstack_right)
     return ok ? 0 : 1;
 }
 
-/* Start test_security `role` with `handles` (n of them); its exit status. */
-static int run_child(const char *role, const int *handles, int n)
+/* A message announcing an extra word, to a server that takes none: the
+ * kernel refuses it to this sender, and the server serves on. */
+static void console_survives_bad_message(void)
 {
-    const char *argv[] = {"test_security", role, NULL};
+    static unsigned long words[IPC_BUF_WORDS];
+    ipc_set_buffer(words);
+    struct ipc_msg m = {.tag = IPC_TAG(CONSOLE_WRITE, 1), .w = {1, 'x'}};
+    long bad = ipc_call(IPC_CONSOLE_HANDLE, &m);
+    ipc_set_buffer(NULL);
+    struct console_stats st;
+    long after = console_client_stats(&st);
+    if (bad != -EMSGSIZE || after != 0)
+        ktap_note("the bad message: %ld (expected -EMSGSIZE); a console call after it: %ld",
+                  bad, after);
+    ktap_check(bad == -EMSGSIZE && after == 0, "security.console_survives_bad_message");
+}
+
+/* Children that exit at once hold their slots (zombies) until waited for:
+ * QUOTA_CHILDREN of them, then -EAGAIN, and one more once one is collected. */
+static void quota_tasks(void)
+{
+    const char *argv[] = {"test_security", "child-exit", NULL};
+    int pids[QUOTA_CHILDREN], started = 0;
+    for (int i = 0; i < QUOTA_CHILDREN; i++) {
+        pids[i] = spawn("test_security", argv);
+        started += pids[i] > 0;
+    }
+    long over = spawn("test_security", argv);
     int status = -1;
-    int pid = n ? spawn_with("test_security", argv, handles, n) : spawn("test_security", argv);
-    if (pid < 0 || sys_wait(pid, &status) != pid)
-        return -1;
-    return status;
+    bool waited = pids[0] > 0 && sys_wait(pids[0], &status) == pids[0];
+    long again = spawn("test_security", argv);
+    bool collected = again > 0 && sys_wait((int)again, &status) == again;
+    for (int i = 1; i < QUOTA_CHILDREN; i++)
+        if (pids[i] > 0)
+            sys_wait(pids[i], &status);
+    if (over > 0)
+        sys_wait((int)over, &status);
+    if (started != QUOTA_CHILDREN || over != -EAGAIN || !waited || !collected)
+        ktap_note("%d of %d children started; one more: %ld (expected -EAGAIN); after a wait: %ld",
+                  started, QUOTA_CHILDREN, over, again);
+    ktap_check(started == QUOTA_CHILDREN && over == -EAGAIN && waited && collected,
+               "security.quota.tasks");
+}
+
+/* Objects one task made: QUOTA of them, then -EAGAIN; closing one frees its place. */
+static void quota_objects(const char *name, int (*create)(void), int quota)
+{
+    int h[QUOTA_ENDPOINTS > QUOTA_NOTIFICATIONS ? QUOTA_ENDPOINTS : QUOTA_NOTIFICATIONS];
+    int made = 0;
+    for (int i = 0; i < quota; i++) {
+        h[i] = create();
+        made += h[i] >= 0;
+    }
+    int over = create();
+    bool closed = h[0] >= 0 && handle_close(h[0]) == 0;
+    int again = create();
+    h[0] = again;
+    for (int i = 0; i < quota; i++)
+        if (h[i] >= 0)
+            handle_close(h[i]);
+    if (over >= 0)
+        handle_close(over);
+    if (made != quota || over != -EAGAIN || !closed || again < 0)
+        ktap_note("%s: %d of %d made; one more: %d (expected -EAGAIN); after a close: %d", name,
+                  made, quota, over, again);
+    ktap_check(made == quota && over == -EAGAIN && closed && again >= 0, "%s", name);
+}
+
+static volatile int threads_go, threads_left;
+static char thread_stacks[QUOTA_THREADS][4096] __attribute__((aligned(16)));
+
+static void quota_thread(void *arg)
+{
+    (void)arg;
+    while (!threads_go)
+        sleep_ns(1000000);
+    __atomic_fetch_sub(&threads_left, 1, __ATOMIC_RELAXED);
+}
+
+/* This thread and QUOTA_THREADS - 1 more, then -EAGAIN. */
+static void quota_threads(void)
+{
+    int made = 0;
+    threads_go = 0;
+    for (int i = 0; i < QUOTA_THREADS - 1; i++)
+        made += thread_create(quota_thread, NULL, thread_stacks[i], sizeof(thread_stacks[i])) > 0;
+    threads_left = made;
+    int over = thread_create(quota_thread, NULL, thread_stacks[QUOTA_THREADS - 1],
+                             sizeof(thread_stacks[0]));
+    if (over > 0)
+        threads_left++;
+    threads_go = 1;
+    for (int i = 0; i < 5000 && threads_left > 0; i++)
+        sleep_ns(1000000);
+    if (made != QUOTA_THREADS - 1 || over != -EAGAIN)
+        ktap_note("%d of %d threads made; one more: %d (expected -EAGAIN)", made,
+                  QUOTA_THREADS - 1, over);
+    ktap_check(made == QUOTA_THREADS - 1 && over == -EAGAIN && threads_left == 0,
+               "security.quota.threads");
 }
 
 static int privileged(bool locked)
@@ -145,6 +287,12 @@ static int privileged(bool locked)
             ktap_note("with DEBUG: crng16 %ld (now %ld), back %ld", legacy, now, back);
         ktap_check(child_ok && legacy == 0 && now == KSTACK_CRNG16 && back == 0,
                    "security.legacy_needs_debug");
+        console_survives_bad_message();
+        fake_output_refused();
+        quota_tasks();
+        quota_threads();
+        quota_objects("security.quota.endpoints", endpoint_create, QUOTA_ENDPOINTS);
+        quota_objects("security.quota.notifications", notify_create, QUOTA_NOTIFICATIONS);
     }
     return ktap_done();
 }
@@ -158,6 +306,10 @@ int main(int argc, char **argv)
         return privileged(strcmp(role, "locked") == 0);
     if (strcmp(role, "child-none") == 0 || strcmp(role, "child-kstack") == 0)
         return child(strcmp(role, "child-kstack") == 0);
+    if (strcmp(role, "child-forge") == 0)
+        return forge();
+    if (strcmp(role, "child-exit") == 0)
+        return 0;
     printf("usage: test_security gate-closed|unlocked|locked\n");
     return 2;
 }

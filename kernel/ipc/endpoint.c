@@ -32,6 +32,7 @@ struct thread_queue {
 struct endpoint {
     int refs;                  /* handles naming it; 0 = a free slot */
     int receivers;             /* of those, handles with IPC_RIGHT_RECV */
+    const struct task *owner;  /* the task that made it (its quota), or NULL */
     struct thread_queue sends; /* callers waiting for a receiver (IPC_SEND_WAIT) */
     struct thread_queue recvs; /* receivers waiting for a message (IPC_RECV_WAIT) */
 };
@@ -107,6 +108,20 @@ static void deliver_locked(const struct ipc_msg *from, struct thread *to, long r
     complete_locked(to, result);
 }
 
+/* Whether `to` can take m's extra words: a thread with no buffer cannot.
+ * The message is then refused to its sender (-EMSGSIZE) and the receiver
+ * never sees it, so a client cannot make a server's receive fail. */
+static bool fits_locked(const struct ipc_msg *m, const struct thread *to)
+{
+    return IPC_TAG_LEN(m->tag) == 0 || to->ipc.ubuf != 0;
+}
+
+/* Whether the receiver a message to ep would reach now (if one waits) can take it. */
+static bool fits_waiting_locked(const struct endpoint *ep, const struct ipc_msg *m)
+{
+    return !ep->recvs.head || fits_locked(m, ep->recvs.head);
+}
+
 /* Server thread `server` will reply to `client` next (NULL: to nobody). A
  * caller it had not answered never will be now: it fails with -EPIPE. */
 static void set_caller_locked(struct thread *server, struct thread *client)
@@ -164,15 +179,32 @@ static long wait_done_locked(struct thread *self, struct thread *to)
 
 /* ---- objects ------------------------------------------------------------ */
 
-struct endpoint *endpoint_alloc_locked(void)
+struct endpoint *endpoint_alloc_locked(const struct task *owner)
 {
     for (int i = 0; i < MAX_ENDPOINTS; i++) {
         if (endpoints[i].refs == 0) {
             memset(&endpoints[i], 0, sizeof(endpoints[i]));
+            endpoints[i].owner = owner;
             return &endpoints[i];
         }
     }
     return NULL;
+}
+
+int endpoints_owned_locked(const struct task *t)
+{
+    int n = 0;
+    for (int i = 0; i < MAX_ENDPOINTS; i++)
+        n += endpoints[i].refs != 0 && endpoints[i].owner == t;
+    return n;
+}
+
+void endpoints_disown_locked(const struct task *t)
+{
+    for (int i = 0; i < MAX_ENDPOINTS; i++) {
+        if (endpoints[i].owner == t)
+            endpoints[i].owner = NULL;
+    }
 }
 
 void endpoint_hold_locked(struct endpoint *ep, unsigned rights)
@@ -241,6 +273,9 @@ long endpoint_call(struct thread *self, int h)
     if (ep && ep->receivers == 0) {
         ret = -EPIPE; /* the server is gone: fail now, do not queue */
         ep = NULL;
+    } else if (ep && !fits_waiting_locked(ep, &self->ipc.msg)) {
+        ret = -EMSGSIZE;
+        ep = NULL;
     }
     if (ep) {
         self->ipc.done = false;
@@ -267,8 +302,13 @@ long endpoint_send(struct thread *self, int h)
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct endpoint *ep = endpoint_of(self, h, IPC_RIGHT_SEND, &badge, &ret);
     if (ep) {
-        struct thread *server = queue_pop(&ep->recvs);
-        ret = server ? 0 : ep->receivers ? -EAGAIN : -EPIPE;
+        struct thread *server = NULL;
+        if (!fits_waiting_locked(ep, &self->ipc.msg))
+            ret = -EMSGSIZE;
+        else if ((server = queue_pop(&ep->recvs)) == NULL)
+            ret = ep->receivers ? -EAGAIN : -EPIPE;
+        else
+            ret = 0;
         if (server) {
             deliver_locked(&self->ipc.msg, server, (long)badge);
             set_caller_locked(server, NULL); /* a send wants no reply */
@@ -285,7 +325,9 @@ long endpoint_send(struct thread *self, int h)
 static long receive_locked(struct thread *self, struct endpoint *ep, struct thread *answered)
 {
     self->ipc.done = false;
-    struct thread *client = queue_pop(&ep->sends);
+    struct thread *client;
+    while ((client = queue_pop(&ep->sends)) && !fits_locked(&client->ipc.msg, self))
+        fail_locked(client, -EMSGSIZE);
     if (client) {
         deliver_locked(&client->ipc.msg, self, (long)client->ipc.badge);
         set_caller_locked(self, client);
@@ -326,7 +368,8 @@ long endpoint_reply_recv(struct thread *self, int h)
         if (client) {
             self->ipc.caller = NULL;
             client->ipc.replier = NULL;
-            deliver_locked(&self->ipc.msg, client, 0);
+            bool fits = fits_locked(&self->ipc.msg, client);
+            deliver_locked(&self->ipc.msg, client, fits ? 0 : -EMSGSIZE);
         }
         ret = receive_locked(self, ep, client);
     }

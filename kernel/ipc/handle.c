@@ -141,23 +141,30 @@ void handles_close_all_locked(struct task *t)
         if (t->handles.h[h].kind != IPC_KIND_NONE)
             handle_close_locked(t, h);
     }
+    endpoints_disown_locked(t); /* what others still hold is nobody's quota now */
+    notifies_disown_locked(t);
 }
 
-long control_give_locked(struct task *t)
+long control_give_locked(struct task *t, unsigned rights)
 {
     return handle_install_at_locked(t, IPC_CONTROL_HANDLE, IPC_KIND_CONTROL, &control_token,
-                                    IPC_RIGHTS_CONTROL, 0);
+                                    rights | IPC_RIGHT_MINT, 0);
+}
+
+bool control_held_locked(const struct task *t, unsigned right)
+{
+    for (int h = 0; h < IPC_MAX_HANDLES; h++) {
+        const struct ipc_handle *s = &t->handles.h[h];
+        if (s->kind == IPC_KIND_CONTROL && (s->rights & right) == right)
+            return true;
+    }
+    return false;
 }
 
 bool control_allows(unsigned right)
 {
-    struct task *t = current_task();
-    bool allowed = false;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    for (int h = 0; h < IPC_MAX_HANDLES && !allowed; h++) {
-        const struct ipc_handle *s = &t->handles.h[h];
-        allowed = s->kind == IPC_KIND_CONTROL && (s->rights & right) == right;
-    }
+    bool allowed = control_held_locked(current_task(), right);
     spin_unlock_irqrestore(&sched_lock, flags);
     return allowed;
 }

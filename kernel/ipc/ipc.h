@@ -48,17 +48,24 @@ long handle_close_locked(struct task *t, int h);
  * table must be empty. 0, or -EBADF (then nothing is copied). */
 long handles_give_locked(struct task *child, struct task *parent, const int *list, int n);
 /* The control capability (uapi/ipc.h IPC_CONTROL_HANDLE): give t one with
- * every right, at that index; 0 or -EMFILE. */
-long control_give_locked(struct task *t);
-/* Whether the calling task holds a control handle with `right`. */
+ * `rights` (and MINT), at that index; 0 or -EMFILE. */
+long control_give_locked(struct task *t, unsigned rights);
+/* Whether t holds a control handle with `right` (every bit of it). */
+bool control_held_locked(const struct task *t, unsigned right);
+/* The same for the calling task (takes sched_lock). */
 bool control_allows(unsigned right);
 /* The task's last thread is leaving: close every handle. */
 void handles_close_all_locked(struct task *t);
 
 /* ---- endpoint.c ---- */
 
-/* A free endpoint (no reference yet: handle_install_locked takes the first), or NULL. */
-struct endpoint *endpoint_alloc_locked(void);
+/* A free endpoint (no reference yet: handle_install_locked takes the first),
+ * made by `owner` (NULL: the kernel), or NULL. */
+struct endpoint *endpoint_alloc_locked(const struct task *owner);
+/* How many live endpoints t made (its quota, uapi/quota.h); t is ending:
+ * what it made and still lives counts against nobody. */
+int endpoints_owned_locked(const struct task *t);
+void endpoints_disown_locked(const struct task *t);
 /* A handle with `rights` now names / no longer names ep. The last handle
  * that may receive gone: every waiting thread fails with -EPIPE; the last
  * handle gone: ep is free again. */
@@ -81,7 +88,10 @@ unsigned long endpoints_alive_locked(void);
 
 /* ---- notify.c ---- */
 
-struct notify *notify_alloc_locked(void);
+/* The same for notifications. */
+struct notify *notify_alloc_locked(const struct task *owner);
+int notifies_owned_locked(const struct task *t);
+void notifies_disown_locked(const struct task *t);
 void notify_hold_locked(struct notify *n);
 void notify_release_locked(struct notify *n);
 /* They take sched_lock themselves. wait: block until a bit is set if `block`. */
@@ -99,6 +109,9 @@ long console_service_give_init_locked(struct task *t);
 void console_service_give_client_locked(struct task *t);
 /* A console server waits for requests (takes sched_lock). */
 bool console_service_ready(void);
+/* A console server holds the service's receive right: the console is its
+ * (takes sched_lock). */
+bool console_service_serving(void);
 
 /* ---- device.c: the console UART as an object (sched_lock held) ---- */
 

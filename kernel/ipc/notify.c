@@ -13,21 +13,39 @@
 #define MAX_NOTIFIES 128
 
 struct notify {
-    int refs; /* handles naming it; 0 = a free slot */
+    int refs;                 /* handles naming it; 0 = a free slot */
+    const struct task *owner; /* the task that made it (its quota), or NULL */
     uint64_t bits;
 };
 
 static struct notify notifies[MAX_NOTIFIES];
 
-struct notify *notify_alloc_locked(void)
+struct notify *notify_alloc_locked(const struct task *owner)
 {
     for (int i = 0; i < MAX_NOTIFIES; i++) {
         if (notifies[i].refs == 0) {
             notifies[i].bits = 0;
+            notifies[i].owner = owner;
             return &notifies[i];
         }
     }
     return NULL;
+}
+
+int notifies_owned_locked(const struct task *t)
+{
+    int n = 0;
+    for (int i = 0; i < MAX_NOTIFIES; i++)
+        n += notifies[i].refs != 0 && notifies[i].owner == t;
+    return n;
+}
+
+void notifies_disown_locked(const struct task *t)
+{
+    for (int i = 0; i < MAX_NOTIFIES; i++) {
+        if (notifies[i].owner == t)
+            notifies[i].owner = NULL;
+    }
 }
 
 void notify_hold_locked(struct notify *n)

@@ -20,6 +20,7 @@
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/uaccess.h"
+#include "kernel/uapi/quota.h"
 
 /* A handle argument: out-of-range values (2^32 too) become -1, which no
  * handle is, rather than being cut to an int that might be one. */
@@ -64,17 +65,20 @@ static long unstage(struct thread *self, long result)
 }
 
 /* A new object of `kind`, named by a new handle of the caller's with every
- * right that kind has. */
+ * right that kind has: -EAGAIN past the caller's quota (uapi/quota.h),
+ * -ENOSPC if the table is full. */
 static long create_object(enum ipc_kind kind)
 {
-    long ret = -ENOSPC;
+    struct task *t = current_task();
+    bool endpoint = kind == IPC_KIND_ENDPOINT;
+    unsigned rights = endpoint ? IPC_RIGHT_SEND | IPC_RIGHT_RECV : IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT;
+    long ret = -EAGAIN;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    void *obj = kind == IPC_KIND_ENDPOINT ? (void *)endpoint_alloc_locked()
-                                          : (void *)notify_alloc_locked();
-    unsigned rights = kind == IPC_KIND_ENDPOINT ? IPC_RIGHT_SEND | IPC_RIGHT_RECV
-                                                : IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT;
-    if (obj)
-        ret = handle_install_locked(current_task(), kind, obj, rights | IPC_RIGHT_MINT, 0);
+    int owned = endpoint ? endpoints_owned_locked(t) : notifies_owned_locked(t);
+    if (owned < (endpoint ? QUOTA_ENDPOINTS : QUOTA_NOTIFICATIONS)) {
+        void *obj = endpoint ? (void *)endpoint_alloc_locked(t) : (void *)notify_alloc_locked(t);
+        ret = obj ? handle_install_locked(t, kind, obj, rights | IPC_RIGHT_MINT, 0) : -ENOSPC;
+    }
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;
 }

@@ -24,5 +24,6 @@
 #define EPIPE 32
 #define ERANGE 34
 #define ENOSYS 38
+#define EMSGSIZE 90
 
 #endif

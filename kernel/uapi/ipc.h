@@ -20,7 +20,9 @@
  * receive is closed, the server died), or the server will never reply (it
  * died, or received again without replying); -EAGAIN ipc_send found no
  * receiver waiting; -EINTR the caller's task is exiting; -EMFILE the handle
- * table is full; -ENOSPC no free object; -EBUSY, -ENODEV: devices, below.
+ * table is full; -ENOSPC no free object; -EMSGSIZE the message has extra
+ * words and the receiver it would reach has no buffer for them (nothing is
+ * delivered: the receiver never sees it); -EBUSY, -ENODEV: devices, below.
  */
 #ifndef KERNEL_UAPI_IPC_H
 #define KERNEL_UAPI_IPC_H
@@ -38,6 +40,13 @@
  * A privileged call succeeds if the caller holds, in any slot, a control
  * handle with the right it needs; otherwise it answers -EPERM. */
 #define IPC_CONTROL_HANDLE (IPC_MAX_HANDLES - 2)
+/* In the badge of a console handle: the client's output may read as test
+ * results, so the server prints its lines as they are; every other
+ * client's are guarded (lib/result_guard.h). The kernel sets it for a task
+ * that starts holding the control capability's CONSOLE right (a program
+ * the command line names, a self-test program); init, which holds the
+ * unbadged handle, sets it for the programs its command line names. */
+#define IPC_CONSOLE_BADGE_VOUCHED (1ul << 62)
 #define IPC_BUF_WORDS 64    /* the most extra words one message carries */
 #define IPC_REG_WORDS 4     /* message words in registers, besides the tag */
 #define IPC_TAG_LEN_MASK 0x7ful
@@ -55,8 +64,9 @@
 #define IPC_RIGHT_MINT 0x10   /* either: handle_mint may derive handles from it */
 #define IPC_RIGHT_KSTACK 0x20  /* control: kstack_set (not with kstack.lock) */
 #define IPC_RIGHT_DEBUG 0x40   /* control: kstack_set to the legacy strategies */
-#define IPC_RIGHTS_CONTROL (IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG | IPC_RIGHT_MINT)
-#define IPC_RIGHTS_ALL 0x7f
+#define IPC_RIGHT_CONSOLE 0x80 /* control: output that may read as test results (below) */
+#define IPC_RIGHTS_CONTROL (IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG | IPC_RIGHT_CONSOLE | IPC_RIGHT_MINT)
+#define IPC_RIGHTS_ALL 0xff
 
 /*
  * Devices (kernel/ipc/device.c). The kernel makes one device object at boot,

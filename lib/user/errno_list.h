@@ -8,4 +8,4 @@
 #define ERRNO_LIST                                                                     \
     X(EPERM) X(ENOENT) X(ESRCH) X(EINTR) X(EIO) X(E2BIG) X(ENOEXEC) X(EBADF) X(ECHILD) \
     X(EAGAIN) X(ENOMEM) X(EFAULT) X(EBUSY) X(ENODEV) X(EEXIST) X(EINVAL) X(ENOSPC)     \
-    X(ERANGE) X(ENOSYS) X(EMFILE) X(EPIPE)
+    X(ERANGE) X(ENOSYS) X(EMFILE) X(EPIPE) X(EMSGSIZE)
