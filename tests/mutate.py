@@ -257,12 +257,20 @@ def build_base(arches):
                          + p.stdout[-2000:] + p.stderr[-2000:])
 
 
+def boot_timeout(m, arch):
+    """BOOT_TIMEOUT, or a boot's own limit if it counts instructions
+    (-icount runs several times slower than a plain TCG boot)."""
+    names = set(boot_names(m, arch))
+    slow = [b.timeout for b in run.boot_matrix() if b.name in names and "icount" in b.qemu_extra]
+    return max([BOOT_TIMEOUT] + slow)
+
+
 def subset_cmd(m, arch, root):
     """The tests/run.py command line that runs the mutant's subset."""
     cmd = [sys.executable, os.path.join(root, "tests", "run.py"), "--jobs", "1"]
     if arch == "host":
         return cmd + ["--filter", f"host.{m.fields['host']}"]
-    cmd += ["--no-host", "--arch", arch, "--timeout", str(BOOT_TIMEOUT)]
+    cmd += ["--no-host", "--arch", arch, "--timeout", str(boot_timeout(m, arch))]
     cmd += [x for b in boot_names(m, arch) for x in ("--boot", b)]
     if m.fields.get("ktest"):
         cmd += ["--ktest", m.fields["ktest"]]
