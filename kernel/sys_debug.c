@@ -26,10 +26,15 @@
 #include "lib/cmdline.h"
 #include "lib/string.h"
 
+bool debug_call_allowed(unsigned right)
+{
+    return kstack_offset_debug_allowed() && control_allows(right);
+}
+
 #if CONFIG_DEBUG_CALLS
 long sys_debug_sleep(const struct sysargs *args)
 {
-    if (!kstack_offset_debug_allowed())
+    if (!debug_call_allowed(IPC_RIGHT_DEBUG))
         return -EPERM;
     sched_sleep_ns(args->a[0]);
     return 0;
@@ -37,7 +42,7 @@ long sys_debug_sleep(const struct sysargs *args)
 
 long sys_debug_spin(const struct sysargs *args)
 {
-    if (!kstack_offset_debug_allowed())
+    if (!debug_call_allowed(IPC_RIGHT_DEBUG))
         return -EPERM;
     uint64_t ns = MIN(args->a[0], 100000000ul); /* at most 0.1 s */
     uint64_t end = time_now_ns() + ns;
@@ -55,7 +60,7 @@ long sys_debug_free_pages(const struct sysargs *args)
 
 long sys_debug_stats(const struct sysargs *args)
 {
-    if (!kstack_offset_debug_allowed())
+    if (!debug_call_allowed(IPC_RIGHT_DEBUG))
         return -EPERM;
     struct debug_stats st = {.cpus_online = smp_online()};
     unsigned long flags = spin_lock_irqsave(&sched_lock);
@@ -98,7 +103,7 @@ static uint8_t *kaddr_of(unsigned long kind)
 
 long sys_debug_kaddr(const struct sysargs *args)
 {
-    if (!kstack_offset_debug_allowed())
+    if (!debug_call_allowed(IPC_RIGHT_DEBUG))
         return -EPERM;
     uint8_t *p = kaddr_of(args->a[0]);
     if (!p)

@@ -49,7 +49,7 @@ long sys_kstack_get(const struct sysargs *args)
 
 long sys_kstack_stats(const struct sysargs *args)
 {
-    if (!kstack_offset_debug_allowed())
+    if (!debug_call_allowed(IPC_RIGHT_DEBUG))
         return -EPERM;
     long cpu = (long)args->a[0];
     if (cpu != -1 && (cpu < 0 || cpu >= MAX_CPUS || !READ_ONCE(cpus[cpu].online)))
@@ -99,7 +99,7 @@ long sys_kstack_probe(const struct sysargs *args)
 {
     uintptr_t flags = args->a[0];
     unsigned long target = args->a[1];
-    if (!kstack_offset_debug_allowed())
+    if (!debug_call_allowed(IPC_RIGHT_DEBUG))
         return -EPERM;
     if ((flags & ~(uintptr_t)KSTACK_PROBE_MIGRATE) ||
         ((flags & KSTACK_PROBE_MIGRATE) && (target >= MAX_CPUS || !READ_ONCE(cpus[target].online))))
@@ -159,7 +159,7 @@ static long this_cpu_op(unsigned op)
 
 long sys_kstack_debug(const struct sysargs *args)
 {
-    if (!kstack_offset_debug_allowed())
+    if (!debug_call_allowed(IPC_RIGHT_DEBUG))
         return -EPERM;
     switch (args->a[0]) {
     case KSTACK_DEBUG_VERIFY:

@@ -12,12 +12,13 @@
 #include "kernel/latency/latency.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/syscall.h"
+#include "kernel/uapi/ipc.h"
 #include "kernel/uaccess.h"
 #include "lib/hist.h"
 
 long sys_latency_ctl(const struct sysargs *args)
 {
-    if (args->a[0] != LATENCY_STATUS && !kstack_offset_debug_allowed())
+    if (args->a[0] != LATENCY_STATUS && !debug_call_allowed(IPC_RIGHT_LATENCY))
         return -EPERM;
     switch (args->a[0]) {
     case LATENCY_OFF:
@@ -37,7 +38,7 @@ long sys_latency_ctl(const struct sysargs *args)
 long sys_latency_read(const struct sysargs *args)
 {
     long cpu = (long)args->a[0];
-    if (!kstack_offset_debug_allowed())
+    if (!debug_call_allowed(IPC_RIGHT_LATENCY))
         return -EPERM;
     if (args->a[1] >= LATENCY_STRATEGIES || args->a[2] >= LATENCY_SLOTS || cpu < -1 ||
         cpu >= MAX_CPUS || args->a[4] > 1)

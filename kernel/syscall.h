@@ -16,6 +16,12 @@ struct sysargs {
 
 typedef long (*syscall_fn)(const struct sysargs *args);
 
+/* A debug call (docs/security.md) may run: the gate is open (a kernel with
+ * the debug calls, booted with kstack.debug) and the caller holds the
+ * control capability's `right` (IPC_RIGHT_DEBUG, or IPC_RIGHT_LATENCY for
+ * the timers). Otherwise the call answers -EPERM. */
+bool debug_call_allowed(unsigned right);
+
 long sys_exit(const struct sysargs *args);
 long sys_write(const struct sysargs *args);
 long sys_read(const struct sysargs *args);

@@ -17,7 +17,10 @@
  *                               ("locked") nobody can, not even this one
  *                               (security.kstack_set_denied,
  *                               security.legacy_needs_debug,
- *                               security.kstack_lock); and the console:
+ *                               security.kstack_lock); the debug calls, open
+ *                               in this boot, still refuse a program without
+ *                               the capability's DEBUG and LATENCY rights
+ *                               (security.debug_calls_need_capability); the console:
  *                               a message the server cannot take does not
  *                               stop it (security.console_survives_bad_message);
  *                               and one task cannot take every task, thread,
@@ -86,14 +89,14 @@ struct debug_call {
     long nr, a0, a1, a2, a3, a4;
 };
 
-/* Each call with arguments that would succeed if the gate were open. */
-static int gate_closed(void)
+/* Make each debug call with arguments that would succeed if it were
+ * allowed; how many were not refused (each one noted). */
+static int debug_calls_open(void)
 {
     static struct kstack_probe probe;
     static struct kstack_stats kstats;
     static struct debug_stats dstats;
     static struct hist hist;
-    static struct latency_status status;
     const struct debug_call calls[] = {
         {"kstack_probe", SYS_kstack_probe, 0, 0, (long)&probe, 0, 0},
         {"kstack_debug(VERIFY)", SYS_kstack_debug, KSTACK_DEBUG_VERIFY, 0, 0, 0, 0},
@@ -111,7 +114,6 @@ static int gate_closed(void)
         {"latency_ctl(OFF)", SYS_latency_ctl, LATENCY_OFF, 0, 0, 0, 0},
         {"latency_read", SYS_latency_read, -1, 0, 0, (long)&hist, 0},
     };
-    long strategy = syscall0(SYS_kstack_get);
     int open = 0;
     for (unsigned i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
         const struct debug_call *c = &calls[i];
@@ -121,6 +123,17 @@ static int gate_closed(void)
             open++;
         }
     }
+    if (open)
+        syscall1(SYS_latency_ctl, LATENCY_OFF); /* what an open latency_ctl(ON) did */
+    return open;
+}
+
+/* Booted without kstack.debug: every debug call refused. */
+static int gate_closed(void)
+{
+    static struct latency_status status;
+    long strategy = syscall0(SYS_kstack_get);
+    int open = debug_calls_open();
     long set = syscall1(SYS_kstack_set, KSTACK_PRNG_TASK);
     if (set != -EPERM) {
         ktap_note("kstack_set without the control capability answered %ld", set);
@@ -265,6 +278,9 @@ static int privileged(bool locked)
 {
     long before = syscall0(SYS_kstack_get);
     KTAP_EXPECT_EQ(run_child("child-none", NULL, 0), 0, "security.kstack_set_denied");
+    /* The gate is open in this boot (kstack.debug): without the control
+     * capability's DEBUG and LATENCY rights, the debug calls still refuse. */
+    KTAP_EXPECT_EQ(run_child("child-debug", NULL, 0), 0, "security.debug_calls_need_capability");
     int kstack_only = handle_mint(IPC_CONTROL_HANDLE, IPC_RIGHT_KSTACK, 0);
     bool child_ok = kstack_only >= 0 && run_child(locked ? "child-none" : "child-kstack",
                                                   &kstack_only, 1) == 0;
@@ -310,6 +326,8 @@ int main(int argc, char **argv)
         return forge();
     if (strcmp(role, "child-exit") == 0)
         return 0;
+    if (strcmp(role, "child-debug") == 0)
+        return debug_calls_open() == 0 ? 0 : 1;
     printf("usage: test_security gate-closed|unlocked|locked\n");
     return 2;
 }

@@ -63,10 +63,12 @@
 #define IPC_RIGHT_WAIT 0x08   /* notification: notify_wait, notify_poll */
 #define IPC_RIGHT_MINT 0x10   /* either: handle_mint may derive handles from it */
 #define IPC_RIGHT_KSTACK 0x20  /* control: kstack_set (not with kstack.lock) */
-#define IPC_RIGHT_DEBUG 0x40   /* control: kstack_set to the legacy strategies */
+#define IPC_RIGHT_DEBUG 0x40   /* control: kstack_set to the legacy strategies, the debug calls */
 #define IPC_RIGHT_CONSOLE 0x80 /* control: output that may read as test results (below) */
-#define IPC_RIGHTS_CONTROL (IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG | IPC_RIGHT_CONSOLE | IPC_RIGHT_MINT)
-#define IPC_RIGHTS_ALL 0xff
+#define IPC_RIGHT_LATENCY 0x100 /* control: the latency timers (with kstack.debug) */
+#define IPC_RIGHTS_CONTROL                                                                 \
+    (IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG | IPC_RIGHT_CONSOLE | IPC_RIGHT_LATENCY | IPC_RIGHT_MINT)
+#define IPC_RIGHTS_ALL 0x1ff
 
 /*
  * Devices (kernel/ipc/device.c). The kernel makes one device object at boot,

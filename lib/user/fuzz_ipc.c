@@ -14,7 +14,8 @@
 
 enum { H_NONE, H_ENDPOINT, H_NOTIFY };
 static struct {
-    unsigned char kind, rights;
+    unsigned char kind;
+    unsigned short rights;
     unsigned object; /* which object: numbered as they are made (handle numbers are reused) */
 } held[IPC_MAX_HANDLES];
 static unsigned objects_made;
@@ -138,7 +139,7 @@ void fuzz_ipc_track(long nr, const long a[6], long r)
         held[r].object = ++objects_made;
     } else if (nr == SYS_handle_mint && r < IPC_MAX_HANDLES && h >= 0 && h < IPC_MAX_HANDLES) {
         held[r] = held[h];
-        held[r].rights = (unsigned char)(a[1] & held[h].rights);
+        held[r].rights = (unsigned short)(a[1] & held[h].rights);
     } else if (nr == SYS_handle_close && h >= 0 && h < IPC_MAX_HANDLES) {
         held[h].kind = H_NONE;
     }
