@@ -45,8 +45,11 @@
 #include "kernel/uapi/kstack.h"
 #include "kernel/uapi/latency.h"
 #include "lib/user/fuzz_ipc.h"
+#include "lib/user/ipc.h"
 #include "lib/user/pages.h"
 #include "lib/user/ulib.h"
+
+#define CHILD_CONTROL_H 0 /* the child's control capability (spawn_child) */
 
 #define BATCH_CALLS 2000
 #define MAX_CHILDREN 16
@@ -373,7 +376,7 @@ static int child_main(uint64_t seed, unsigned long batch, long calls, uintptr_t 
     fz.brk = (uintptr_t)fz.scratch_end;
     fz.kstack_canary = (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_STACK, DEBUG_KADDR_ARM);
     fz.dmap_canary = dmap_canary;
-    fuzz_ipc_init();
+    fuzz_ipc_init(CHILD_CONTROL_H);
     unsigned long count[NOUTCOMES] = {0};
     int status = 0;
     long last = 0;
@@ -476,12 +479,19 @@ static int spawn_child(unsigned long batch, long calls, uintptr_t canary, bool v
     snprintf(n, sizeof(n), "%ld", calls);
     snprintf(k, sizeof(k), "%lu", (unsigned long)canary);
     const char *argv[] = {"fuzz", "child", s, b, n, k, verbose ? "verbose" : NULL, NULL};
+    /* The canary checks are debug calls, and the child's lines go to the
+     * debug console: it gets DEBUG and CONSOLE, not KSTACK or LATENCY. */
+    int ctl = handle_mint(IPC_CONTROL_HANDLE, IPC_RIGHT_DEBUG | IPC_RIGHT_CONSOLE, 0);
+    int pid;
     for (;;) { /* the task table may be full for a moment: children's children */
-        int pid = spawn("fuzz", argv);
+        pid = ctl >= 0 ? spawn_with("fuzz", argv, &ctl, 1) : ctl;
         if (pid != -EAGAIN)
-            return pid;
+            break;
         sleep_ns(10000000);
     }
+    if (ctl >= 0)
+        handle_close(ctl);
+    return pid;
 }
 
 struct tallies {

@@ -12,7 +12,7 @@
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
 
-enum { H_NONE, H_ENDPOINT, H_NOTIFY };
+enum { H_NONE, H_ENDPOINT, H_NOTIFY, H_CONTROL };
 static struct {
     unsigned char kind;
     unsigned short rights;
@@ -20,6 +20,7 @@ static struct {
 } held[IPC_MAX_HANDLES];
 static unsigned objects_made;
 static int served = -1; /* the endpoint the server thread answers, or -1 */
+static int kept = -1;   /* a handle that stays open */
 static char server_stack[4096] __attribute__((aligned(16)));
 
 bool fuzz_ipc_number(long nr)
@@ -46,14 +47,17 @@ static void ipc_server(void *arg)
     raw_syscall6(SYS_thread_exit, 0, 0, 0, 0, 0, 0);
 }
 
-void fuzz_ipc_init(void)
+void fuzz_ipc_init(int keep)
 {
+    kept = keep;
     /* The console's handle is not the fuzzer's to draw (a random message
      * would print garbage): closed, the table is what held[] says, and the
      * child's printf goes to the kernel's debug console. */
     raw_syscall6(SYS_handle_close, IPC_CONSOLE_HANDLE, 0, 0, 0, 0, 0);
     for (unsigned i = 0; i < IPC_MAX_HANDLES; i++)
         held[i].kind = H_NONE;
+    if (keep >= 0 && keep < IPC_MAX_HANDLES)
+        held[keep].kind = H_CONTROL;
     served = (int)raw_syscall6(SYS_endpoint_create, 0, 0, 0, 0, 0, 0);
     if (served < 0 || served >= IPC_MAX_HANDLES) { /* every endpoint in use: no server */
         served = -1;
@@ -119,7 +123,7 @@ void fuzz_ipc_constrain(long *nr, long a[6], uint64_t random)
         }
         break;
     case SYS_handle_close:
-        if (h == served)
+        if (h == served || h == kept)
             a[0] = closed_handle();
         break;
     }

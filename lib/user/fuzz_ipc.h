@@ -15,8 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Once per child, before its first call: the served endpoint and its server. */
-void fuzz_ipc_init(void);
+/* Once per child, before its first call: the served endpoint and its
+ * server; `kept` (or -1) is a handle no drawn call may close (the child's
+ * control capability, which its canary checks need). */
+void fuzz_ipc_init(int kept);
 /* True for the IPC system call numbers. */
 bool fuzz_ipc_number(long nr);
 /* Aim half the calls at a held handle (from `random`) and keep the call
