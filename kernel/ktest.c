@@ -65,6 +65,9 @@ int ktest_run(const char *cmdline, const char *boot_path)
         if (!selected(t, list, len))
             continue;
         current_failures = 0;
+        /* KTAP's subtest header: if the case never ends (a hang, a panic),
+         * the reader knows which one it was. */
+        kprintf("    # Subtest: %s.%s\n", t->suite, t->name);
         t->fn();
         failed += current_failures != 0;
         kprintf("%sok %d - %s.%s\n", current_failures ? "not " : "", ++n, t->suite, t->name);

@@ -36,6 +36,8 @@ The .mut format, line by line ('#' starts a comment line):
   boot: main crash-percpu                               (default main)
   ktest: user.bad_input                                 (optional)
   kills: {arch}.*.user.bad_input*                       (required unless equivalent)
+  timeout: 300                                          (optional: seconds per boot)
+  hangs: the kernel stops before it can print anything  (optional: a hang is the kill)
   host: health                                          (with arch: host)
   equivalent: why no test can see it                    (optional)
   ---
@@ -55,7 +57,14 @@ names tests/run.py prints in its "ok N - NAME" / "not ok N - NAME" lines;
 KTAP case of the main boot (x86_64.uefi.user.bad_input...), <boot
 name>.<case> for other boots, <boot name>.boot for a boot's own check
 (exit status, panic, expected output, timeout), host.<suite>.<case> for
-host tests.
+host tests. A `<boot name>.boot` glob kills only when that boot ended (a
+panic, a wrong exit status, missing output), not when it timed out: a hang
+is reported as one. `timeout` raises BOOT_TIMEOUT for a mutant whose subset
+takes longer than a minute when the checks pass (thousands of trials).
+A mutant marked `hangs:` stops the kernel where nothing can report it (the
+lock every printk takes is never released): its boot timing out is its
+kill, and the line says why no test can do better. A hang inside a KTAP
+case is not that: tests/run.py fails the case that never finished.
 
 Python standard library only.
 """
@@ -78,7 +87,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (the boot matrix and the arch list)
 
 BOOT_TIMEOUT = 60  # s: a full self-test boot takes 7-15 s; a hung mutant is killed
-FIELDS = {"breaks", "file", "arch", "boot", "ktest", "host", "equivalent", "kills"}
+FIELDS = {"breaks", "file", "arch", "boot", "ktest", "host", "equivalent", "kills", "timeout", "hangs"}
 
 
 @dataclass
@@ -262,7 +271,7 @@ def boot_timeout(m, arch):
     (-icount runs several times slower than a plain TCG boot)."""
     names = set(boot_names(m, arch))
     slow = [b.timeout for b in run.boot_matrix() if b.name in names and "icount" in b.qemu_extra]
-    return max([BOOT_TIMEOUT] + slow)
+    return max([BOOT_TIMEOUT, int(m.fields.get("timeout", 0))] + slow)
 
 
 def subset_cmd(m, arch, root):
@@ -296,10 +305,14 @@ def verdict(m, arch, rc, stdout):
     """(verdict, detail) of one finished subset run on a built mutant."""
     res = outcomes(stdout)
     failed = [n for n, ok in res.items() if not ok]
-    named = [n for n in failed if any(fnmatch.fnmatchcase(n, g) for g in m.kills(arch))]
+    hung = timed_out(stdout)
+    named = [n for n in failed if any(fnmatch.fnmatchcase(n, g) for g in m.kills(arch))
+             and not (hung and n.endswith(".boot"))]
     if named:
         return "killed", ", ".join(named[:3])
-    if timed_out(stdout):
+    if hung and m.fields.get("hangs"):
+        return "killed", "timed out, as expected: " + m.fields["hangs"]
+    if hung:
         return "timeout", ", ".join(failed[:3]) or "timed out"
     if failed or rc != 0:
         return "unrelated", ", ".join(failed[:3]) or stdout.strip()[-200:]

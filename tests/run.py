@@ -134,7 +134,8 @@ def boot_matrix():
                           expect=[r"hello from pid \d+ on cpu \d+", r"run=hello: exit status 0",
                                   r"(?s)\A(?!.*console_server: serving)"]))
         # The image a user boots: no ktest=, no kstack.debug. A program from
-        # run= gets -EPERM from every debug call, and the banner says so.
+        # run= gets -EPERM from every debug call, even holding the control
+        # capability (run.control), and so does its child; the banner says so.
         # Its child's forged results show, marked: through the console
         # server here, through the kernel (init=off: no server) below.
         forged = [r"(?m)^ *ok \d+ - security\.fake_output_refused$",
@@ -142,14 +143,14 @@ def boot_matrix():
                   r"(?m)^not ok~ 3 - security\.forged_in_pieces",
                   r"(?ms)\A(?!.*^\s*(not )?ok \d+ - security\.forged)"]
         boots.append(Boot(f"{arch}.{fw}.gate-closed", arch, fw, ktap=False, timeout=120,
-                          cmdline="run=test_security run.args=gate-closed",
+                          cmdline="run=test_security run.args=gate-closed run.control",
                           expect=[r"kstack: strategy prng \(default\).*; debug calls off",
                                   r"(?m)^ *ok \d+ - security\.gate_closed$",
                                   r"run=test_security: exit status 0"] + forged))
         # The same with the debug calls compiled out (make DEBUG_CALLS=0):
         # the banner says so and the calls answer -ENOSYS or -EPERM.
         boots.append(Boot(f"{arch}.{fw}.gate-closed-nodebug", arch, fw, ktap=False, timeout=120,
-                          cmdline="run=test_security run.args=gate-closed kstack.debug init=off",
+                          cmdline="run=test_security run.args=gate-closed run.control kstack.debug init=off",
                           make_vars={"DEBUG_CALLS": "0"},
                           expect=[r"kstack: strategy prng \(default\).*; debug calls off "
                                   r"\(not built in\)",
@@ -331,16 +332,28 @@ class Results:
 KTAP_LINE = re.compile(r"^(not ok|ok) \d+ - (\S+)")
 
 
-def parse_ktap(lines):
-    """(name, ok, diagnostics) for each result line; diagnostics precede it."""
-    out, diag = [], []
+SUBTEST_LINE = re.compile(r"^ {4}# Subtest: (\S+)$")
+
+
+def parse_ktap(lines, ended=None):
+    """(name, ok, diagnostics) for each result line; diagnostics precede it.
+    A block cut short (`ended` says how: "timed out", "kernel panic") also
+    fails the case it was in: the last "# Subtest:" header with no result."""
+    out, diag, running = [], [], None
     for line in lines:
         m = KTAP_LINE.match(line.strip())
-        if m:
+        sub = SUBTEST_LINE.match(line)
+        if sub:
+            running = sub.group(1)
+        elif m:
             out.append((m.group(2), m.group(1) == "ok", diag))
             diag = []
+            if m.group(2) == running and not line.startswith(" "):
+                running = None
         elif line.strip().startswith("#"):
             diag.append(line.strip())
+    if ended and running:
+        out.append((running, False, diag[-8:] + [f"did not finish: {ended}"]))
     return out
 
 
@@ -509,6 +522,12 @@ def run_boot(b, results):
         m = re.search(r"^### BEGIN KTAP (\S+) (\S+)\n(.*?)^### END KTAP", text, re.S | re.M)
         if not m:
             problems.append("no complete KTAP block (### BEGIN/END KTAP)")
+            # What ran before the end still counts; the case cut short fails.
+            cut = re.search(r"^### BEGIN KTAP \S+ \S+\n(.*)", text, re.S | re.M)
+            ended = "timed out" if rc is None else "kernel panic" if "KERNEL PANIC" in text \
+                else "the boot ended"
+            for name, ok, diag in parse_ktap(cut.group(1).splitlines() if cut else [], ended):
+                results.report(ok, f"{b.name}.{name}", diag)
         else:
             for name, ok, diag in parse_ktap(m.group(3).splitlines()):
                 results.report(ok, f"{b.name}.{name}", diag)

@@ -4,11 +4,13 @@
  * (docs/security.md).
  *
  *   test_security gate-closed   booted without kstack.debug (tests/run.py's
- *                               <arch>.<fw>.gate-closed boot): every debug
- *                               call answers -EPERM, or -ENOSYS in a kernel
- *                               built with DEBUG_CALLS=0, and none of them
- *                               changed anything, and kstack_set answers
- *                               -EPERM: no control capability
+ *                               <arch>.<fw>.gate-closed boot), holding the
+ *                               control capability (run.control): the gate
+ *                               alone refuses this program every debug call
+ *                               (-EPERM, or -ENOSYS in a kernel built with
+ *                               DEBUG_CALLS=0) and none of them changed
+ *                               anything; a child without the capability is
+ *                               refused those and kstack_set
  *                               (security.gate_closed)
  *   test_security unlocked      a self-test program, holding the control
  *   test_security locked        capability: a program without it, or with
@@ -128,17 +130,17 @@ static int debug_calls_open(void)
     return open;
 }
 
-/* Booted without kstack.debug: every debug call refused. */
+/* Booted without kstack.debug, holding the control capability: the gate
+ * alone must refuse every debug call; and an ordinary child is refused. */
 static int gate_closed(void)
 {
     static struct latency_status status;
     long strategy = syscall0(SYS_kstack_get);
     int open = debug_calls_open();
-    long set = syscall1(SYS_kstack_set, KSTACK_PRNG_TASK);
-    if (set != -EPERM) {
-        ktap_note("kstack_set without the control capability answered %ld", set);
-        open++;
-    }
+    if (open)
+        ktap_note("%d debug calls answered a holder of the control capability: the gate is open",
+                  open);
+    int child = run_child("child-debug", NULL, 0);
     long now = syscall0(SYS_kstack_get);
     if (now != strategy)
         ktap_note("the strategy changed from %ld to %ld", strategy, now);
@@ -146,7 +148,7 @@ static int gate_closed(void)
     long st = syscall2(SYS_latency_ctl, LATENCY_STATUS, (long)&status);
     if (st != 0 || status.on)
         ktap_note("latency status: %ld, enabled %d", st, (int)status.on);
-    ktap_check(open == 0 && now == strategy && st == 0 && !status.on,
+    ktap_check(open == 0 && child == 0 && now == strategy && st == 0 && !status.on,
                "security.gate_closed");
     fake_output_refused();
     return ktap_done();
@@ -155,6 +157,17 @@ static int gate_closed(void)
 static long kstack_set(long id)
 {
     return syscall1(SYS_kstack_set, id);
+}
+
+/* A child without the capability: every debug call and kstack_set refused.
+ * Exit status 0 if so. */
+static int child_debug(void)
+{
+    int open = debug_calls_open();
+    long set = kstack_set(KSTACK_PRNG_TASK);
+    if (set != -EPERM)
+        ktap_note("kstack_set without the control capability answered %ld", set);
+    return open == 0 && set == -EPERM ? 0 : 1;
 }
 
 /* A child's half: what kstack_set answers without the capability, or with
@@ -327,7 +340,7 @@ int main(int argc, char **argv)
     if (strcmp(role, "child-exit") == 0)
         return 0;
     if (strcmp(role, "child-debug") == 0)
-        return debug_calls_open() == 0 ? 0 : 1;
+        return child_debug();
     printf("usage: test_security gate-closed|unlocked|locked\n");
     return 2;
 }

@@ -101,6 +101,64 @@ static void test_brk(void)
     sys_brk(base);
 }
 
+#define TURN_ROUNDS 400
+#define TURN_PAGES 8
+
+static char *turn_base;
+static volatile int turn_wrong, turn_left;
+static char turn_stack[4096] __attribute__((aligned(16)));
+
+/* Grow the break by TURN_PAGES and put it back, TURN_ROUNDS times; count
+ * the answers that were not the break asked for. */
+static void brk_rounds(void)
+{
+    char *grown = turn_base + TURN_PAGES * 4096;
+    for (int i = 0; i < TURN_ROUNDS; i++) {
+        if (sys_brk(grown) != grown)
+            __atomic_fetch_add(&turn_wrong, 1, __ATOMIC_RELAXED);
+        if (sys_brk(turn_base) != turn_base)
+            __atomic_fetch_add(&turn_wrong, 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void brk_thread(void *arg)
+{
+    (void)arg;
+    sys_sched_setaffinity(0, 1ul << 1);
+    brk_rounds();
+    __atomic_fetch_sub(&turn_left, 1, __ATOMIC_RELEASE);
+}
+
+/* Two threads of one program move its break at once, on two CPUs: each
+ * brk happens whole, before or after the other's (the kernel's brk_busy
+ * turn). Interleaved, a grow maps a page the other grow mapped (-EEXIST:
+ * the break stays) or a shrink unmaps pages the other just mapped. At the
+ * end no page is left mapped above the break: it grows again. */
+static void test_brk_threads(void)
+{
+    turn_base = sys_brk(0);
+    turn_wrong = 0;
+    turn_left = 1;
+    unsigned long mask = (unsigned long)sys_sched_getaffinity(0);
+    sys_sched_setaffinity(0, 1ul << 0);
+    int tid = thread_create(brk_thread, NULL, turn_stack, sizeof(turn_stack));
+    if (tid > 0)
+        brk_rounds();
+    while (tid > 0 && __atomic_load_n(&turn_left, __ATOMIC_ACQUIRE))
+        sleep_ns(1000000);
+    sys_sched_setaffinity(0, mask);
+    char *grown = turn_base + TURN_PAGES * 4096;
+    bool usable = sys_brk(grown) == grown;
+    for (int i = 0; usable && i < TURN_PAGES * 4096; i += 512)
+        turn_base[i] = 1; /* a page the break covers but nobody mapped kills this program */
+    sys_brk(turn_base);
+    if (tid <= 0 || turn_wrong || !usable)
+        ktap_note("thread %d; %d wrong answers of %d; the break grows again: %d", tid,
+                  turn_wrong, 4 * TURN_ROUNDS, usable);
+    ktap_check(tid > 0 && turn_wrong == 0 && usable,
+               "syscalls.brk_two_threads_take_turns");
+}
+
 int main(void)
 {
     test_identity();
@@ -108,5 +166,6 @@ int main(void)
     test_console();
     test_time();
     test_brk();
+    test_brk_threads();
     return ktap_done();
 }
