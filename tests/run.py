@@ -30,6 +30,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -461,9 +462,39 @@ def type_when_asked(p, log_path):
         time.sleep(0.2)
 
 
+def ask_monitor(sock_path, command):
+    """What QEMU's monitor (a unix socket) answers to one command, or ''."""
+    out = b""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(5)
+            s.connect(sock_path)
+            s.sendall(command.encode() + b"\n")
+            deadline = time.time() + 5
+            while time.time() < deadline:
+                try:
+                    chunk = s.recv(65536)
+                except socket.timeout:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+                if out.count(b"(qemu)") >= 2:  # the banner's prompt, then the answer's
+                    break
+    except OSError as e:
+        return f"(no answer from the QEMU monitor: {e})"
+    return out.decode("utf-8", "replace").replace("\r", "")
+
+
 def run_qemu(cmd, log_path, timeout):
-    """Run QEMU in its own process group; returns (rc or None on timeout, seconds)."""
+    """Run QEMU in its own process group; returns (rc or None on timeout, seconds).
+    On a timeout, every CPU's registers (QEMU's monitor) go into the log:
+    where each CPU was when the boot hung."""
     start = time.time()
+    mon = log_path + ".mon"
+    if os.path.exists(mon):
+        os.unlink(mon)
+    cmd += f" -monitor unix:{mon},server=on,wait=off"
     with open(log_path, "wb") as log:
         p = subprocess.Popen(cmd, shell=True, cwd=ROOT, stdin=subprocess.PIPE, stdout=log,
                              stderr=subprocess.STDOUT, start_new_session=True)
@@ -472,11 +503,34 @@ def run_qemu(cmd, log_path, timeout):
         try:
             rc = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            regs = ask_monitor(mon, "info registers -a")
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
             rc = None
+            log.write(b"\n### QEMU monitor at the timeout: info registers -a\n" + regs.encode())
         typist.join(timeout=1)
+    if os.path.exists(mon):
+        os.unlink(mon)
     return rc, time.time() - start
+
+
+HUNG_PC = re.compile(r"^(?:CPU#(\d+)|.*\b(?:pc|PC|RIP)\s*[=:]?\s*([0-9a-f]{16}))", re.M)
+
+
+def hung_pcs(arch, text):
+    """'cpuN pc FUNCTION at FILE:LINE' for each CPU in the timeout's register dump."""
+    dump = text.split("### QEMU monitor at the timeout", 1)
+    if len(dump) < 2:
+        return []
+    cpu, pcs = None, []
+    for m in HUNG_PC.finditer(dump[1]):
+        if m.group(1) is not None:
+            cpu = m.group(1)
+        elif cpu is not None:
+            pcs.append((cpu, "0x" + m.group(2)))
+            cpu = None
+    named = symbolize(arch, [f"#0 {pc}" for _, pc in pcs])
+    return [f"cpu{c} was at {line[3:]}" for (c, _), line in zip(pcs, named)]
 
 
 def build_dir(b):
@@ -506,11 +560,12 @@ def run_boot(b, results):
     log_path = os.path.join(workdir, f"{b.name}.log")
     rc, secs = run_qemu(cmd, log_path, b.timeout)
     text = open(log_path, "rb").read().decode("utf-8", "replace").replace("\r", "")
-    lines = text.splitlines()
+    lines = text.split("\n### QEMU monitor at the timeout", 1)[0].splitlines()
     tail = symbolize(b.arch, lines[-40:])
     problems = []
     if rc is None:
         problems.append(f"timed out after {b.timeout} s")
+        problems += hung_pcs(b.arch, text)
     elif kernel_status(b.arch, rc) != b.status:
         problems.append(f"QEMU exit code {rc}, expected kernel status {b.status}")
     if b.status != EXIT_PANIC and "KERNEL PANIC" in text:
