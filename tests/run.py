@@ -33,6 +33,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -531,9 +532,10 @@ def run_qemu(cmd, log_path, timeout):
     On a timeout, every CPU's registers (QEMU's monitor) go into the log:
     where each CPU was when the boot hung."""
     start = time.time()
-    mon = log_path + ".mon"
-    if os.path.exists(mon):
-        os.unlink(mon)
+    # A unix socket's path must be under 108 bytes (sockaddr_un), which a
+    # deep checkout (a mutant's copy, a CI folder) can pass: a short one.
+    mon_dir = tempfile.mkdtemp(prefix="stackshift-mon-")
+    mon = os.path.join(mon_dir, "monitor")
     cmd += f" -monitor unix:{mon},server=on,wait=off"
     with open(log_path, "wb") as log:
         p = subprocess.Popen(cmd, shell=True, cwd=ROOT, stdin=subprocess.PIPE, stdout=log,
@@ -549,8 +551,7 @@ def run_qemu(cmd, log_path, timeout):
             rc = None
             log.write(b"\n### QEMU monitor at the timeout: info registers -a\n" + regs.encode())
         typist.join(timeout=1)
-    if os.path.exists(mon):
-        os.unlink(mon)
+    shutil.rmtree(mon_dir, ignore_errors=True)
     return rc, time.time() - start
 
 
