@@ -3,6 +3,7 @@
 #   make [ARCH=x86_64|arm64|riscv64]   build the kernel (default x86_64)
 #   make image                          the bootable disk image for ARCH
 #   make run [BOOT=...] [CMDLINE=...]   boot it in QEMU through the firmware and run
+#   make run BOARD=sifive_u|versal      the same on QEMU's model of a real board
 #                                       the short benchmark (CMDLINE=ktest=all: self-tests)
 #   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
 #   make test                           host unit tests + boot tests, all arches
@@ -19,6 +20,28 @@
 
 SHELL := /bin/bash
 ARCHES := x86_64 arm64 riscv64
+
+# BOARD= boots QEMU's model of a real board instead of its generic machine
+# (docs/boards.md). A board fixes the arch, the boot path (named after the
+# board) and, by default, the CPU count.
+BOARDS := sifive_u versal
+BOARD_ARCH.sifive_u := riscv64
+BOARD_ARCH.versal := arm64
+BOARD_CPUS.sifive_u := 4
+BOARD_CPUS.versal := 2
+ifneq ($(BOARD),)
+ifeq ($(filter $(BOARD),$(BOARDS)),)
+$(error Unknown BOARD '$(BOARD)': valid ones are $(BOARDS))
+endif
+ifneq ($(filter command line environment,$(origin ARCH)),)
+ifneq ($(subst aarch64,arm64,$(ARCH)),$(BOARD_ARCH.$(BOARD)))
+$(error BOARD=$(BOARD) is an $(BOARD_ARCH.$(BOARD)) board, not ARCH=$(ARCH))
+endif
+endif
+override ARCH := $(BOARD_ARCH.$(BOARD))
+override BOOT := $(BOARD)
+SMP ?= $(BOARD_CPUS.$(BOARD))
+endif
 ARCH ?= x86_64
 ifeq ($(ARCH),aarch64)
 override ARCH := arm64
@@ -192,6 +215,9 @@ FORCE:
 # ---- Running ------------------------------------------------------------
 QEMU_COMMON := -nographic -no-reboot -serial mon:stdio -monitor none
 QEMU_CMD = $(QEMU) $(QEMU_ARGS_$(BOOT)) $(QEMU_COMMON) $(QEMU_EXTRA)
+# The boot paths that load the kernel without a disk (a board's, where no
+# boot loader for it is packaged) pass it this command line (-append).
+KERNEL_CMDLINE ?= $(RUN_CMDLINE)
 ifeq ($(filter $(BOOT),$(BOOTS)),)
 $(error Unknown BOOT '$(BOOT)' for $(ARCH): valid ones are $(BOOTS))
 endif

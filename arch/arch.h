@@ -136,6 +136,8 @@ bool arch_fdt_cpu_usable(const struct fdt *f, int node);
  * secondary_main(c). Returns 0 if the request was made (the kernel then
  * waits, bounded, for c->online), negative if the firmware refused. */
 int arch_cpu_start(struct cpu *c, uintptr_t stack_top);
+/* How arch_cpu_start starts a CPU, for the boot log ("PSCI CPU_ON via smc"). */
+const char *arch_smp_method(void);
 
 /* ---- Device interrupts ------------------------------------------------- */
 

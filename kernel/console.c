@@ -26,6 +26,7 @@
 #include "lib/printf.h"
 
 static struct uart uart;
+static const struct uart_driver *driver; /* set with uart.kind */
 static char name[48];
 
 /* Input received by interrupt, waiting for console_getc(): a ring. */
@@ -46,6 +47,8 @@ static bool uart_from_fdt(const struct fdt *f)
         return false;
     if (fdt_is_compatible(f, node, "arm,pl011")) {
         uart.kind = UART_PL011;
+    } else if (fdt_is_compatible(f, node, "sifive,uart0")) {
+        uart.kind = UART_SIFIVE;
     } else if (fdt_is_compatible(f, node, "ns16550a") || fdt_is_compatible(f, node, "ns16550") ||
                fdt_is_compatible(f, node, "snps,dw-apb-uart")) {
         uint32_t shift = 0, width = 1;
@@ -59,8 +62,6 @@ static bool uart_from_fdt(const struct fdt *f)
     }
     uart.phys = base;
     uart.base = (uintptr_t)phys_to_virt(base);
-    snprintf(name, sizeof(name), "%s @ %#llx", uart.kind == UART_PL011 ? "pl011" : "ns16550",
-             (unsigned long long)base);
     return true;
 }
 
@@ -69,7 +70,6 @@ static bool uart_from_hint(const struct boot_console *c)
     switch (c->kind) {
     case BOOT_CONSOLE_NS16550_PIO:
         uart = (struct uart){.kind = UART_NS16550_PIO, .base = (uintptr_t)c->base, .io_width = 1};
-        snprintf(name, sizeof(name), "ns16550 @ port %#llx", (unsigned long long)c->base);
         return ARCH_HAS_PIO;
     case BOOT_CONSOLE_NS16550_MMIO:
     case BOOT_CONSOLE_PL011:
@@ -78,11 +78,20 @@ static bool uart_from_hint(const struct boot_console *c)
         uart.base = (uintptr_t)phys_to_virt(c->base);
         uart.reg_shift = c->reg_shift;
         uart.io_width = 1;
-        snprintf(name, sizeof(name), "%s @ %#llx", uart.kind == UART_PL011 ? "pl011" : "ns16550",
-                 (unsigned long long)c->base);
         return true;
     default:
         return false;
+    }
+}
+
+static const struct uart_driver *driver_of(enum uart_kind kind)
+{
+    switch (kind) {
+    case UART_NS16550_PIO:
+    case UART_NS16550_MMIO: return &ns16550_driver;
+    case UART_PL011: return &pl011_driver;
+    case UART_SIFIVE: return &sifive_uart_driver;
+    default: return NULL;
     }
 }
 
@@ -93,10 +102,12 @@ void console_init(const struct boot_info *bi)
         uart.kind = UART_NONE;
         return;
     }
-    if (uart.kind == UART_PL011)
-        pl011_init(&uart);
+    driver = driver_of(uart.kind);
+    if (uart.kind == UART_NS16550_PIO)
+        snprintf(name, sizeof(name), "ns16550 @ port %#llx", (unsigned long long)uart.base);
     else
-        ns16550_init(&uart);
+        snprintf(name, sizeof(name), "%s @ %#llx", driver->name, (unsigned long long)uart.phys);
+    driver->init(&uart);
     printk_replay();
 }
 
@@ -112,11 +123,7 @@ const char *console_name(void)
 
 static int uart_getc(void)
 {
-    if (uart.kind == UART_PL011)
-        return pl011_getc(&uart);
-    if (uart.kind != UART_NONE)
-        return ns16550_getc(&uart);
-    return -1;
+    return driver ? driver->getc(&uart) : -1;
 }
 
 /* rx_lock held: every byte the UART holds into the ring (ring full: the byte is dropped). */
@@ -144,12 +151,12 @@ static void rx_stall(void)
  * rx_lock held: acknowledge, then drain. The PL011's receive interrupts are
  * cleared before the FIFO is read, never after: a byte arriving after the
  * last read must leave its interrupt raised (see pl011_rx_irq_clear). The
- * 16550's is cleared by the reads themselves.
+ * 16550's and the SiFive UART's are cleared by the reads themselves.
  */
 static void rx_service(void)
 {
-    if (uart.kind == UART_PL011)
-        pl011_rx_irq_clear(&uart);
+    if (driver->rx_irq_clear)
+        driver->rx_irq_clear(&uart);
     rx_drain();
     rx_stall();
 }
@@ -182,10 +189,7 @@ void console_start_input_irq(void)
         return;
     }
     rx_by_irq = true;
-    if (uart.kind == UART_PL011)
-        pl011_rx_irq_enable(&uart);
-    else
-        ns16550_rx_irq_enable(&uart);
+    driver->rx_irq_enable(&uart);
     /* Bytes the firmware left behind may have no interrupt raised for them
      * (an interrupt cleared with the FIFO not empty): take them now. */
     unsigned long flags = spin_lock_irqsave(&rx_lock);
@@ -203,7 +207,7 @@ unsigned long console_rx_interrupts(void)
 
 bool console_mmio(uint64_t *pa, uint64_t *size)
 {
-    if (uart.kind != UART_NS16550_MMIO && uart.kind != UART_PL011)
+    if (uart.kind == UART_NONE || uart.kind == UART_NS16550_PIO)
         return false;
     *pa = uart.phys;
     *size = 0x1000;
@@ -212,7 +216,7 @@ bool console_mmio(uint64_t *pa, uint64_t *size)
 
 void console_relocate(void)
 {
-    if (uart.kind == UART_NS16550_MMIO || uart.kind == UART_PL011)
+    if (uart.kind != UART_NONE && uart.kind != UART_NS16550_PIO)
         uart.base = (uintptr_t)phys_to_virt(uart.phys);
 }
 
@@ -224,6 +228,7 @@ unsigned long console_device_info(void)
         return DEVICE_UART_NS16550 | (unsigned long)uart.reg_shift << 8 |
                (unsigned long)uart.io_width << 16;
     case UART_PL011: return DEVICE_UART_PL011 | 4ul << 16;
+    case UART_SIFIVE: return DEVICE_UART_SIFIVE | 4ul << 16;
     default: return 0;
     }
 }
@@ -264,24 +269,20 @@ bool console_input_irq_routed(void)
 }
 
 /* A user driver let go: whatever it did to the UART's interrupt enables,
- * the receive interrupt is on again (for a 16550 off first, so that bytes
- * already waiting raise the line anew: an edge on x86). */
+ * the receive interrupt is on again (off first, so that bytes already
+ * waiting raise the line anew: an edge on x86's 16550). */
 void console_input_to_kernel(void)
 {
-    if (uart.kind == UART_PL011) {
-        pl011_rx_irq_enable(&uart);
-    } else if (uart.kind != UART_NONE) {
-        ns16550_rx_irq_disable(&uart);
-        ns16550_rx_irq_enable(&uart);
-    }
+    if (!driver)
+        return;
+    driver->rx_irq_disable(&uart);
+    driver->rx_irq_enable(&uart);
 }
 
 static void putc_raw(char c)
 {
-    if (uart.kind == UART_PL011)
-        pl011_putc(&uart, c);
-    else if (uart.kind != UART_NONE)
-        ns16550_putc(&uart, c);
+    if (driver)
+        driver->putc(&uart, c);
 }
 
 void console_write(const char *s, size_t n)

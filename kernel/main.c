@@ -28,6 +28,7 @@
 #include "kernel/task.h"
 #include "kernel/time.h"
 #include "lib/cmdline.h"
+#include "lib/fdt.h"
 #include "lib/memmap.h"
 #include "lib/string.h"
 
@@ -50,6 +51,26 @@ static void report_memory(const struct boot_info *bi)
     }
 }
 
+/* A devicetree string property, or NULL if it is absent or not a string. */
+static const char *fdt_string(const struct fdt *f, int node, const char *name)
+{
+    uint32_t len;
+    const char *s = node >= 0 ? fdt_prop(f, node, name, &len) : NULL;
+    return s && len > 0 && s[len - 1] == '\0' ? s : NULL;
+}
+
+/* The board: the devicetree root's "model" and first "compatible" entry
+ * (Devicetree Specification v0.4, 3.2). */
+static void report_board(void)
+{
+    const struct fdt *f = boot_fdt();
+    int root = f ? fdt_path(f, "/") : -1;
+    const char *model = f ? fdt_string(f, root, "model") : NULL;
+    const char *compatible = f ? fdt_string(f, root, "compatible") : NULL;
+    if (model || compatible)
+        kprintf("board: %s (%s)\n", model ? model : "no model", compatible ? compatible : "-");
+}
+
 static void report_boot(const struct boot_info *bi)
 {
     char fw[96];
@@ -62,6 +83,7 @@ static void report_boot(const struct boot_info *bi)
     arch_describe_firmware(fw, sizeof(fw));
     if (fw[0])
         kprintf("firmware: %s\n", fw);
+    report_board();
     kprintf("console: %s\n", console_name());
     kprintf("kernel: %llu KiB at physical %#llx, virtual %p\n",
             (unsigned long long)(bi->kernel_size >> 10), (unsigned long long)bi->kernel_phys,

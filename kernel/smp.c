@@ -82,6 +82,9 @@ void smp_find_cpus(const struct boot_info *bi)
 unsigned smp_boot(const struct boot_info *bi)
 {
     (void)bi;
+    if (cpus_present > 1)
+        kprintf("smp: starting %u more CPU%s by %s\n", cpus_present - 1,
+                cpus_present == 2 ? "" : "s", arch_smp_method());
     for (unsigned i = 1; i < cpus_present; i++) {
         /* A CPU that is merely late may still arrive and use the start-up
          * data (x86 shares one record): start no more CPUs after that. One

@@ -121,7 +121,7 @@ def boot_matrix():
         # and the word typed in reach it through the server.
         boots.append(Boot(f"{arch}.{fw}.init-console", arch, fw, ktap=False, timeout=120,
                           cmdline="run=init run.args=hello_console:input",
-                          expect=[r"console_server: serving the (16550|PL011) UART",
+                          expect=[r"console_server: serving the (16550|PL011|SiFive) UART",
                                   r"### INPUT PLEASE: stackshift",
                                   r"(?m)^ *ok \d+ - ipc\.console_input_through_server",
                                   r"(?m)^ *ok \d+ - ipc\.console_input_by_interrupt",
@@ -208,7 +208,46 @@ def boot_matrix():
             messages = message if isinstance(message, list) else [message]
             boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
                               status=EXIT_PANIC, ktap=False, expect=panic_report + messages))
-    return boots + entropy_matrix()
+    return boots + board_boots() + entropy_matrix()
+
+
+# QEMU's models of real boards (docs/boards.md): arch, CPUs the kernel
+# uses, and what the boot log must say about the board's own hardware.
+BOARDS = {
+    "sifive_u": ("riscv64", 4, [r"board: SiFive HiFive Unleashed A00 \(sifive,hifive-unleashed-a00\)",
+                                r"console: sifive-uart @ 0x10010000", r"timer: SBI set_timer",
+                                r"smp: starting 3 more CPUs by SBI HSM hart_start",
+                                r"plic: @ 0xc000000, console source \d+ to hart \d+ S-mode context",
+                                r"random: Zkr +absent", r"random: jitter +used"]),
+    "versal": ("arm64", 2, [r"board: Xilinx Versal Virtual development board \(xlnx-versal-virt\)",
+                            r"console: pl011 @ 0xff000000", r"firmware: PSCI 1\.1 via smc",
+                            r"smp: starting 1 more CPU by PSCI CPU_ON via smc",
+                            r"gic: GICv3 distributor 0xf9000000",
+                            r"random: RNDR +absent", r"random: jitter +used"]),
+}
+
+
+def board_boots():
+    """Each board: the main self-tests (console input typed, by interrupt),
+    the stack offset suite, and init's console server on the board's UART."""
+    boots = []
+    for board, (arch, cpus, says) in BOARDS.items():
+        name = f"{arch}.{board}"
+        boots += [
+            Boot(name, arch, board, smp=cpus,
+                 cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
+                 expect=booted(arch, cpus) + says + [r"console: input by interrupt"]),
+            Boot(f"{name}.kstack", arch, board, smp=cpus, cmdline="ktest=kstack,-kstack.pool",
+                 expect=booted(arch, cpus), timeout=900),
+            Boot(f"{name}.init-console", arch, board, smp=cpus, ktap=False, timeout=120,
+                 cmdline="run=init run.args=hello_console:input",
+                 expect=[r"console_server: serving the (16550|PL011|SiFive) UART",
+                         r"### INPUT PLEASE: stackshift",
+                         r"(?m)^ *ok \d+ - ipc\.console_input_by_interrupt",
+                         r"init: console server: \d+ bytes written, \d+ received, [1-9]\d* interrupts",
+                         r"run=init: exit status 0"]),
+        ]
+    return boots
 
 
 def gicv3_boots():
@@ -421,6 +460,7 @@ def qemu_command(b, image, vars_path):
     out = subprocess.run(
         ["make", "-s", "--no-print-directory", f"ARCH={b.arch}", f"BOOT={b.boot}",
          f"IMAGE={image}", f"VARS={vars_path}", f"SMP={b.smp}", f"QEMU_EXTRA={b.qemu_extra}",
+         f"KERNEL_CMDLINE={boot_cmdline(b.cmdline)}",
          *[f"{k}={v}" for k, v in b.make_vars.items()], "print-qemu"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     info = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
     return info.get("VARS_TEMPLATE", ""), info["QEMU"]

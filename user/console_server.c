@@ -190,8 +190,7 @@ int main(void)
         printf("console_server: cannot drive the UART (error %d)\n", err);
         return 1;
     }
-    say("console_server: serving the %s UART\n",
-        uart.kind == DEVICE_UART_PL011 ? "PL011" : "16550");
+    say("console_server: serving the %s UART\n", uart_dev_name(&uart));
     struct ipc_msg m;
     bool quit = false;
     long badge = ipc_recv(EP_H, &m);

@@ -74,7 +74,8 @@ static void test_info_and_io(void)
 #define PAGE 4096ul
 
 /* The register page mapped: the same registers as device_io reads. A
- * 16550's LCR (3) and a PL011's UARTCR (0x30) do not change by themselves. */
+ * 16550's LCR (3), a PL011's UARTCR (0x30) and a SiFive UART's txctrl
+ * (0x08) do not change by themselves. */
 static void test_map(void)
 {
     long info = device_info(DEV_H);
@@ -90,7 +91,9 @@ static void test_map(void)
     handle_close(ep);
     KTAP_EXPECT_EQ(device_map(DEV_H, (void *)MAP_VA), 0, "ipc.device_map");
     KTAP_EXPECT_EQ(device_map(DEV_H, (void *)MAP_VA), -EEXIST, "ipc.device_map_twice");
-    unsigned long reg = uart.kind == DEVICE_UART_PL011 ? 0x30 : 3ul << uart.shift;
+    unsigned long reg = uart.kind == DEVICE_UART_PL011    ? 0x30
+                        : uart.kind == DEVICE_UART_SIFIVE ? 0x08
+                                                          : 3ul << uart.shift;
     volatile uint8_t *regs = (volatile uint8_t *)MAP_VA;
     long via_io = device_read(DEV_H, reg);
     long mapped = DEVICE_INFO_WIDTH(info) == 4 ? (long)*(volatile uint32_t *)(regs + reg)

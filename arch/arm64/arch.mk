@@ -57,3 +57,11 @@ QEMU_ARGS_uefi = $(QEMU_ARM64_COMMON) \
 VARS_TEMPLATE_uefi := $(AAVMF_VARS)
 QEMU_ARGS_uboot = $(QEMU_ARM64_COMMON) -bios $(UBOOT_BIN)
 GDB_ARCH := aarch64
+
+# BOARD=versal: QEMU's model of the Xilinx Versal (two Cortex-A72s, a GICv3,
+# PL011s, PSCI over SMC; no RNDR). Debian packages no firmware for it, so
+# QEMU loads the kernel itself (-kernel) as a boot loader would, with the
+# command line in the devicetree it writes. The CPU count is the SoC's.
+BOOTS += versal
+QEMU_ARGS_versal = -M xlnx-versal-virt -m $(MEM) -semihosting \
+    -kernel $(BUILD)/Image -append '$(KERNEL_CMDLINE)'

@@ -67,6 +67,15 @@ static const char *psci_error(int64_t r)
     }
 }
 
+const char *arch_smp_method(void)
+{
+    switch (arm64_psci_conduit) {
+    case PSCI_SMC: return "PSCI CPU_ON via smc";
+    case PSCI_HVC: return "PSCI CPU_ON via hvc";
+    default: return "nothing (no PSCI)";
+    }
+}
+
 int arch_cpu_start(struct cpu *c, uintptr_t stack_top)
 {
     if (arm64_psci_conduit == PSCI_NONE)

@@ -49,3 +49,13 @@ QEMU_ARGS_uboot = -M $(QEMU_MACHINE) -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) \
     -drive if=none,format=raw,id=disk0,file=$(IMAGE) \
     -device virtio-blk-device,drive=disk0
 GDB_ARCH := riscv:rv64
+
+# BOARD=sifive_u: QEMU's model of the HiFive Unleashed (FU540: hart 0 is an
+# E51 monitor core without S mode, harts 1-4 are U54s, so QEMU gets one CPU
+# more than the kernel uses). Debian packages no U-Boot for it, so OpenSBI
+# starts the kernel itself (-kernel), with the command line in the
+# devicetree QEMU writes. The board cannot power off (its firmware offers
+# only a reset): -semihosting carries the exit status (arch/riscv64/power.c).
+BOOTS += sifive_u
+QEMU_ARGS_sifive_u = -M sifive_u -smp $(shell expr $(SMP) + 1) -m $(MEM) -semihosting \
+    -bios $(OPENSBI) -kernel $(BUILD)/Image -append '$(KERNEL_CMDLINE)'

@@ -70,6 +70,11 @@ static bool has_hsm(void)
     return hsm;
 }
 
+const char *arch_smp_method(void)
+{
+    return "SBI HSM hart_start";
+}
+
 int arch_cpu_start(struct cpu *c, uintptr_t stack_top)
 {
     if (c->id >= MAX_CPUS || !has_hsm())

@@ -36,12 +36,13 @@ enum {
 #define CAUSES(a, b, c) (1ul << CAUSE_##a | 1ul << CAUSE_##b | 1ul << CAUSE_##c)
 
 /* Faults a probe may take on purpose and recover from through the
- * exception table: access and page faults (arch_safe_read64) and illegal
- * instructions (probing an optional CSR such as Zkr's seed). */
+ * exception table: access and page faults (arch_safe_read64), illegal
+ * instructions (probing an optional CSR such as Zkr's seed) and the
+ * breakpoint of a semihosting call that no debugger serves (power.c). */
 #define FIXABLE                                                                                    \
     (CAUSES(FETCH_ACCESS, LOAD_ACCESS, STORE_ACCESS) |                                             \
      CAUSES(FETCH_PAGE_FAULT, LOAD_PAGE_FAULT, STORE_PAGE_FAULT) |                                 \
-     1ul << CAUSE_ILLEGAL_INSTRUCTION)
+     CAUSES(ILLEGAL_INSTRUCTION, BREAKPOINT, BREAKPOINT))
 /* Where stval holds the faulting address (priv spec 4.1.9). */
 #define STVAL_IS_ADDRESS                                                                           \
     (CAUSES(FETCH_MISALIGNED, LOAD_MISALIGNED, STORE_MISALIGNED) |                                 \

@@ -69,6 +69,12 @@ static void delay_us(uint64_t us)
         arch_cpu_relax();
 }
 
+/* SDM vol. 3A 8.4.4.1, as above. */
+const char *arch_smp_method(void)
+{
+    return "INIT-SIPI-SIPI (local APIC)";
+}
+
 int arch_cpu_start(struct cpu *c, uintptr_t stack_top)
 {
     if (!trampoline_page_ok)

@@ -38,7 +38,7 @@ static void reg_write(const struct uart *u, unsigned reg, uint8_t v)
         arch_mmio_write8(a, v);
 }
 
-void ns16550_init(const struct uart *u)
+static void ns16550_init(const struct uart *u)
 {
     reg_write(u, IER, 0x00);  /* polled for now: no interrupts */
     reg_write(u, LCR, 0x03);  /* 8 data bits, no parity, 1 stop bit, DLAB off */
@@ -46,27 +46,36 @@ void ns16550_init(const struct uart *u)
     reg_write(u, MCR, 0x03);  /* DTR and RTS */
 }
 
-int ns16550_getc(const struct uart *u)
+static int ns16550_getc(const struct uart *u)
 {
     return (reg_read(u, LSR) & LSR_DR) ? reg_read(u, THR) : -1; /* RBR shares offset 0 */
 }
 
 /* IER bit 0: "received data available" (and, with FIFOs, the character
  * timeout). The line raises its interrupt only with MCR.OUT2 set on PCs. */
-void ns16550_rx_irq_enable(const struct uart *u)
+static void ns16550_rx_irq_enable(const struct uart *u)
 {
     reg_write(u, MCR, 0x0b); /* DTR, RTS, OUT2 */
     reg_write(u, IER, 0x01);
 }
 
-void ns16550_rx_irq_disable(const struct uart *u)
+static void ns16550_rx_irq_disable(const struct uart *u)
 {
     reg_write(u, IER, 0x00);
 }
 
-void ns16550_putc(const struct uart *u, char c)
+static void ns16550_putc(const struct uart *u, char c)
 {
     for (int spins = 0; !(reg_read(u, LSR) & LSR_THRE) && spins < 1000000; spins++)
         arch_cpu_relax();
     reg_write(u, THR, (uint8_t)c);
 }
+
+const struct uart_driver ns16550_driver = {
+    .name = "ns16550",
+    .init = ns16550_init,
+    .putc = ns16550_putc,
+    .getc = ns16550_getc,
+    .rx_irq_enable = ns16550_rx_irq_enable,
+    .rx_irq_disable = ns16550_rx_irq_disable,
+};

@@ -21,22 +21,27 @@
 #define CR_TXE (1u << 8)
 #define CR_RXE (1u << 9)
 
-void pl011_init(const struct uart *u)
+static void pl011_init(const struct uart *u)
 {
     uint32_t cr = arch_mmio_read32(u->base + UARTCR);
     arch_mmio_write32(u->base + UARTCR, cr | CR_UARTEN | CR_TXE | CR_RXE);
 }
 
-int pl011_getc(const struct uart *u)
+static int pl011_getc(const struct uart *u)
 {
     if (arch_mmio_read32(u->base + UARTFR) & FR_RXFE)
         return -1;
     return (int)(arch_mmio_read32(u->base + UARTDR) & 0xff);
 }
 
-void pl011_rx_irq_enable(const struct uart *u)
+static void pl011_rx_irq_enable(const struct uart *u)
 {
     arch_mmio_write32(u->base + UARTIMSC, INT_RX | INT_RT);
+}
+
+static void pl011_rx_irq_disable(const struct uart *u)
+{
+    arch_mmio_write32(u->base + UARTIMSC, 0);
 }
 
 /*
@@ -54,15 +59,25 @@ void pl011_rx_irq_enable(const struct uart *u)
  * or after the drain re-raises the (level) interrupt, which the GIC takes
  * again after the EOI (at worst one interrupt that finds the FIFO empty).
  */
-void pl011_rx_irq_clear(const struct uart *u)
+static void pl011_rx_irq_clear(const struct uart *u)
 {
     arch_mmio_write32(u->base + UARTICR, INT_RX | INT_RT);
 }
 
-void pl011_putc(const struct uart *u, char c)
+static void pl011_putc(const struct uart *u, char c)
 {
     for (int spins = 0; (arch_mmio_read32(u->base + UARTFR) & FR_TXFF) && spins < 1000000;
          spins++)
         arch_cpu_relax();
     arch_mmio_write32(u->base + UARTDR, (uint8_t)c);
 }
+
+const struct uart_driver pl011_driver = {
+    .name = "pl011",
+    .init = pl011_init,
+    .putc = pl011_putc,
+    .getc = pl011_getc,
+    .rx_irq_enable = pl011_rx_irq_enable,
+    .rx_irq_disable = pl011_rx_irq_disable,
+    .rx_irq_clear = pl011_rx_irq_clear,
+};

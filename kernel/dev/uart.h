@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* kernel/dev/uart.h - the two serial port drivers the kernel knows. */
+/* kernel/dev/uart.h - the serial port drivers the kernel knows. */
 #ifndef KERNEL_DEV_UART_H
 #define KERNEL_DEV_UART_H
 
 #include "kernel/types.h"
 
-enum uart_kind { UART_NONE, UART_NS16550_PIO, UART_NS16550_MMIO, UART_PL011 };
+enum uart_kind { UART_NONE, UART_NS16550_PIO, UART_NS16550_MMIO, UART_PL011, UART_SIFIVE };
 
 struct uart {
     enum uart_kind kind;
@@ -15,17 +15,22 @@ struct uart {
     unsigned io_width;  /* 1 or 4 bytes per register access */
 };
 
-void ns16550_init(const struct uart *u);
-void ns16550_putc(const struct uart *u, char c);
-int ns16550_getc(const struct uart *u);
-/* Interrupt when a byte arrives (and keep the other interrupt sources off). */
-void ns16550_rx_irq_enable(const struct uart *u);
-void ns16550_rx_irq_disable(const struct uart *u);
-void pl011_init(const struct uart *u);
-void pl011_putc(const struct uart *u, char c);
-int pl011_getc(const struct uart *u);
-void pl011_rx_irq_enable(const struct uart *u);
-/* Acknowledge the receive interrupts; the caller drains the FIFO after it. */
-void pl011_rx_irq_clear(const struct uart *u);
+/* What the console needs of a UART: one table per kind of device. */
+struct uart_driver {
+    const char *name;
+    void (*init)(const struct uart *u);
+    void (*putc)(const struct uart *u, char c);
+    int (*getc)(const struct uart *u); /* a received byte, or -1 */
+    /* Interrupt when a byte arrives (and keep the other sources off). */
+    void (*rx_irq_enable)(const struct uart *u);
+    void (*rx_irq_disable)(const struct uart *u);
+    /* Acknowledge the receive interrupt; the caller drains the FIFO after
+     * it. NULL where reading the FIFO is what clears it. */
+    void (*rx_irq_clear)(const struct uart *u);
+};
+
+extern const struct uart_driver ns16550_driver; /* PC16550D, port or MMIO */
+extern const struct uart_driver pl011_driver;   /* Arm PrimeCell PL011 */
+extern const struct uart_driver sifive_uart_driver; /* SiFive FU540/FU740 UART */
 
 #endif

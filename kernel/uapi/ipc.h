@@ -100,6 +100,7 @@
  */
 #define DEVICE_UART_NS16550 1
 #define DEVICE_UART_PL011 2
+#define DEVICE_UART_SIFIVE 3 /* "sifive,uart0": 32-bit registers */
 #define DEVICE_INFO_KIND(i) ((unsigned long)(i) & 0xff)
 #define DEVICE_INFO_REG_SHIFT(i) (((unsigned long)(i) >> 8) & 0xff) /* register n at n << shift */
 #define DEVICE_INFO_WIDTH(i) (((unsigned long)(i) >> 16) & 0xff)    /* bytes per access */

@@ -2,7 +2,8 @@
 /*
  * lib/user/uart_dev.h - the console UART seen from user space, through a
  * device handle (device_io, kernel/uapi/ipc.h): a 16550 (PC16550D data
- * sheet) or a PL011 (Arm DDI 0183, 3.2), whichever the kernel reports.
+ * sheet), a PL011 (Arm DDI 0183, 3.2) or a SiFive UART (FU540-C000
+ * Manual), whichever the kernel reports.
  */
 #ifndef LIB_USER_UART_DEV_H
 #define LIB_USER_UART_DEV_H
@@ -17,6 +18,8 @@ struct uart_dev {
 
 /* Read the device's description: 0, or -errno (not a device, no UART). */
 int uart_dev_open(struct uart_dev *u, int h);
+/* "16550", "PL011" or "SiFive", for messages. */
+const char *uart_dev_name(const struct uart_dev *u);
 /* A received byte, or -1 if none waits. */
 int uart_dev_getc(const struct uart_dev *u);
 /* Send a byte (waits, bounded, for room in the transmitter). */
@@ -25,7 +28,8 @@ void uart_dev_putc(const struct uart_dev *u, char c);
  * use it to raise an interrupt without typing). */
 void uart_dev_irq_enable(const struct uart_dev *u, bool tx);
 /* Clear what the device latched (PL011 UARTICR; a 16550 clears itself
- * when read), so a level interrupt drops. */
+ * when read; the SiFive UART's transmit level is switched off), so a level
+ * interrupt drops. */
 void uart_dev_irq_clear(const struct uart_dev *u);
 
 #endif
