@@ -72,7 +72,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -276,7 +276,14 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefi
 HOST_LDLIBS := -lm
 HOST_TESTS := $(patsubst tests/host/%.c,build/host/%,$(wildcard tests/host/test_*.c))
 
-host-tests: $(HOST_TESTS)
+host-tests: $(HOST_TESTS) kstack-lib-tests
+
+# lib/kstack, the stack offset library other kernels copy, has its own host
+# tests (the known answers of tests/vectors/ and the kernel's generators),
+# run here with the host cc; its build directory goes under build/host.
+kstack-lib-tests:
+	$(Q)$(MAKE) --no-print-directory -C lib/kstack test BUILD=$(CURDIR)/build/host/kstack \
+	    VECTORS=$(CURDIR)/tests/vectors
 
 # Each tests/host/test_<name>.c tests lib/<name>.c. string and printf are
 # compiled with their names prefixed lib_ so the tests can compare them with

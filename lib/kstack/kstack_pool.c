@@ -39,8 +39,7 @@ static void generate(uint8_t key[KSTACK_KEY_SIZE], uint8_t *out, size_t len)
     kstack_wipe(first, sizeof(first));
 }
 
-uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
-                            uint32_t max_bytes)
+uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE], uint32_t max_bytes)
 {
     uint32_t room = p->size - kstack_pool_level(p);
     uint32_t todo = room < max_bytes ? room : max_bytes;
