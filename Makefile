@@ -72,7 +72,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -276,7 +276,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefi
 HOST_LDLIBS := -lm
 HOST_TESTS := $(patsubst tests/host/%.c,build/host/%,$(wildcard tests/host/test_*.c))
 
-host-tests: $(HOST_TESTS) kstack-lib-tests
+host-tests: $(HOST_TESTS) kstack-lib-tests kstack-conformance-tests
 
 # lib/kstack, the stack offset library other kernels copy, has its own host
 # tests (the known answers of tests/vectors/ and the kernel's generators),
@@ -284,6 +284,13 @@ host-tests: $(HOST_TESTS) kstack-lib-tests
 kstack-lib-tests:
 	$(Q)$(MAKE) --no-print-directory -C lib/kstack test BUILD=$(CURDIR)/build/host/kstack \
 	    VECTORS=$(CURDIR)/tests/vectors
+
+# tools/kstack-conformance on its synthetic samples (tests/host/test_conformance.py,
+# which tests/run.py also reports as host.conformance.*): quiet unless it fails.
+kstack-conformance-tests:
+	@mkdir -p build/host
+	$(Q)$(PYTHON) tests/host/test_conformance.py > build/host/conformance.log 2>&1 || \
+	    { cat build/host/conformance.log; exit 1; }
 
 # Each tests/host/test_<name>.c tests lib/<name>.c. string and printf are
 # compiled with their names prefixed lib_ so the tests can compare them with

@@ -9,6 +9,7 @@ tests/run.py reports them as host.conformance.*. Exit status 1 on a failure.
 import gzip
 import importlib.machinery
 import importlib.util
+import math
 import os
 import subprocess
 import sys
@@ -34,6 +35,8 @@ EXPECTED_FAILURES = {
     "off": ["coverage", "chi_square", "min_entropy", "serial_pairs", "serial_correlation",
             "cross_cpu", "migration"],
     "carry": ["range", "chi_square", "serial_pairs"],
+    "biased": ["chi_square", "min_entropy", "serial_pairs"],
+    "repeat": ["serial_pairs", "serial_correlation", "migration"],
 }
 
 
@@ -73,9 +76,21 @@ def check_thresholds():
                             (kit.normal_two_sided_critical(0.05), 1.960, "z at 0.05")):
         if abs(got - want) > 0.01:
             problems.append(f"{what}: {got:.3f}, expected {want}")
-    if not 40 <= kit.binom_critical(1000, 1 / 64, 1e-7) <= 42:
-        problems.append("binomial critical count for 1000 trials")
+    for n, t in ((1000, 30), (1000, 41), (5000, 120)):
+        got, want = kit.binom_upper_tail(n, t, 1 / 64), exact_tail_1_in_64(n, t)
+        if abs(got - want) > want * 1e-9:
+            problems.append(f"P(Bin({n}, 1/64) >= {t}) = {got:.6e}, exactly {want:.6e}")
+    crit = kit.binom_critical(1000, 1 / 64, 1e-7)
+    if not exact_tail_1_in_64(1000, crit) <= 1e-7 < exact_tail_1_in_64(1000, crit - 1):
+        problems.append(f"binomial critical count {crit} for 1000 trials at 1e-7")
     return problems
+
+
+def exact_tail_1_in_64(n, t):
+    """P(X >= t), X ~ Binomial(n, 1/64), in exact integers: the sum of
+    C(n, k) 63^(n-k) over k >= t, divided by 64^n."""
+    from fractions import Fraction
+    return float(Fraction(sum(math.comb(n, k) * 63 ** (n - k) for k in range(t, n + 1)), 64 ** n))
 
 
 def check_solver():
@@ -130,10 +145,18 @@ def check_addresses_and_skip():
     return problems
 
 
+def check_samples_up_to_date():
+    """The committed samples are what gen_samples.py writes."""
+    p = subprocess.run([sys.executable, os.path.join(SAMPLES, "gen_samples.py"), "--check"],
+                       capture_output=True, text=True)
+    return [] if p.returncode == 0 else (p.stdout + p.stderr).splitlines() or ["differs"]
+
+
 CASES = [(f"sample_{name.replace('-', '_')}", lambda n=name: check_sample(n))
          for name in EXPECTED_FAILURES]
 CASES += [("thresholds", check_thresholds), ("lfsr113_solver", check_solver),
-          ("addresses_and_skip", check_addresses_and_skip)]
+          ("addresses_and_skip", check_addresses_and_skip),
+          ("samples_up_to_date", check_samples_up_to_date)]
 
 
 def main():

@@ -23,6 +23,8 @@ Each sample is 4 CPUs taking turns in an order drawn from the keystream,
              CPU and chosen at exit, so Bug 1 applies
   off        no randomisation: every offset 0
   carry      a mask that rounds: ((raw & 0x3ff) + 15) & ~15
+  biased     good, but offset 0 one time in 32 more than chance
+  repeat     good, but the previous offset again one time in 4
 
 tests/host/test_conformance.py runs the kit on each and checks every test's
 verdict.
@@ -115,6 +117,26 @@ class ConstantCpu:
         pass
 
 
+class BiasedCpu(PoolCpu):
+    """Offset 0 one time in 32 more than chance: a min-entropy of 4.4 bits."""
+
+    def entry(self):
+        return 0 if self.ks.byte() < 8 else super().entry()
+
+
+class RepeatCpu(PoolCpu):
+    """The previous offset again one time in 4: uniform, but serially dependent."""
+
+    def __init__(self, label):
+        super().__init__(label)
+        self.last = super().entry()
+
+    def entry(self):
+        if self.ks.byte() >= 64:
+            self.last = super().entry()
+        return self.last
+
+
 class CarryCpu(PoolCpu):
     def entry(self):
         raw = self.ks.byte() | self.ks.byte() << 8
@@ -145,6 +167,8 @@ SAMPLES = {
     "counter": (CounterCpu, range(CPUS), CALLS),
     "off": (ConstantCpu, range(CPUS), CALLS),
     "carry": (CarryCpu, range(CPUS), CALLS),
+    "biased": (BiasedCpu, range(CPUS), CALLS),
+    "repeat": (RepeatCpu, range(CPUS), CALLS),
 }
 
 
