@@ -282,7 +282,7 @@ host-tests: $(HOST_TESTS) kstack-lib-tests kstack-conformance-tests
 # tests (the known answers of tests/vectors/ and the kernel's generators),
 # run here with the host cc; its build directory goes under build/host.
 kstack-lib-tests:
-	$(Q)$(MAKE) --no-print-directory -C lib/kstack test BUILD=$(CURDIR)/build/host/kstack \
+	$(Q)$(MAKE) --no-print-directory -C lib/kstack test CC=$(HOST_CC) BUILD=$(CURDIR)/build/host/kstack \
 	    VECTORS=$(CURDIR)/tests/vectors
 
 # tools/kstack-conformance on its synthetic samples (tests/host/test_conformance.py,
