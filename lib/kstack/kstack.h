@@ -24,8 +24,9 @@
  *
  * Files: kstack.h (this), kstack_prng.c (LFSR113 seeding), kstack_pool.c
  * (the ChaCha20 ring), kstack_chacha20.c (RFC 8439 block function),
- * kstack_siphash.c (SipHash-2-4). C11 plus the GNU builtins named below;
- * no libc beyond <stddef.h> and <stdint.h>.
+ * kstack_siphash.c (SipHash-2-4), kstack_internal.h (shared by those). C11
+ * plus the GNU builtins and inline asm of KSTACK_BUMP; nothing from libc
+ * but <stdbool.h>, <stddef.h> and <stdint.h>.
  */
 #ifndef KSTACK_KSTACK_H
 #define KSTACK_KSTACK_H
