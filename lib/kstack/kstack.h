@@ -46,8 +46,11 @@
 #ifndef KSTACK_OFFSET_MASK
 #define KSTACK_OFFSET_MASK 0x3F0u /* bits 4..9: 64 values, 0..1008 */
 #endif
-#define KSTACK_OFFSET_MAX    KSTACK_OFFSET_MASK
-#define KSTACK_OFFSET_VALUES (KSTACK_OFFSET_MASK / KSTACK_OFFSET_ALIGN + 1)
+#define KSTACK_OFFSET_MAX      KSTACK_OFFSET_MASK
+/* The alignment KSTACK_BUMP asks for, in bits: 64, or the ABI's own if it is
+ * smaller (asking for more would round small offsets together). */
+#define KSTACK_BUMP_ALIGN_BITS (KSTACK_OFFSET_ALIGN < 8 ? KSTACK_OFFSET_ALIGN * 8 : 64)
+#define KSTACK_OFFSET_VALUES   (KSTACK_OFFSET_MASK / KSTACK_OFFSET_ALIGN + 1)
 
 /* The offset a raw random word gives. */
 static inline uint32_t kstack_offset_of(uint32_t raw)
@@ -69,9 +72,10 @@ static inline bool kstack_offset_valid(uint32_t offset)
  *
  *  - It must be expanded in the function that then calls the handler: an
  *    alloca in a helper is released when the helper returns.
- *  - The alignment asked for is 64 bits (8 bytes): the size is already a
- *    multiple of the ABI's 16, so the stack stays aligned, and gcc emits
- *    only an AND and a subtraction (plain alloca rounds again).
+ *  - The alignment asked for is 64 bits (8 bytes), or the ABI's if smaller:
+ *    the size is already a multiple of the ABI's alignment, so the stack
+ *    stays aligned, and gcc emits only an AND and a subtraction (plain
+ *    alloca rounds again).
  *  - The empty asm takes the pointer as an input and clobbers memory, so the
  *    compiler cannot prove the block unused and drop it.
  *  - The calling function must not tail-call the handler (build it with
@@ -83,7 +87,8 @@ static inline bool kstack_offset_valid(uint32_t offset)
  */
 #define KSTACK_BUMP(offset)                                                                        \
     do {                                                                                           \
-        void *kstack_block_ = __builtin_alloca_with_align(kstack_offset_of(offset), 64);           \
+        void *kstack_block_ =                                                                      \
+            __builtin_alloca_with_align(kstack_offset_of(offset), KSTACK_BUMP_ALIGN_BITS);         \
         __asm__ volatile("" : : "r"(kstack_block_) : "memory");                                    \
     } while (0)
 
