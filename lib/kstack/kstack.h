@@ -138,10 +138,11 @@ static inline uint32_t kstack_prng_draw(struct kstack_prng *g)
 #define KSTACK_KEY_SIZE 32 /* a ChaCha20 key */
 
 /*
- * One keystream byte per draw: its low 6 bits, times 16, are the offset. The ring's bytes [head,
- * tail) are fresh; head only moves forward and never passes tail, and a refill writes only where
- * head has been, so no byte is used twice. head and tail count bytes since init (2^64 never wraps
- * in practice); byte i lives at buf[i % size].
+ * One keystream byte per draw: its low 6 bits, times the alignment (16), are
+ * the offset. The ring's bytes [head, tail) are fresh; head only moves
+ * forward and never passes tail, and a refill writes only where head has
+ * been, so no byte is used twice. head and tail count bytes since init
+ * (2^64 never wraps in practice); byte i lives at buf[i % size].
  */
 struct kstack_pool {
     uint64_t head, tail;
