@@ -95,7 +95,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -302,7 +302,23 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefi
 HOST_LDLIBS := -lm
 HOST_TESTS := $(patsubst tests/host/%.c,build/host/%,$(wildcard tests/host/test_*.c))
 
-host-tests: $(HOST_TESTS)
+host-tests: $(HOST_TESTS) kstack-lib-tests
+
+# lib/kstack, the stack offset library other kernels copy, has its own host
+# tests (the known answers of tests/vectors/ and the kernel's generators),
+# run here with the host cc; its build directory goes under build/host.
+# A course lab's tree has no lib/kstack (tests/lab.py leaves it out): skipped.
+kstack-lib-tests:
+	$(Q)if [ -d lib/kstack ]; then $(MAKE) --no-print-directory -C lib/kstack test CC=$(HOST_CC) \
+	    BUILD=$(CURDIR)/build/host/kstack VECTORS=$(CURDIR)/tests/vectors; fi
+
+# tools/kstack-conformance on its synthetic samples. tests/run.py (make test)
+# runs the same script as host.conformance.*, so host-tests leaves it out.
+kstack-conformance-tests:
+	@mkdir -p build/host
+	$(Q)if [ -f tests/host/test_conformance.py ]; then \
+	    $(PYTHON) tests/host/test_conformance.py > build/host/conformance.log 2>&1 || \
+	    { cat build/host/conformance.log; exit 1; }; fi
 
 # Each tests/host/test_<name>.c tests lib/<name>.c. string and printf are
 # compiled with their names prefixed lib_ so the tests can compare them with

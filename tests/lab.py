@@ -164,12 +164,32 @@ def write_skeleton(root, lab):
     return count
 
 
+# Copies of lab solutions outside the marked regions: lib/kstack (LFSR113's
+# step, the stack bump, ChaCha20's rounds: labs 3 and 4), the known-answer
+# reference implementations (lab 3, 4) and the conformance kit's GF(2)
+# solver (lab 6). A student's tree leaves them out; the Makefile and the
+# host tests skip what is missing.
+ANSWER_PATHS = ("lib/kstack", "tests/vectors", "tools/kstack-conformance",
+                "tests/host/test_kstack_lib.py", "tests/host/test_conformance.py",
+                "tests/host/test_vectors.py", "tests/host/test_lab_answers.py")
+
+
+def remove_answers(root):
+    for rel in ANSWER_PATHS:
+        path = os.path.join(root, rel)
+        if os.path.isdir(path):
+            shutil.rmtree(path)
+        elif os.path.exists(path):
+            os.remove(path)
+
+
 def skeleton(lab, dest):
     if os.path.exists(dest):
         raise SystemExit(f"lab: {dest} exists; give a new directory")
     shutil.copytree(ROOT, dest, symlinks=True,
                     ignore=lambda d, names: [n for n in names if n in ("build", ".git")
                                              and os.path.abspath(d) == ROOT])
+    remove_answers(dest)
     count = write_skeleton(dest, lab)
     print(f"lab {lab.number} ({lab.name}): {count} regions to write in {dest}; "
           f"read {lab.handout}, then `make grade LAB={lab.number}`")

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The stackshift authors */
+/*
+ * lib/kstack/kstack.h - per-syscall kernel stack offset randomisation, as a
+ * library another kernel can copy: the bump that moves the stack pointer and
+ * three generators for the offset.
+ *
+ * What the caller supplies. Every state below is a plain struct the caller
+ * owns: put one per CPU (or per thread) wherever that kernel keeps per-CPU
+ * data. The library takes no locks, masks no interrupts and knows no
+ * random source: the caller
+ *   - seeds each generator from its CRNG (a fresh, secret value per CPU);
+ *   - draws with interrupts (and so preemption) masked, on the CPU that owns
+ *     the state and that will use the offset, in the function that bumps;
+ *   - refills the pool off the system call path (timer tick, idle loop),
+ *     also with interrupts masked on the owning CPU.
+ * docs/porting.md gives the rules and the bugs each one prevents.
+ *
+ * The offset. A draw returns a byte count: a multiple of KSTACK_OFFSET_ALIGN
+ * (16) no larger than KSTACK_OFFSET_MAX (1008), so KSTACK_OFFSET_VALUES (64)
+ * values. The mask keeps bits 4 to 9 of a random word; because the masked
+ * value is already aligned, nothing rounds it up, so no carry can produce a
+ * 65th value (1024).
+ *
+ * Files: kstack.h (this), kstack_prng.c (LFSR113 seeding), kstack_pool.c
+ * (the ChaCha20 ring), kstack_chacha20.c (RFC 8439 block function),
+ * kstack_siphash.c (SipHash-2-4), kstack_internal.h (shared by those). C11
+ * plus the GNU builtins and inline asm of KSTACK_BUMP; nothing from libc
+ * but <stdbool.h>, <stddef.h> and <stdint.h>.
+ */
+#ifndef KSTACK_KSTACK_H
+#define KSTACK_KSTACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- The offset ------------------------------------------------------- */
+
+/* Override both before including this header for an ABI with another stack
+ * alignment (e.g. 8 and 0x1F8 for 8-byte aligned stacks). The mask must be
+ * a contiguous run of bits starting at log2(KSTACK_OFFSET_ALIGN). */
+#ifndef KSTACK_OFFSET_ALIGN
+#define KSTACK_OFFSET_ALIGN 16u /* the ABI's stack alignment at calls */
+#endif
+#ifndef KSTACK_OFFSET_MASK
+#define KSTACK_OFFSET_MASK 0x3F0u /* bits 4..9: 64 values, 0..1008 */
+#endif
+#define KSTACK_OFFSET_MAX      KSTACK_OFFSET_MASK
+/* The alignment KSTACK_BUMP asks for, in bits: 64, or the ABI's own if it is
+ * smaller (asking for more would round small offsets together). */
+#define KSTACK_BUMP_ALIGN_BITS (KSTACK_OFFSET_ALIGN < 8 ? KSTACK_OFFSET_ALIGN * 8 : 64)
+#define KSTACK_OFFSET_VALUES   (KSTACK_OFFSET_MASK / KSTACK_OFFSET_ALIGN + 1)
+
+/* The offset a raw random word gives. */
+static inline uint32_t kstack_offset_of(uint32_t raw)
+{
+    return raw & KSTACK_OFFSET_MASK;
+}
+
+/* True for a value a correct implementation can produce: aligned, at most
+ * KSTACK_OFFSET_MAX. The conformance kit applies the same check. */
+static inline bool kstack_offset_valid(uint32_t offset)
+{
+    return offset % KSTACK_OFFSET_ALIGN == 0 && offset <= KSTACK_OFFSET_MAX;
+}
+
+/*
+ * KSTACK_BUMP(offset): move the stack pointer down by
+ * kstack_offset_of(offset) bytes for the rest of the calling function, and
+ * so for everything it calls afterwards (the system call handler).
+ *
+ *  - It must be expanded in the function that then calls the handler: an
+ *    alloca in a helper is released when the helper returns.
+ *  - The alignment asked for is 64 bits (8 bytes), or the ABI's if smaller:
+ *    the size is already a multiple of the ABI's alignment, so the stack
+ *    stays aligned, and gcc emits only an AND and a subtraction (plain
+ *    alloca rounds again).
+ *  - The empty asm takes the pointer as an input and clobbers memory, so the
+ *    compiler cannot prove the block unused and drop it.
+ *  - The calling function must not tail-call the handler (build it with
+ *    -fno-optimize-sibling-calls, or make the call not the last thing it
+ *    does): a sibling call releases the block first.
+ *  - gcc's -fstack-clash-protection and clang's -ftrivial-auto-var-init
+ *    change what this compiles to (a probe loop, a memset of the block):
+ *    build the function that bumps without them (docs/porting.md).
+ */
+#define KSTACK_BUMP(offset)                                                                        \
+    do {                                                                                           \
+        void *kstack_block_ =                                                                      \
+            __builtin_alloca_with_align(kstack_offset_of(offset), KSTACK_BUMP_ALIGN_BITS);         \
+        __asm__ volatile("" : : "r"(kstack_block_) : "memory");                                    \
+    } while (0)
+
+/* ---- prng: LFSR113 ----------------------------------------------------- */
+
+/*
+ * L'Ecuyer's LFSR113 (Math. Comp. 68, 1999): four Tausworthe components,
+ * (k, q, s) = (31, 6, 18), (29, 2, 2), (28, 13, 7), (25, 3, 13); the output
+ * is the XOR of the four words. Fast, but linear over GF(2): about 19
+ * observed offsets give away the state and every later offset. Use it only
+ * where no offset ever leaks (docs/attacks.md).
+ */
+struct kstack_prng {
+    uint32_t z[4]; /* component words; the top k bits of each are the state */
+};
+
+/* Seed from four CRNG words. A word below 2, 8, 16, 128 (its component's
+ * state would be all zero, stuck for ever) gets that minimum added. */
+void kstack_prng_seed(struct kstack_prng *g, const uint32_t seed[4]);
+
+/* One component step: the new bits x(m+k) = x(m) ^ x(m+q), the state shifted
+ * up by s to take them in (L'Ecuyer's word algorithm). */
+static inline uint32_t kstack_lfsr_step(uint32_t z, unsigned k, unsigned q, unsigned s)
+{
+    uint32_t fresh = ((z << q) ^ z) >> (k - s);
+    return ((z & (0xFFFFFFFFu << (32 - k))) << s) ^ fresh;
+}
+
+/* The next 32-bit output (steps first, then outputs). */
+static inline uint32_t kstack_prng_next(struct kstack_prng *g)
+{
+    g->z[0] = kstack_lfsr_step(g->z[0], 31, 6, 18);
+    g->z[1] = kstack_lfsr_step(g->z[1], 29, 2, 2);
+    g->z[2] = kstack_lfsr_step(g->z[2], 28, 13, 7);
+    g->z[3] = kstack_lfsr_step(g->z[3], 25, 3, 13);
+    return g->z[0] ^ g->z[1] ^ g->z[2] ^ g->z[3];
+}
+
+/* The next offset. */
+static inline uint32_t kstack_prng_draw(struct kstack_prng *g)
+{
+    return kstack_offset_of(kstack_prng_next(g));
+}
+
+/* ---- pool: a ring of ChaCha20 keystream -------------------------------- */
+
+#define KSTACK_KEY_SIZE 32 /* a ChaCha20 key */
+
+/*
+ * One keystream byte per draw: its low 6 bits, times the alignment (16), are
+ * the offset. The ring's bytes [head, tail) are fresh; head only moves
+ * forward and never passes tail, and a refill writes only where head has
+ * been, so no byte is used twice. head and tail count bytes since init
+ * (2^64 never wraps in practice); byte i lives at buf[i % size].
+ */
+struct kstack_pool {
+    uint64_t head, tail;
+    uint8_t *buf;  /* the caller's memory, size bytes */
+    uint32_t size; /* a power of two */
+};
+
+/* An empty ring over buf (size: a power of two; false otherwise). */
+bool kstack_pool_init(struct kstack_pool *p, uint8_t *buf, uint32_t size);
+
+/* Fresh bytes waiting to be drawn. */
+static inline uint32_t kstack_pool_level(const struct kstack_pool *p)
+{
+    return (uint32_t)(p->tail - p->head);
+}
+
+/*
+ * Append min(max_bytes, free room) bytes of keystream and return how many.
+ * key: 32 fresh bytes from the caller's CRNG. The keystream is ChaCha20's
+ * with fast key erasure (the all-zero nonce, block 0's first 32 bytes become
+ * the next key, the output starts at its byte 32), restarted for each
+ * contiguous run up to the end of the ring; key is overwritten with
+ * zeros before this returns, so the bytes cannot be recomputed later.
+ */
+uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
+                            uint32_t max_bytes);
+
+/* Take the next offset into *offset; false when the ring is empty. The
+ * caller must then use a fallback (say its kstack_prng) and count the event:
+ * never block, never reuse a byte. */
+static inline bool kstack_pool_draw(struct kstack_pool *p, uint32_t *offset)
+{
+    if (__builtin_expect(p->head == p->tail, 0))
+        return false;
+    *offset = kstack_offset_of(p->buf[p->head++ & (p->size - 1)] * KSTACK_OFFSET_ALIGN);
+    return true;
+}
+
+/* The ChaCha20 keystream of RFC 8439 (32-bit block counter, 96-bit nonce),
+ * len bytes from block `counter` on: what the pool is cut from, exported for
+ * the known-answer tests. */
+void kstack_chacha20_stream(const uint8_t key[KSTACK_KEY_SIZE], uint32_t counter,
+                            const uint8_t nonce[12], uint8_t *out, size_t len);
+
+/* ---- siphash: SipHash-2-4 of a counter ---------------------------------- */
+
+/*
+ * Aumasson and Bernstein's SipHash-2-4 (INDOCRYPT 2012) under a secret key,
+ * of the 16-byte message counter || cpu (each little-endian). One 64-bit hash
+ * gives ten 6-bit offsets, low bits first; the top 4 bits are dropped.
+ */
+#define KSTACK_SIPHASH_OFFSETS 10
+
+struct kstack_siphash {
+    uint64_t k0, k1;  /* the key's bytes 0-7 and 8-15, little-endian */
+    uint64_t cpu;     /* the second message word: keeps CPUs apart under one key */
+    uint64_t counter; /* hashes made */
+    uint64_t bits;    /* the unused part of the last hash */
+    unsigned left;    /* offsets left in bits */
+};
+
+/* key: 16 bytes from the caller's CRNG (one key may serve every CPU). */
+void kstack_siphash_init(struct kstack_siphash *g, const uint8_t key[16], uint64_t cpu);
+
+/* The next offset; hashes once every KSTACK_SIPHASH_OFFSETS draws. */
+uint32_t kstack_siphash_draw(struct kstack_siphash *g);
+
+/* SipHash-2-4 of len bytes: the primitive, exported for the known answers. */
+uint64_t kstack_siphash24(const uint8_t key[16], const void *data, size_t len);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The stackshift authors */
+/*
+ * lib/kstack/kstack_pool.c - the ring of ChaCha20 keystream (see kstack.h).
+ * A refill cuts the free room into contiguous runs up to the end of the
+ * ring and fills each with fast-key-erasure output: the first 32 bytes of
+ * keystream block 0 replace the key and are never output, the run starts at
+ * byte 32. The next run continues from the replaced key.
+ */
+#include "kstack.h"
+
+#include "kstack_internal.h"
+
+#define BLOCK 64
+
+bool kstack_pool_init(struct kstack_pool *p, uint8_t *buf, uint32_t size)
+{
+    if (size == 0 || (size & (size - 1)) != 0)
+        return false;
+    p->head = p->tail = 0;
+    p->buf = buf;
+    p->size = size;
+    return true;
+}
+
+/* len bytes of output into out and a new key into key, from key. */
+static void generate(uint8_t key[KSTACK_KEY_SIZE], uint8_t *out, size_t len)
+{
+    static const uint8_t zero_nonce[12];
+    uint8_t first[BLOCK];
+    size_t from_first = len < BLOCK - KSTACK_KEY_SIZE ? len : BLOCK - KSTACK_KEY_SIZE;
+    kstack_chacha20_stream(key, 0, zero_nonce, first, BLOCK);
+    for (size_t i = 0; i < from_first; i++)
+        out[i] = first[KSTACK_KEY_SIZE + i];
+    if (len > from_first)
+        kstack_chacha20_stream(key, 1, zero_nonce, out + from_first, len - from_first);
+    for (size_t i = 0; i < KSTACK_KEY_SIZE; i++)
+        key[i] = first[i]; /* the old key is gone */
+    kstack_wipe(first, sizeof(first));
+}
+
+uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE], uint32_t max_bytes)
+{
+    uint32_t room = p->size - kstack_pool_level(p);
+    uint32_t todo = room < max_bytes ? room : max_bytes;
+    uint32_t made = 0;
+    while (made < todo) {
+        uint32_t at = (uint32_t)(p->tail & (p->size - 1));
+        uint32_t run = p->size - at; /* up to the end of the ring */
+        if (run > todo - made)
+            run = todo - made;
+        generate(key, p->buf + at, run);
+        p->tail += run;
+        made += run;
+    }
+    kstack_wipe(key, KSTACK_KEY_SIZE);
+    return made;
+}
