@@ -46,6 +46,7 @@ include arch/$(ARCH)/arch.mk
 CC := $(CROSS_COMPILE)gcc
 LD := $(CROSS_COMPILE)ld
 OBJCOPY := $(CROSS_COMPILE)objcopy
+OBJDUMP := $(CROSS_COMPILE)objdump
 NM := $(CROSS_COMPILE)nm
 PYTHON := python3
 
@@ -94,6 +95,7 @@ $(KERNEL_ELF): $(KERNEL_OBJS) linker/kernel.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) -o $@
 	$(Q)$(PYTHON) scripts/check_kernel.py $(ARCH) $@ $(NM)
+	$(Q)$(PYTHON) scripts/check_dispatch.py $(ARCH) $@ $(OBJDUMP) $(NM) || { rm -f $@; exit 1; }
 
 # ---- User programs ------------------------------------------------------
 include lib/user/newlib.mk
