@@ -26,7 +26,10 @@ kernel's -O2 (gcc 12.2 and clang 14 here):
                      a compiler that jumps must fail "tail", either accepted.
   musttail_clang     clang's musttail forces the jump after the bump: must
                      fail, "tail".
+  tail_asm           the same jump, written in assembly (so the rule is
+                     tested without clang): must fail, "tail".
   no_bump            no alloca: must fail, "no stack bump".
+  mask_no_bump       the offset masked but no alloca: must fail, the same.
   helper, helper_no_bump  the body in a static noinline helper that
                      syscall_dispatch calls (as dispatch_timed is): the check
                      must find it, and name it when it has no bump.
@@ -60,6 +63,7 @@ __attribute__((noinline)) void *memset(void *d, int c, unsigned long n)
     return d;
 }
 
+#ifndef TAIL_ASM
 #ifdef HELPER
 static __attribute__((noinline)) long dispatch_helper(void *tf)
 #else
@@ -67,6 +71,9 @@ long syscall_dispatch(void *tf)
 #endif
 {
     unsigned off = draw();
+#ifdef MASK_ONLY
+    __asm__ volatile("" : : "r"(off & 0x3F0) : "memory");
+#endif
 #ifndef NO_BUMP
     void *block = __builtin_alloca_with_align(off & 0x3F0, 64);
 #ifdef MEMSET
@@ -82,10 +89,40 @@ long syscall_dispatch(void *tf)
     return fn(tf);
 }
 
+#endif
+
 #ifdef HELPER
 long syscall_dispatch(void *tf) { return dispatch_helper(tf); }
 #endif
 """
+
+# The same dispatcher written by hand with a tail jump to the handler, so
+# that the check's tail-call rule is tested where clang is not installed.
+TAIL_ASM = {
+    "x86_64": """
+    push %rbp; mov %rsp, %rbp; push %rbx; push %rbx; mov %rdi, %rbx
+    mov draw(%rip), %rax; call *%rax
+    and $0x3f0, %eax; sub %rax, %rsp
+    mov (%rbx), %rax; and $63, %eax; mov syscall_table(,%rax,8), %rax; mov %rbx, %rdi
+    lea -8(%rbp), %rsp; pop %rbx; pop %rbp
+    jmp *%rax""",
+    "arm64": """
+    stp x29, x30, [sp, #-32]!; mov x29, sp; str x19, [sp, #16]; mov x19, x0
+    adrp x1, draw; ldr x1, [x1, :lo12:draw]; blr x1
+    and x0, x0, #0x3f0; sub sp, sp, x0
+    ldr x2, [x19]; and x2, x2, #63; adrp x1, syscall_table; add x1, x1, :lo12:syscall_table
+    ldr x1, [x1, x2, lsl #3]; mov x0, x19
+    mov sp, x29; ldr x19, [sp, #16]; ldp x29, x30, [sp], #32
+    br x1""",
+    "riscv64": """
+    addi sp, sp, -32; sd ra, 24(sp); sd s0, 16(sp); sd s1, 8(sp); addi s0, sp, 32; mv s1, a0
+    lla a5, draw; ld a5, 0(a5); jalr a5
+    andi a0, a0, 1008; sub sp, sp, a0
+    ld a4, 0(s1); andi a4, a4, 63; slli a4, a4, 3; lla a5, syscall_table; add a5, a5, a4
+    ld a5, 0(a5); mv a0, s1
+    addi sp, s0, -32; ld ra, 24(sp); ld s0, 16(sp); ld s1, 8(sp); addi sp, sp, 32
+    jr a5""",
+}
 
 # The phrase of check_dispatch.py's message for each reason.
 REASONS = {"probe": "a stack probe (-fstack-clash-protection)",
@@ -107,7 +144,9 @@ VARIANTS = [
      "syscall_dispatch"),
     ("sibcall_gcc", False, [], ["ok", "tail"], "syscall_dispatch"),
     ("musttail_clang", True, ["-DMUSTTAIL"], ["tail"], "syscall_dispatch"),
+    ("tail_asm", False, ["-DTAIL_ASM"], ["tail"], "syscall_dispatch"),
     ("no_bump", False, [NOSIB, "-DNO_BUMP"], ["no-bump"], "syscall_dispatch"),
+    ("mask_no_bump", False, [NOSIB, "-DNO_BUMP", "-DMASK_ONLY"], ["no-bump"], "syscall_dispatch"),
     ("helper", False, [NOSIB, "-DHELPER"], ["ok"], None),
     ("helper_no_bump", False, [NOSIB, "-DHELPER", "-DNO_BUMP"], ["no-bump"], "dispatch_helper"),
     ("lab_skeleton", False, [NOSIB, "-DNO_BUMP"], ["ok"], None),
@@ -132,6 +171,11 @@ def case(tmp, arch, prefix, cc, variant):
                      for ext in (".c", ".o", ".elf"))
     with open(src, "w") as f:
         f.write(DISPATCH_C)
+        if "-DTAIL_ASM" in flags:
+            body = "\n".join(f'"{line.strip()}\\n"' for line in TAIL_ASM[arch].strip().split("\n"))
+            f.write('__asm__(".text\\n.globl syscall_dispatch\\n.type syscall_dispatch, %function\\n"\n'
+                    f'"syscall_dispatch:\\n"\n{body}\n'
+                    '".size syscall_dispatch, .-syscall_dispatch\\n");\n')
     p = run(cc + CFLAGS + flags + ["-c", src, "-o", obj])
     if p.returncode == 0:
         p = run([prefix + "gcc", "-nostdlib", "-static", "-no-pie", "-Wl,-e,syscall_dispatch",
