@@ -73,7 +73,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests check-dispatch-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -278,7 +278,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefi
 HOST_LDLIBS := -lm
 HOST_TESTS := $(patsubst tests/host/%.c,build/host/%,$(wildcard tests/host/test_*.c))
 
-host-tests: $(HOST_TESTS) kstack-lib-tests kstack-conformance-tests
+host-tests: $(HOST_TESTS) kstack-lib-tests kstack-conformance-tests check-dispatch-tests
 
 # lib/kstack, the stack offset library other kernels copy, has its own host
 # tests (the known answers of tests/vectors/ and the kernel's generators),
@@ -295,6 +295,15 @@ kstack-conformance-tests:
 	$(Q)if [ -f tests/host/test_conformance.py ]; then \
 	    $(PYTHON) tests/host/test_conformance.py > build/host/conformance.log 2>&1 || \
 	    { cat build/host/conformance.log; exit 1; }; fi
+
+# scripts/check_dispatch.py on small dispatchers built good and bad with the
+# cross compilers (tests/host/test_check_dispatch.py, host.check_dispatch.*
+# in tests/run.py): quiet unless it fails. A lab tree has no such test.
+check-dispatch-tests:
+	@mkdir -p build/host
+	$(Q)if [ -f tests/host/test_check_dispatch.py ]; then \
+	    $(PYTHON) tests/host/test_check_dispatch.py > build/host/check_dispatch.log 2>&1 || \
+	    { cat build/host/check_dispatch.log; exit 1; }; fi
 
 # Each tests/host/test_<name>.c tests lib/<name>.c. string and printf are
 # compiled with their names prefixed lib_ so the tests can compare them with
