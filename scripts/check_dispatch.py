@@ -33,13 +33,13 @@ from pathlib import Path
 MASK = 0x3F0  # KSTACK_OFFSET_MASK
 LAB_TREE = Path("kernel/kstack_offset/kstack_offset.h")
 
-# Per arch, what objdump prints (mnemonic, operands as one string):
-#   call / jump  the indirect forms of a call and a jump; anything else that
-#                branches is a "branch", whose target is the first address
-#                in its operands
-#   sp_write     an instruction that sets the stack pointer from a register
-#                (the bump itself) or by a constant (a probe loop's step)
-#   store        an instruction that writes memory
+# Per arch, tests on what objdump prints (mnemonic, operands as one string):
+#   call / jump  the indirect forms of a call and a jump (the handler's)
+#   branch       any other branch; objdump prints its target as `addr <name+off>`
+#   sp_write     an instruction that sets the stack pointer: the bump is one
+#                whose operands hold no immediate (sp minus a register)
+#   store        an instruction that writes memory (in a loop: a probe)
+#   mask         an `and` with an immediate (it must be MASK)
 #
 # x86_64: `and $0x3f0,%eax; sub %rax,%rsp`, then `call *%rax` (clang sets
 #   %rsp with a mov). A tail call is `jmp *%rax`; a probe is `or $0x0,(%rsp)`.
