@@ -69,6 +69,7 @@ include arch/$(ARCH)/arch.mk
 CC := $(CROSS_COMPILE)gcc
 LD := $(CROSS_COMPILE)ld
 OBJCOPY := $(CROSS_COMPILE)objcopy
+OBJDUMP := $(CROSS_COMPILE)objdump
 NM := $(CROSS_COMPILE)nm
 PYTHON := python3
 
@@ -95,7 +96,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(AR
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests check-dispatch-tests print-qemu qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -117,6 +118,7 @@ $(KERNEL_ELF): $(KERNEL_OBJS) linker/kernel.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) -o $@
 	$(Q)$(PYTHON) scripts/check_kernel.py $(ARCH) $@ $(NM)
+	$(Q)$(PYTHON) scripts/check_dispatch.py $(ARCH) $@ $(OBJDUMP) $(NM) || { rm -f $@; exit 1; }
 
 # ---- User programs ------------------------------------------------------
 include lib/user/newlib.mk
@@ -319,6 +321,16 @@ kstack-conformance-tests:
 	$(Q)if [ -f tests/host/test_conformance.py ]; then \
 	    $(PYTHON) tests/host/test_conformance.py > build/host/conformance.log 2>&1 || \
 	    { cat build/host/conformance.log; exit 1; }; fi
+
+# scripts/check_dispatch.py on small dispatchers built good and bad with the
+# cross compilers (tests/host/test_check_dispatch.py, host.check_dispatch.*
+# in tests/run.py, which make test runs; host-tests leaves it out): quiet
+# unless it fails. A lab tree has no such test.
+check-dispatch-tests:
+	@mkdir -p build/host
+	$(Q)if [ -f tests/host/test_check_dispatch.py ]; then \
+	    $(PYTHON) tests/host/test_check_dispatch.py > build/host/check_dispatch.log 2>&1 || \
+	    { cat build/host/check_dispatch.log; exit 1; }; fi
 
 # Each tests/host/test_<name>.c tests lib/<name>.c. string and printf are
 # compiled with their names prefixed lib_ so the tests can compare them with

@@ -166,12 +166,13 @@ def write_skeleton(root, lab):
 
 # Copies of lab solutions outside the marked regions: lib/kstack (LFSR113's
 # step, the stack bump, ChaCha20's rounds: labs 3 and 4), the known-answer
-# reference implementations (lab 3, 4) and the conformance kit's GF(2)
-# solver (lab 6). A student's tree leaves them out; the Makefile and the
+# reference implementations (lab 3, 4), the conformance kit's GF(2)
+# solver (lab 6) and the dispatcher check's test programs (the bump, lab 4). A student's tree leaves them out; the Makefile and the
 # host tests skip what is missing.
 ANSWER_PATHS = ("lib/kstack", "tests/vectors", "tools/kstack-conformance",
                 "tests/host/test_kstack_lib.py", "tests/host/test_conformance.py",
-                "tests/host/test_vectors.py", "tests/host/test_lab_answers.py")
+                "tests/host/test_vectors.py", "tests/host/test_lab_answers.py",
+                "tests/host/test_check_dispatch.py")
 
 
 def remove_answers(root):

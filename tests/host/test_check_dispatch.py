@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/host/test_check_dispatch.py - scripts/check_dispatch.py passes a
+good dispatcher and fails each known-bad one for its own reason.
+
+Compiles DISPATCH_C below (a syscall_dispatch shaped like kernel/syscall.c's:
+a draw through a pointer, the bump, an indirect call through a table) with
+each arch's cross gcc (and the host gcc on an x86_64 host), links it, runs the
+check on it and compares the outcome with the variant's. KTAP cases
+check_dispatch.<arch>.<compiler>.<variant>. What the compilers do, with the
+kernel's -O2 (gcc 12.2 and clang 14 here):
+
+  stack_clash        gcc -fstack-clash-protection emits a probe loop for the
+                     alloca on all three arches even though it is at most
+                     1008 bytes (the loop's trip count is 0, but it is there,
+                     with a residual probe store): must fail, "probe".
+  auto_init_gcc      gcc -ftrivial-auto-var-init=pattern does not fill an
+                     alloca block (only declared variables): passes; a gcc
+                     that fills it must fail "memset", and either is accepted.
+  memset             the block filled by an explicit memset (what clang's
+                     -ftrivial-auto-var-init=pattern emits): must fail.
+  auto_init_clang    clang -ftrivial-auto-var-init=pattern: must fail, memset.
+  sibcall_gcc        the handler call last and no -fno-optimize-sibling-calls:
+                     gcc keeps the call after an alloca (it never tail-calls
+                     from a function that allocates dynamically): passes;
+                     a compiler that jumps must fail "tail", either accepted.
+  musttail_clang     clang's musttail forces the jump after the bump: must
+                     fail, "tail".
+  tail_asm           the same jump, written in assembly (so the rule is
+                     tested without clang): must fail, "tail".
+  no_bump            no alloca: must fail, "no stack bump".
+  mask_no_bump       the offset masked but no alloca: must fail, the same.
+  helper, helper_no_bump  the body in a static noinline helper that
+                     syscall_dispatch calls (as dispatch_timed is): the check
+                     must find it, and name it when it has no bump.
+  lab_skeleton       no bump in a lab 4 skeleton tree: a warning, exit 0.
+
+The clang cases are skipped where clang is not installed (it is not one of
+scripts/deps.sh's packages). Standard library only.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHECK = os.path.join(ROOT, "scripts", "check_dispatch.py")
+
+DISPATCH_C = r"""
+typedef long (*syscall_fn)(void *tf);
+const syscall_fn syscall_table[64];
+unsigned (*volatile draw)(void);
+void irq_enable(void);
+void *memset(void *d, int c, unsigned long n);
+long syscall_dispatch(void *tf);
+
+__attribute__((noinline)) void irq_enable(void) { __asm__ volatile("" ::: "memory"); }
+__attribute__((noinline)) void *memset(void *d, int c, unsigned long n)
+{
+    for (volatile char *p = d; n--; p++)
+        *p = (char)c;
+    return d;
+}
+
+#ifndef TAIL_ASM
+#ifdef HELPER
+static __attribute__((noinline)) long dispatch_helper(void *tf)
+#else
+long syscall_dispatch(void *tf)
+#endif
+{
+    unsigned off = draw();
+#ifdef MASK_ONLY
+    __asm__ volatile("" : : "r"(off & 0x3F0) : "memory");
+#endif
+#ifndef NO_BUMP
+    void *block = __builtin_alloca_with_align(off & 0x3F0, 64);
+#ifdef MEMSET
+    memset(block, 0xAA, off & 0x3F0);
+#endif
+    __asm__ volatile("" : : "r"(block) : "memory");
+#endif
+    irq_enable();
+    syscall_fn fn = syscall_table[*(unsigned long *)tf & 63];
+#ifdef MUSTTAIL
+    __attribute__((musttail))
+#endif
+    return fn(tf);
+}
+
+#endif
+
+#ifdef HELPER
+long syscall_dispatch(void *tf) { return dispatch_helper(tf); }
+#endif
+"""
+
+# The same dispatcher written by hand with a tail jump to the handler, so
+# that the check's tail-call rule is tested where clang is not installed.
+TAIL_ASM = {
+    "x86_64": """
+    push %rbp; mov %rsp, %rbp; push %rbx; push %rbx; mov %rdi, %rbx
+    mov draw(%rip), %rax; call *%rax
+    and $0x3f0, %eax; sub %rax, %rsp
+    mov (%rbx), %rax; and $63, %eax; mov syscall_table(,%rax,8), %rax; mov %rbx, %rdi
+    lea -8(%rbp), %rsp; pop %rbx; pop %rbp
+    jmp *%rax""",
+    "arm64": """
+    stp x29, x30, [sp, #-32]!; mov x29, sp; str x19, [sp, #16]; mov x19, x0
+    adrp x1, draw; ldr x1, [x1, :lo12:draw]; blr x1
+    and x0, x0, #0x3f0; sub sp, sp, x0
+    ldr x2, [x19]; and x2, x2, #63; adrp x1, syscall_table; add x1, x1, :lo12:syscall_table
+    ldr x1, [x1, x2, lsl #3]; mov x0, x19
+    mov sp, x29; ldr x19, [sp, #16]; ldp x29, x30, [sp], #32
+    br x1""",
+    "riscv64": """
+    addi sp, sp, -32; sd ra, 24(sp); sd s0, 16(sp); sd s1, 8(sp); addi s0, sp, 32; mv s1, a0
+    lla a5, draw; ld a5, 0(a5); jalr a5
+    andi a0, a0, 1008; sub sp, sp, a0
+    ld a4, 0(s1); andi a4, a4, 63; slli a4, a4, 3; lla a5, syscall_table; add a5, a5, a4
+    ld a5, 0(a5); mv a0, s1
+    addi sp, s0, -32; ld ra, 24(sp); ld s0, 16(sp); ld s1, 8(sp); addi sp, sp, 32
+    jr a5""",
+}
+
+# The phrase of check_dispatch.py's message for each reason.
+REASONS = {"probe": "a stack probe (-fstack-clash-protection)",
+           "memset": "the block is filled on every call",
+           "tail": "reaches the handler by a jump (a sibling call)",
+           "no-bump": "no stack bump"}
+
+CFLAGS = ["-O2", "-ffreestanding", "-fno-pie", "-fno-pic", "-fno-stack-protector",
+          "-fno-omit-frame-pointer", "-fno-asynchronous-unwind-tables"]
+NOSIB = "-fno-optimize-sibling-calls"
+# (name, clang?, flags, accepted outcomes: "ok" or a REASONS key, function named)
+VARIANTS = [
+    ("good", False, [NOSIB], ["ok"], None),
+    ("stack_clash", False, [NOSIB, "-fstack-clash-protection"], ["probe"], "syscall_dispatch"),
+    ("auto_init_gcc", False, [NOSIB, "-ftrivial-auto-var-init=pattern"], ["ok", "memset"],
+     "syscall_dispatch"),
+    ("memset", False, [NOSIB, "-DMEMSET"], ["memset"], "syscall_dispatch"),
+    ("auto_init_clang", True, [NOSIB, "-ftrivial-auto-var-init=pattern"], ["memset"],
+     "syscall_dispatch"),
+    ("sibcall_gcc", False, [], ["ok", "tail"], "syscall_dispatch"),
+    ("musttail_clang", True, ["-DMUSTTAIL"], ["tail"], "syscall_dispatch"),
+    ("tail_asm", False, ["-DTAIL_ASM"], ["tail"], "syscall_dispatch"),
+    ("no_bump", False, [NOSIB, "-DNO_BUMP"], ["no-bump"], "syscall_dispatch"),
+    ("mask_no_bump", False, [NOSIB, "-DNO_BUMP", "-DMASK_ONLY"], ["no-bump"], "syscall_dispatch"),
+    ("helper", False, [NOSIB, "-DHELPER"], ["ok"], None),
+    ("helper_no_bump", False, [NOSIB, "-DHELPER", "-DNO_BUMP"], ["no-bump"], "dispatch_helper"),
+    ("lab_skeleton", False, [NOSIB, "-DNO_BUMP"], ["ok"], None),
+]
+ARCHES = [("x86_64", "x86_64-linux-gnu-", "x86_64-linux-gnu"),
+          ("arm64", "aarch64-linux-gnu-", "aarch64-linux-gnu"),
+          ("riscv64", "riscv64-linux-gnu-", "riscv64-linux-gnu")]
+
+
+def run(cmd, cwd=None):
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+
+
+def outcome(stderr):
+    return next((k for k, phrase in REASONS.items() if phrase in stderr), "unexplained")
+
+
+def case(tmp, arch, prefix, cc, variant):
+    """(ok, diagnostics) of one variant built by cc and linked by the cross gcc."""
+    name, _, flags, accepted, func = variant
+    src, obj, elf = (os.path.join(tmp, f"{arch}-{os.path.basename(cc[0])}-{name}{ext}")
+                     for ext in (".c", ".o", ".elf"))
+    with open(src, "w") as f:
+        f.write(DISPATCH_C)
+        if "-DTAIL_ASM" in flags:
+            body = "\n".join(f'"{line.strip()}\\n"' for line in TAIL_ASM[arch].strip().split("\n"))
+            f.write('__asm__(".text\\n.globl syscall_dispatch\\n.type syscall_dispatch, %function\\n"\n'
+                    f'"syscall_dispatch:\\n"\n{body}\n'
+                    '".size syscall_dispatch, .-syscall_dispatch\\n");\n')
+    p = run(cc + CFLAGS + flags + ["-c", src, "-o", obj])
+    if p.returncode == 0:
+        p = run([prefix + "gcc", "-nostdlib", "-static", "-no-pie", "-Wl,-e,syscall_dispatch",
+                 obj, "-o", elf])
+    if p.returncode != 0:
+        return False, [f"build failed: {' '.join(cc + flags)}"] + p.stderr.splitlines()[-5:]
+    cwd = tmp
+    if name == "lab_skeleton":  # a tree whose bump is still the student's to write
+        cwd = os.path.join(tmp, "lab")
+        os.makedirs(os.path.join(cwd, "kernel", "kstack_offset"), exist_ok=True)
+        with open(os.path.join(cwd, "kernel", "kstack_offset", "kstack_offset.h"), "w") as f:
+            f.write("/* LAB 4 TODO: the stack bump */\n")
+    p = run([sys.executable, CHECK, arch, elf, prefix + "objdump", prefix + "nm"], cwd=cwd)
+    got = "ok" if p.returncode == 0 else outcome(p.stderr)
+    diag = [f"{' '.join(os.path.basename(c) for c in cc)} {' '.join(flags)}: {got}"]
+    diag += [line for line in (p.stdout + p.stderr).splitlines()]
+    good = got in accepted
+    if good and got != "ok" and f": {func}: " not in p.stderr:
+        good = False
+        diag.append(f"the message does not name {func}")
+    if good and name == "lab_skeleton" and "warning: " not in p.stdout:
+        good = False
+        diag.append("no warning for the missing bump")
+    return good, diag
+
+
+def main():
+    clang = shutil.which("clang")
+    plan = []
+    for arch, prefix, triple in ARCHES:
+        compilers = [("cross", [prefix + "gcc"])]
+        if arch == "x86_64" and run(["gcc", "-dumpmachine"]).stdout.startswith("x86_64"):
+            compilers.insert(0, ("gcc", ["gcc"]))
+        for label, cc in compilers:
+            for v in VARIANTS:
+                if not v[1]:
+                    plan.append((arch, prefix, label, cc, v))
+        for v in VARIANTS:
+            if v[1]:
+                plan.append((arch, prefix, "clang", [clang, f"--target={triple}"] if clang else None, v))
+    print(f"KTAP version 1\n1..{len(plan)}")
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, (arch, prefix, label, cc, v) in enumerate(plan, 1):
+            title = f"check_dispatch.{arch}.{label}.{v[0]}"
+            if cc is None:
+                print(f"ok {n} - {title} # SKIP clang is not installed")
+                continue
+            ok, diag = case(tmp, arch, prefix, cc, v)
+            for line in diag:
+                print(f"    # {line}")
+            print(f"{'ok' if ok else 'not ok'} {n} - {title}")
+            failed += not ok
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
