@@ -324,13 +324,18 @@ build/host/test_chacha20: tests/host/test_chacha20.c lib/chacha20.c lib/chacha20
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/chacha20.c lib/chacha20_kat.c -o $@ $(HOST_LDLIBS)
 
-# Both fdt test programs build their blobs with tests/host/fdt_writer.h.
+# The fdt test programs build their blobs with tests/host/fdt_writer.h.
 build/host/test_fdt_malformed: tests/host/test_fdt_malformed.c lib/fdt.c lib/fdt.h \
     tests/host/fdt_writer.h tests/host/check.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c -o $@ $(HOST_LDLIBS)
 
 build/host/test_fdt: tests/host/fdt_writer.h
+
+build/host/test_fdt_ranges: tests/host/test_fdt_ranges.c lib/fdt.c lib/fdt.h \
+    tests/host/fdt_writer.h tests/host/check.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c -o $@ $(HOST_LDLIBS)
 
 build/host/test_%: tests/host/test_%.c lib/%.c lib/%.h tests/host/check.h
 	@mkdir -p $(dir $@)
