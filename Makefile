@@ -4,6 +4,7 @@
 #   make image                          the bootable disk image for ARCH
 #   make run [BOOT=...] [CMDLINE=...]   boot it in QEMU through the firmware and run
 #   make run BOARD=sifive_u|versal      the same on QEMU's model of a real board
+#   make image BOARD=rpi4               the Raspberry Pi 4 SD card image (no QEMU model)
 #                                       the short benchmark (CMDLINE=ktest=all: self-tests)
 #   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
 #   make test                           host unit tests + boot tests, all arches
@@ -24,11 +25,13 @@ ARCHES := x86_64 arm64 riscv64
 # BOARD= boots QEMU's model of a real board instead of its generic machine
 # (docs/boards.md). A board fixes the arch, the boot path (named after the
 # board) and, by default, the CPU count.
-BOARDS := sifive_u versal
+BOARDS := sifive_u versal rpi4
 BOARD_ARCH.sifive_u := riscv64
 BOARD_ARCH.versal := arm64
+BOARD_ARCH.rpi4 := arm64
 BOARD_CPUS.sifive_u := 4
 BOARD_CPUS.versal := 2
+BOARD_CPUS.rpi4 := 4
 ifneq ($(BOARD),)
 ifeq ($(filter $(BOARD),$(BOARDS)),)
 $(error Unknown BOARD '$(BOARD)': valid ones are $(BOARDS))
@@ -36,6 +39,11 @@ endif
 ifneq ($(filter command line environment,$(origin ARCH)),)
 ifneq ($(subst aarch64,arm64,$(ARCH)),$(BOARD_ARCH.$(BOARD)))
 $(error BOARD=$(BOARD) is an $(BOARD_ARCH.$(BOARD)) board, not ARCH=$(ARCH))
+endif
+endif
+ifeq ($(BOARD),rpi4)
+ifneq ($(filter run qemu-gdb,$(MAKECMDGOALS)),)
+$(error BOARD=rpi4 has no QEMU model (QEMU 7.2 emulates no Raspberry Pi 4): make image BOARD=rpi4 writes build/arm64/rpi4/sdcard.img for a real board, docs/boards.md)
 endif
 endif
 override ARCH := $(BOARD_ARCH.$(BOARD))
@@ -202,7 +210,11 @@ endif
 # ---- Disk image ---------------------------------------------------------
 IMAGE_DEPS := $(KERNEL_ELF) $(if $(EFI_ARCH),$(EFI_APP)) $(if $(filter Image,$(IMAGE_FILES)),$(BUILD)/Image)
 
+ifeq ($(BOARD),rpi4)
+image: $(BUILD)/rpi4/sdcard.img
+else
 image: $(BUILD)/disk.img
+endif
 
 $(BUILD)/disk.img: $(IMAGE_DEPS) boot/mkimage.py boot/uboot/extlinux.conf.in FORCE
 	$(Q)$(PYTHON) boot/mkimage.py --arch $(ARCH) --out $@ --kernel $(KERNEL_ELF) \
@@ -211,6 +223,29 @@ $(BUILD)/disk.img: $(IMAGE_DEPS) boot/mkimage.py boot/uboot/extlinux.conf.in FOR
 	    --cmdline "$(CMDLINE)"
 
 FORCE:
+
+# make image BOARD=rpi4: the Raspberry Pi 4 SD card (docs/boards.md). The
+# boot files Debian packages are fetched once into RPI4_FIRMWARE
+# (boot/rpi/fetch.sh); the Pi's own start firmware is not in Debian, and
+# boot/rpi/firmware-note.txt says which files to add from where.
+RPI4_FIRMWARE ?= build/rpi4-firmware
+RPI4_DTB := $(RPI4_FIRMWARE)/bcm2711-rpi-4-b.dtb
+$(RPI4_FIRMWARE)/VERSIONS: boot/rpi/fetch.sh
+	$(Q)boot/rpi/fetch.sh $(RPI4_FIRMWARE)
+	$(Q)touch $@
+
+$(BUILD)/rpi4/sdcard.img: $(KERNEL_ELF) $(BUILD)/Image $(RPI4_FIRMWARE)/VERSIONS boot/mkimage.py \
+    boot/uboot/extlinux.conf.in boot/rpi/config.txt boot/rpi/firmware-note.txt FORCE
+	@mkdir -p $(dir $@)
+	$(Q)$(PYTHON) boot/mkimage.py --arch $(ARCH) --out $@ --kernel $(KERNEL_ELF) \
+	    --image $(BUILD)/Image --cmdline "$(CMDLINE)" --part-type 0x0c --volume RPI4BOOT \
+	    --file boot/rpi/config.txt=config.txt \
+	    --file $(RPI4_FIRMWARE)/u-boot.bin=u-boot.bin \
+	    $(if $(wildcard $(RPI4_FIRMWARE)/bl31.bin),--file $(RPI4_FIRMWARE)/bl31.bin=bl31.bin) \
+	    --file $(RPI4_DTB)=bcm2711-rpi-4-b.dtb \
+	    --file $(RPI4_FIRMWARE)/VERSIONS=stackshift/firmware-versions.txt
+	$(Q)$(if $(wildcard $(RPI4_FIRMWARE)/bl31.bin),,echo "rpi4: WARNING: no rpi4 bl31.bin in Debian's arm-trusted-firmware: the card has no armstub; remove the armstub= line from config.txt" >&2;)
+	$(Q)cat boot/rpi/firmware-note.txt
 
 # ---- Running ------------------------------------------------------------
 QEMU_COMMON := -nographic -no-reboot -serial mon:stdio -monitor none

@@ -10,6 +10,10 @@
 # architecture, which this script adds when root). gnuplot-nox draws the
 # benchmark plots (scripts/bench_report.py); about 3.5 MB, no X11.
 # newlib-source is the tarball lib/user/newlib.mk builds the user C library from.
+# make image BOARD=rpi4 fetches the Raspberry Pi 4's U-Boot (u-boot-rpi), TF-A
+# (arm-trusted-firmware) and devicetree (from the arm64 kernel package) the
+# same way, unpacked under build/rpi4-firmware by boot/rpi/fetch.sh (the same
+# arm64 foreign architecture); nothing more to install.
 set -eu
 
 PACKAGES="make gcc libc6-dev python3 git

@@ -63,5 +63,8 @@ GDB_ARCH := aarch64
 # QEMU loads the kernel itself (-kernel) as a boot loader would, with the
 # command line in the devicetree it writes. The CPU count is the SoC's.
 BOOTS += versal
+# BOARD=rpi4: a real Raspberry Pi 4, no QEMU model; `make image BOARD=rpi4`
+# writes its SD card (boot/rpi/, docs/boards.md).
+BOOTS += rpi4
 QEMU_ARGS_versal = -M xlnx-versal-virt -m $(MEM) -semihosting \
     -kernel $(BUILD)/Image -append '$(KERNEL_CMDLINE)'
