@@ -376,6 +376,20 @@ build/host/test_%: tests/host/test_%.c lib/%.c lib/%.h tests/host/check.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/$*.c -o $@ $(HOST_LDLIBS)
 
+# The real Raspberry Pi 4 devicetree, fetched while this test is built
+# (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched
+# the build goes on and the test reports one skipped case saying so.
+build/host/test_rpi4_dtb: tests/host/test_rpi4_dtb.c lib/fdt.c lib/fdt.h tests/host/check.h \
+    | rpi4-dtb-fetch
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI4_DTB='"$(abspath $(RPI4_DTB))"' $< lib/fdt.c -o $@ $(HOST_LDLIBS)
+
+.PHONY: rpi4-dtb-fetch
+rpi4-dtb-fetch:
+	@mkdir -p build
+	$(Q)boot/rpi/fetch.sh $(RPI4_FIRMWARE) || \
+	    echo "rpi4: the Pi 4 devicetree could not be fetched: host.rpi4_dtb will be skipped" >&2
+
 # The LFSR113 known answers come from an independent bit-level model in Python.
 build/host/lfsr113_kat.h: tests/host/lfsr113_ref.py
 	@mkdir -p $(dir $@)

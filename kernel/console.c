@@ -41,8 +41,8 @@ static unsigned long rx_irqs;
 static bool fdt_console_missing(const struct fdt *f, int where, const char *why, int err)
 {
     const char *node = fdt_node_name(f, where);
-    kprintf("console: devicetree node '%s': %s (%s)\n", node && *node ? node : "/", why,
-            fdt_strerror(err));
+    kprintf("console: devicetree node '%s': %s%s%s\n", node && *node ? node : "/", why,
+            err ? ": " : "", err ? fdt_strerror(err) : "");
     return false;
 }
 
@@ -66,8 +66,17 @@ static bool uart_from_fdt(const struct fdt *f)
         uart.kind = UART_NS16550_MMIO;
         uart.reg_shift = shift;
         uart.io_width = width;
+    } else if (fdt_is_compatible(f, node, "brcm,bcm2835-aux-uart")) {
+        /* The BCM2835/BCM2711 mini UART (the Pi 4's console on GPIO 14/15;
+         * BCM2711 ARM Peripherals, 2.2 "Mini UART"): 16550-like registers
+         * one 32-bit word apart from AUX_MU_IO_REG (IER +4, IIR/FCR +8, LCR
+         * +0xc, MCR +0x10, LSR +0x14: bit 0 data ready, bit 5 transmitter
+         * can take a byte). Its baud register stays as the firmware set it. */
+        uart.kind = UART_NS16550_MMIO;
+        uart.reg_shift = 2;
+        uart.io_width = 4;
     } else {
-        return false;
+        return fdt_console_missing(f, node, "the stdout UART's compatible has no driver", 0);
     }
     uart.phys = base;
     uart.base = (uintptr_t)phys_to_virt(base);
