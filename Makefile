@@ -376,6 +376,11 @@ build/host/test_%: tests/host/test_%.c lib/%.c lib/%.h tests/host/check.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/$*.c -o $@ $(HOST_LDLIBS)
 
+build/host/test_fdt_trimmed: tests/host/test_fdt_trimmed.c lib/fdt.c lib/fdt.h \
+    tests/host/fdt_writer.h tests/host/check.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c -o $@ $(HOST_LDLIBS)
+
 # The real Raspberry Pi 4 devicetree, fetched while this test is built
 # (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched
 # the build goes on and the test reports one skipped case saying so.
