@@ -297,9 +297,16 @@ static inline void walk_everything(const struct fdt *f)
                     sum += v[i];
             }
         }
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
+            int where = -1;
             if (fdt_reg(f, n, i, &a, &s) == FDT_OK)
                 sum += (unsigned)(a + s);
+            if (fdt_reg_cpu(f, n, i, &a, &s, &where) == FDT_OK)
+                sum += (unsigned)(a + s);
+            else
+                sum += (unsigned)where;
+        }
+        sum += (unsigned)fdt_interrupt_parent(f, n) + (unsigned)fdt_cpu_enable_method(f, n, &a);
         sum += (unsigned)fdt_address_cells(f, n) + (unsigned)fdt_size_cells(f, n);
         sum += fdt_is_compatible(f, n, "arm,pl011") + fdt_node_enabled(f, n);
         sum += fdt_prop_u32(f, n, "phandle", &u);
@@ -314,6 +321,7 @@ static inline void walk_everything(const struct fdt *f)
          n = fdt_find_compatible(f, n, "arm,cortex-a53"))
         sum++;
     sum += (unsigned)fdt_node_by_phandle(f, 1) + (unsigned)fdt_node_by_phandle(f, 5);
+    sum += (unsigned)fdt_stdout_node(f, NULL);
     for (int i = 0; fdt_memreserve(f, i, &a, &s) == FDT_OK && i < 10000; i++)
         sum += (unsigned)a;
 }
