@@ -224,6 +224,11 @@ $(BUILD)/disk.img: $(IMAGE_DEPS) boot/mkimage.py boot/uboot/extlinux.conf.in FOR
 
 FORCE:
 
+# Test devicetrees (tests/dtb/, used by boot paths such as virt-bus).
+build/dtb/%.dtb: tests/dtb/%.dts
+	@mkdir -p $(dir $@)
+	$(Q)dtc -q -I dts -O dtb -o $@ $<
+
 # make image BOARD=rpi4: the Raspberry Pi 4 SD card (docs/boards.md). The
 # boot files Debian packages are fetched once into RPI4_FIRMWARE
 # (boot/rpi/fetch.sh); the Pi's own start firmware is not in Debian, and
@@ -306,8 +311,9 @@ fuzz soak: check-deps
 	$(Q)$(PYTHON) scripts/longrun.py $@ --arches "$(BENCH_ARCHES)" --calls $(FUZZ_CALLS) \
 	    --seed "$(FUZZ_SEED)" --replay "$(FUZZ_REPLAY)" --minutes $(MINUTES) --smp $(SMP)
 
-# tests/run.py asks for the exact command line through this target.
-print-qemu:
+# tests/run.py asks for the exact command line through this target; a boot
+# path may need files made first (QEMU_DEPS_<boot>: a test devicetree).
+print-qemu: $(QEMU_DEPS_$(BOOT))
 	@echo "VARS_TEMPLATE=$(VARS_TEMPLATE_$(BOOT))"
 	@echo "QEMU=$(QEMU_CMD)"
 
