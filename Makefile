@@ -446,4 +446,4 @@ distclean:
 	rm -rf build
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,15p' Makefile
