@@ -242,14 +242,16 @@ $(RPI4_FIRMWARE)/VERSIONS: boot/rpi/fetch.sh
 $(BUILD)/rpi4/sdcard.img: $(KERNEL_ELF) $(BUILD)/Image $(RPI4_FIRMWARE)/VERSIONS boot/mkimage.py \
     boot/uboot/extlinux.conf.in boot/rpi/config.txt boot/rpi/firmware-note.txt FORCE
 	@mkdir -p $(dir $@)
+	$(Q)sed '$(if $(wildcard $(RPI4_FIRMWARE)/bl31.bin),,s/^armstub=/# (no rpi4 bl31.bin in Debian) armstub=/)' \
+	    boot/rpi/config.txt > $(BUILD)/rpi4/config.txt
 	$(Q)$(PYTHON) boot/mkimage.py --arch $(ARCH) --out $@ --kernel $(KERNEL_ELF) \
 	    --image $(BUILD)/Image --cmdline "$(CMDLINE)" --part-type 0x0c --volume RPI4BOOT \
-	    --file boot/rpi/config.txt=config.txt \
+	    --file $(BUILD)/rpi4/config.txt=config.txt \
 	    --file $(RPI4_FIRMWARE)/u-boot.bin=u-boot.bin \
 	    $(if $(wildcard $(RPI4_FIRMWARE)/bl31.bin),--file $(RPI4_FIRMWARE)/bl31.bin=bl31.bin) \
 	    --file $(RPI4_DTB)=bcm2711-rpi-4-b.dtb \
 	    --file $(RPI4_FIRMWARE)/VERSIONS=stackshift/firmware-versions.txt
-	$(Q)$(if $(wildcard $(RPI4_FIRMWARE)/bl31.bin),,echo "rpi4: WARNING: no rpi4 bl31.bin in Debian's arm-trusted-firmware: the card has no armstub; remove the armstub= line from config.txt" >&2;)
+	$(Q)$(if $(wildcard $(RPI4_FIRMWARE)/bl31.bin),,echo "rpi4: WARNING: Debian's arm-trusted-firmware has no rpi4/bl31.bin: the card has no armstub (config.txt's armstub= line is commented out), so no PSCI: the kernel will run on one CPU" >&2;)
 	$(Q)cat boot/rpi/firmware-note.txt
 
 # ---- Running ------------------------------------------------------------

@@ -37,8 +37,10 @@ if [ -z "$KPKG" ]; then
     exit 1
 fi
 
-TMP=$DIR.tmp
-rm -rf "$TMP" && mkdir -p "$TMP"
+# A private staging folder: two builds fetching at once do not collide.
+mkdir -p "$(dirname "$DIR")"
+TMP=$(mktemp -d "$DIR.tmp.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
 echo "  FETCH   u-boot-rpi arm-trusted-firmware $KPKG (arm64) -> $DIR"
 (cd "$TMP" && apt-get -qq -o APT::Sandbox::User="$(id -un)" \
     download u-boot-rpi:arm64 arm-trusted-firmware:arm64 "$KPKG:arm64")
@@ -63,4 +65,3 @@ done
 rm -rf "$DIR" && mkdir -p "$DIR"
 mv "$TMP/u-boot.bin" "$TMP/$DTB" "$TMP/VERSIONS" "$DIR/"
 mv "$TMP"/bl31.bin* "$DIR/"
-rm -rf "$TMP"
