@@ -207,7 +207,8 @@ def boot_matrix():
             messages = message if isinstance(message, list) else [message]
             boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
                               status=EXIT_PANIC, ktap=False, expect=panic_report + messages))
-    return boots + board_boots() + entropy_matrix() + bus_boots()
+    # entropy_matrix() last: tests/mutate.py names each arch's last boot's firmware path.
+    return boots + board_boots() + bus_boots() + entropy_matrix()
 
 
 # QEMU's models of real boards (docs/boards.md): arch, CPUs the kernel
