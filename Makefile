@@ -4,6 +4,7 @@
 #   make image                          the bootable disk image for ARCH
 #   make run [BOOT=...] [CMDLINE=...]   boot it in QEMU through the firmware and run
 #   make run BOARD=sifive_u|versal      the same on QEMU's model of a real board
+#   make image BOARD=rpi4               the Raspberry Pi 4 SD card image (no QEMU model)
 #                                       the short benchmark (CMDLINE=ktest=all: self-tests)
 #   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
 #   make test                           host unit tests + boot tests, all arches
@@ -24,11 +25,13 @@ ARCHES := x86_64 arm64 riscv64
 # BOARD= boots QEMU's model of a real board instead of its generic machine
 # (docs/boards.md). A board fixes the arch, the boot path (named after the
 # board) and, by default, the CPU count.
-BOARDS := sifive_u versal
+BOARDS := sifive_u versal rpi4
 BOARD_ARCH.sifive_u := riscv64
 BOARD_ARCH.versal := arm64
+BOARD_ARCH.rpi4 := arm64
 BOARD_CPUS.sifive_u := 4
 BOARD_CPUS.versal := 2
+BOARD_CPUS.rpi4 := 4
 ifneq ($(BOARD),)
 ifeq ($(filter $(BOARD),$(BOARDS)),)
 $(error Unknown BOARD '$(BOARD)': valid ones are $(BOARDS))
@@ -36,6 +39,11 @@ endif
 ifneq ($(filter command line environment,$(origin ARCH)),)
 ifneq ($(subst aarch64,arm64,$(ARCH)),$(BOARD_ARCH.$(BOARD)))
 $(error BOARD=$(BOARD) is an $(BOARD_ARCH.$(BOARD)) board, not ARCH=$(ARCH))
+endif
+endif
+ifeq ($(BOARD),rpi4)
+ifneq ($(filter run qemu-gdb,$(MAKECMDGOALS)),)
+$(error BOARD=rpi4 has no QEMU model (QEMU 7.2 emulates no Raspberry Pi 4): make image BOARD=rpi4 writes build/arm64/rpi4/sdcard.img for a real board, docs/boards.md)
 endif
 endif
 override ARCH := $(BOARD_ARCH.$(BOARD))
@@ -204,7 +212,11 @@ endif
 # ---- Disk image ---------------------------------------------------------
 IMAGE_DEPS := $(KERNEL_ELF) $(if $(EFI_ARCH),$(EFI_APP)) $(if $(filter Image,$(IMAGE_FILES)),$(BUILD)/Image)
 
+ifeq ($(BOARD),rpi4)
+image: $(BUILD)/rpi4/sdcard.img
+else
 image: $(BUILD)/disk.img
+endif
 
 $(BUILD)/disk.img: $(IMAGE_DEPS) boot/mkimage.py boot/uboot/extlinux.conf.in FORCE
 	$(Q)$(PYTHON) boot/mkimage.py --arch $(ARCH) --out $@ --kernel $(KERNEL_ELF) \
@@ -213,6 +225,36 @@ $(BUILD)/disk.img: $(IMAGE_DEPS) boot/mkimage.py boot/uboot/extlinux.conf.in FOR
 	    --cmdline "$(CMDLINE)"
 
 FORCE:
+
+# Test devicetrees (tests/dtb/, used by boot paths such as virt-bus).
+build/dtb/%.dtb: tests/dtb/%.dts
+	@mkdir -p $(dir $@)
+	$(Q)dtc -q -I dts -O dtb -o $@ $<
+
+# make image BOARD=rpi4: the Raspberry Pi 4 SD card (docs/boards.md). The
+# boot files Debian packages are fetched once into RPI4_FIRMWARE
+# (boot/rpi/fetch.sh); the Pi's own start firmware is not in Debian, and
+# boot/rpi/firmware-note.txt says which files to add from where.
+RPI4_FIRMWARE ?= build/rpi4-firmware
+RPI4_DTB := $(RPI4_FIRMWARE)/bcm2711-rpi-4-b.dtb
+$(RPI4_FIRMWARE)/VERSIONS: boot/rpi/fetch.sh
+	$(Q)boot/rpi/fetch.sh $(RPI4_FIRMWARE)
+	$(Q)touch $@
+
+$(BUILD)/rpi4/sdcard.img: $(KERNEL_ELF) $(BUILD)/Image $(RPI4_FIRMWARE)/VERSIONS boot/mkimage.py \
+    boot/uboot/extlinux.conf.in boot/rpi/config.txt boot/rpi/firmware-note.txt FORCE
+	@mkdir -p $(dir $@)
+	$(Q)sed '$(if $(wildcard $(RPI4_FIRMWARE)/bl31.bin),,s/^armstub=/# (no rpi4 bl31.bin in Debian) armstub=/)' \
+	    boot/rpi/config.txt > $(BUILD)/rpi4/config.txt
+	$(Q)$(PYTHON) boot/mkimage.py --arch $(ARCH) --out $@ --kernel $(KERNEL_ELF) \
+	    --image $(BUILD)/Image --cmdline "$(CMDLINE)" --part-type 0x0c --volume RPI4BOOT \
+	    --file $(BUILD)/rpi4/config.txt=config.txt \
+	    --file $(RPI4_FIRMWARE)/u-boot.bin=u-boot.bin \
+	    $(if $(wildcard $(RPI4_FIRMWARE)/bl31.bin),--file $(RPI4_FIRMWARE)/bl31.bin=bl31.bin) \
+	    --file $(RPI4_DTB)=bcm2711-rpi-4-b.dtb \
+	    --file $(RPI4_FIRMWARE)/VERSIONS=stackshift/firmware-versions.txt
+	$(Q)$(if $(wildcard $(RPI4_FIRMWARE)/bl31.bin),,echo "rpi4: WARNING: Debian's arm-trusted-firmware has no rpi4/bl31.bin: the card has no armstub (config.txt's armstub= line is commented out), so no PSCI: the kernel will run on one CPU" >&2;)
+	$(Q)cat boot/rpi/firmware-note.txt
 
 # ---- Running ------------------------------------------------------------
 QEMU_COMMON := -nographic -no-reboot -serial mon:stdio -monitor none
@@ -273,8 +315,9 @@ fuzz soak: check-deps
 	$(Q)$(PYTHON) scripts/longrun.py $@ --arches "$(BENCH_ARCHES)" --calls $(FUZZ_CALLS) \
 	    --seed "$(FUZZ_SEED)" --replay "$(FUZZ_REPLAY)" --minutes $(MINUTES) --smp $(SMP)
 
-# tests/run.py asks for the exact command line through this target.
-print-qemu:
+# tests/run.py asks for the exact command line through this target; a boot
+# path may need files made first (QEMU_DEPS_<boot>: a test devicetree).
+print-qemu: $(QEMU_DEPS_$(BOOT))
 	@echo "VARS_TEMPLATE=$(VARS_TEMPLATE_$(BOOT))"
 	@echo "QEMU=$(QEMU_CMD)"
 
@@ -352,7 +395,7 @@ build/host/test_chacha20: tests/host/test_chacha20.c lib/chacha20.c lib/chacha20
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/chacha20.c lib/chacha20_kat.c -o $@ $(HOST_LDLIBS)
 
-# Both fdt test programs build their blobs with tests/host/fdt_writer.h.
+# The fdt test programs build their blobs with tests/host/fdt_writer.h.
 build/host/test_fdt_malformed: tests/host/test_fdt_malformed.c lib/fdt.c lib/fdt.h \
     tests/host/fdt_writer.h tests/host/check.h
 	@mkdir -p $(dir $@)
@@ -360,9 +403,33 @@ build/host/test_fdt_malformed: tests/host/test_fdt_malformed.c lib/fdt.c lib/fdt
 
 build/host/test_fdt: tests/host/fdt_writer.h
 
+build/host/test_fdt_ranges: tests/host/test_fdt_ranges.c lib/fdt.c lib/fdt.h \
+    tests/host/fdt_writer.h tests/host/check.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c -o $@ $(HOST_LDLIBS)
+
 build/host/test_%: tests/host/test_%.c lib/%.c lib/%.h tests/host/check.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/$*.c -o $@ $(HOST_LDLIBS)
+
+build/host/test_fdt_trimmed: tests/host/test_fdt_trimmed.c lib/fdt.c lib/fdt.h \
+    tests/host/fdt_writer.h tests/host/check.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c -o $@ $(HOST_LDLIBS)
+
+# The real Raspberry Pi 4 devicetree, fetched while this test is built
+# (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched
+# the build goes on and the test reports one skipped case saying so.
+build/host/test_rpi4_dtb: tests/host/test_rpi4_dtb.c lib/fdt.c lib/fdt.h tests/host/check.h \
+    | rpi4-dtb-fetch
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI4_DTB='"$(abspath $(RPI4_DTB))"' $< lib/fdt.c -o $@ $(HOST_LDLIBS)
+
+.PHONY: rpi4-dtb-fetch
+rpi4-dtb-fetch:
+	@mkdir -p build
+	$(Q)boot/rpi/fetch.sh $(RPI4_FIRMWARE) || \
+	    echo "rpi4: the Pi 4 devicetree could not be fetched: host.rpi4_dtb will be skipped" >&2
 
 # The LFSR113 known answers come from an independent bit-level model in Python.
 build/host/lfsr113_kat.h: tests/host/lfsr113_ref.py
@@ -409,4 +476,4 @@ distclean:
 	rm -rf build
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,15p' Makefile

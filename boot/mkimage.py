@@ -11,13 +11,16 @@ marked bootable) holding, as the arch needs:
   stackshift/cmdline.txt                 the command line for the UEFI path
   stackshift/Image                       the Linux-style Image for U-Boot booti
   extlinux/extlinux.conf                 U-Boot distro boot configuration
+  anything --file SRC=DEST adds          a board's firmware (make image BOARD=rpi4:
+                                         config.txt, u-boot.bin, bl31.bin, the DTB)
 
 The FAT file system is made and filled with mtools (mformat, mmd, mcopy),
 which work on an image file without mounting it; the partition table is
 written here (MBR layout: UEFI 2.10 section 5.2.1).
 
   mkimage.py --arch A --out disk.img --kernel kernel.elf [--efi X.EFI]
-             [--image Image] --cmdline "..."
+             [--image Image] --cmdline "..." [--file SRC=DEST ...]
+             [--part-type 0x0c] [--volume LABEL]
   mkimage.py --set-cmdline disk.img "..."   rewrite the command line files
 """
 import argparse
@@ -34,10 +37,12 @@ EFI_NAMES = {"x86_64": "BOOTX64.EFI", "arm64": "BOOTAA64.EFI", "riscv64": "BOOTR
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def mbr(total_sectors):
-    """A protective-free, plain MBR with one bootable 0xEF partition."""
+def mbr(total_sectors, part_type=0xEF):
+    """A protective-free, plain MBR with one bootable partition: 0xEF (EFI
+    system partition) by default; a Raspberry Pi's firmware looks for FAT
+    types such as 0x0C (FAT32 with LBA)."""
     count = total_sectors - PART_START
-    entry = struct.pack("<B3sB3sII", 0x80, b"\xfe\xff\xff", 0xEF, b"\xfe\xff\xff",
+    entry = struct.pack("<B3sB3sII", 0x80, b"\xfe\xff\xff", part_type, b"\xfe\xff\xff",
                         PART_START, count)
     return bytes(446) + entry + bytes(48) + b"\x55\xaa"
 
@@ -81,8 +86,8 @@ def build(args):
     tmp = args.out + ".tmp"
     with open(tmp, "wb") as f:
         f.truncate(total * SECTOR)
-        f.write(mbr(total))
-    mtools("mformat", "-i", fat_target(tmp), "-F", "-v", "STACKSHIFT",
+        f.write(mbr(total, int(args.part_type, 0)))
+    mtools("mformat", "-i", fat_target(tmp), "-F", "-v", args.volume,
            "-T", str(total - PART_START), "-h", "64", "-s", "32", "-H", str(PART_START), "::")
     mtools("mmd", "-i", fat_target(tmp), "::/stackshift")
     put_file(tmp, args.kernel, "/stackshift/kernel.elf")
@@ -93,8 +98,27 @@ def build(args):
         mtools("mmd", "-i", fat_target(tmp), "::/extlinux")
         put_file(tmp, args.image, "/stackshift/Image")
     set_cmdline(tmp, args.cmdline, bool(args.image))
+    for spec in args.file:
+        src, dest = spec.split("=", 1)
+        make_dirs(tmp, dest)
+        put_file(tmp, src, "/" + dest)
     os.replace(tmp, args.out)
-    print(f"  DISK    {args.out} ({DISK_MB} MiB, FAT32 ESP)")
+    kind = "FAT32 ESP" if int(args.part_type, 0) == 0xEF else f"FAT32, type {args.part_type}"
+    print(f"  DISK    {args.out} ({DISK_MB} MiB, {kind})")
+
+
+def make_dirs(image, dest):
+    """The folders a --file destination needs, each made once."""
+    listing = subprocess.run(["mdir", "-/", "-b", "-i", fat_target(image), "::/"],
+                             capture_output=True, text=True,
+                             env=dict(os.environ, MTOOLS_SKIP_CHECK="1")).stdout
+    have = {line.strip().rstrip("/").lower() for line in listing.splitlines()}
+    parts = dest.split("/")[:-1]
+    for i in range(1, len(parts) + 1):
+        folder = "::/" + "/".join(parts[:i])
+        if folder.lower() not in have:
+            mtools("mmd", "-i", fat_target(image), folder)
+            have.add(folder.lower())
 
 
 def main():
@@ -105,6 +129,10 @@ def main():
     p.add_argument("--efi")
     p.add_argument("--image")
     p.add_argument("--cmdline", default="")
+    p.add_argument("--file", action="append", default=[], metavar="SRC=DEST",
+                   help="also copy SRC to DEST on the FAT partition (folders made as needed)")
+    p.add_argument("--part-type", default="0xef", help="MBR partition type (default 0xef)")
+    p.add_argument("--volume", default="STACKSHIFT", help="FAT volume label")
     p.add_argument("--set-cmdline", nargs=2, metavar=("IMAGE", "CMDLINE"))
     args = p.parse_args()
     if args.set_cmdline:

@@ -64,7 +64,7 @@ static void reservations_from_fdt(void)
         /* "no-map": not even the kernel's own mappings may cover it (firmware). */
         uint32_t type = fdt_prop(&fdt, node, "no-map", &len) ? BOOT_MEM_FIRMWARE
                                                               : BOOT_MEM_RESERVED;
-        for (int i = 0; fdt_reg(&fdt, node, i, &base, &size) == 0; i++)
+        for (int i = 0; fdt_reg_cpu(&fdt, node, i, &base, &size, NULL) == 0; i++)
             mark(base, size, type);
     }
 }

@@ -4,10 +4,10 @@
  *
  * The UART comes from, in order: the loader's hint in boot_info (x86 has no
  * devicetree; the loader names COM1), or the devicetree's
- * /chosen/stdout-path (Devicetree Specification v0.4, 3.6). Unit addresses
- * are taken as physical addresses: the buses on the supported machines map
- * 1:1 ("ranges;"), which is checked nowhere else, so keep it in mind on a
- * new board.
+ * /chosen/stdout-path (Devicetree Specification v0.4, 3.6). Its "reg" is
+ * translated through the "ranges" of every bus above it (2.3.8): on the
+ * Raspberry Pis the UARTs sit on /soc at bus addresses 0x7e2xxxxx that the
+ * CPU sees elsewhere.
  */
 #include "kernel/console.h"
 
@@ -37,14 +37,23 @@ static unsigned rx_head, rx_tail; /* head: next write, tail: next read */
 static bool rx_by_irq;
 static unsigned long rx_irqs;
 
+/* Said once no console is found; it shows if a later console replays the log. */
+static bool fdt_console_missing(const struct fdt *f, int where, const char *why, int err)
+{
+    const char *node = fdt_node_name(f, where);
+    kprintf("console: devicetree node '%s': %s%s%s\n", node && *node ? node : "/", why,
+            err ? ": " : "", err ? fdt_strerror(err) : "");
+    return false;
+}
+
 static bool uart_from_fdt(const struct fdt *f)
 {
-    uint32_t len;
-    const char *path = fdt_prop(f, fdt_path(f, "/chosen"), "stdout-path", &len);
-    int node = path ? fdt_path(f, path) : FDT_ERR_NOTFOUND;
+    int where = -1, node = fdt_stdout_node(f, &where), err;
     uint64_t base, size;
-    if (node < 0 || fdt_reg(f, node, 0, &base, &size) < 0)
-        return false;
+    if (node < 0)
+        return fdt_console_missing(f, where, "no stdout-path naming a node", node);
+    if ((err = fdt_reg_cpu(f, node, 0, &base, &size, &where)) < 0)
+        return fdt_console_missing(f, where, "the UART's reg cannot be translated", err);
     if (fdt_is_compatible(f, node, "arm,pl011")) {
         uart.kind = UART_PL011;
     } else if (fdt_is_compatible(f, node, "sifive,uart0")) {
@@ -57,8 +66,17 @@ static bool uart_from_fdt(const struct fdt *f)
         uart.kind = UART_NS16550_MMIO;
         uart.reg_shift = shift;
         uart.io_width = width;
+    } else if (fdt_is_compatible(f, node, "brcm,bcm2835-aux-uart")) {
+        /* The BCM2835/BCM2711 mini UART (the Pi 4's console on GPIO 14/15;
+         * BCM2711 ARM Peripherals, 2.2 "Mini UART"): 16550-like registers
+         * one 32-bit word apart from AUX_MU_IO_REG (IER +4, IIR/FCR +8, LCR
+         * +0xc, MCR +0x10, LSR +0x14: bit 0 data ready, bit 5 transmitter
+         * can take a byte). Its baud register stays as the firmware set it. */
+        uart.kind = UART_NS16550_MMIO;
+        uart.reg_shift = 2;
+        uart.io_width = 4;
     } else {
-        return false;
+        return fdt_console_missing(f, node, "the stdout UART's compatible has no driver", 0);
     }
     uart.phys = base;
     uart.base = (uintptr_t)phys_to_virt(base);

@@ -29,7 +29,9 @@ enum fdt_error {
     FDT_ERR_BADLAYOUT = -4,  /* blocks out of range, misaligned or overlapping */
     FDT_ERR_BADSTRUCT = -5,  /* bad token, nesting or length in the structure block */
     FDT_ERR_BADSTRING = -6,  /* unterminated name or string, bad name offset */
-    FDT_ERR_NOTFOUND = -7    /* no such node or property */
+    FDT_ERR_NOTFOUND = -7,   /* no such node or property */
+    FDT_ERR_NORANGES = -8,   /* a bus between the node and the root has no "ranges" */
+    FDT_ERR_UNMAPPED = -9    /* an address lies outside every entry of a bus's "ranges" */
 };
 
 struct fdt {
@@ -93,9 +95,40 @@ bool fdt_stringlist_contains(const void *prop, uint32_t len, const char *s);
 
 /* The index-th (address, size) pair of "reg", using the parent's cell counts. */
 int fdt_reg(const struct fdt *f, int node, int index, uint64_t *addr, uint64_t *size);
+/*
+ * The index-th "reg" pair translated to a CPU physical address: through the
+ * "ranges" of every ancestor bus up to the root (Devicetree Specification
+ * v0.4, 2.3.8). Use it for device registers; fdt_reg() gives the raw value
+ * (CPU ids under /cpus, which is not a bus). On failure *where (if not
+ * NULL) is the node whose reg or ranges could not be used: FDT_ERR_NORANGES
+ * (no ranges on that bus), FDT_ERR_UNMAPPED (no entry covers the region),
+ * FDT_ERR_BADSTRUCT (cell counts it cannot read) or FDT_ERR_NOTFOUND.
+ */
+int fdt_reg_cpu(const struct fdt *f, int node, int index, uint64_t *addr, uint64_t *size,
+                int *where);
 /* #address-cells / #size-cells that apply to children of `node` (defaults 2 and 1). */
 int fdt_address_cells(const struct fdt *f, int node);
 int fdt_size_cells(const struct fdt *f, int node);
+
+/*
+ * The node /chosen's stdout-path names (3.6), through /aliases. Errors:
+ * FDT_ERR_NOTFOUND with *where = the root (no /chosen) or /chosen (no
+ * stdout-path, or it names no node).
+ */
+int fdt_stdout_node(const struct fdt *f, int *where);
+/* The interrupt parent of `node` (2.4.1): its own or the nearest ancestor's
+ * interrupt-parent phandle, resolved; FDT_ERR_NOTFOUND if none resolves. */
+int fdt_interrupt_parent(const struct fdt *f, int node);
+
+/* How a CPU node says it is started (Devicetree Specification v0.4, 3.8.1). */
+enum fdt_enable_method { FDT_CPU_PSCI = 1, FDT_CPU_SPIN_TABLE = 2, FDT_CPU_OTHER = 3 };
+/*
+ * The enable-method of /cpus/cpu@N (its own, else /cpus's); for spin-table
+ * also its cpu-release-addr in *release_addr. A spin-table CPU without a
+ * readable cpu-release-addr (1 or 2 cells) is FDT_ERR_NOTFOUND, and so is a
+ * CPU without any enable-method.
+ */
+int fdt_cpu_enable_method(const struct fdt *f, int cpu, uint64_t *release_addr);
 
 /* The index-th /memreserve/ entry. */
 int fdt_memreserve(const struct fdt *f, int index, uint64_t *addr, uint64_t *size);

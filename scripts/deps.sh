@@ -10,6 +10,11 @@
 # architecture, which this script adds when root). gnuplot-nox draws the
 # benchmark plots (scripts/bench_report.py); about 3.5 MB, no X11.
 # newlib-source is the tarball lib/user/newlib.mk builds the user C library from.
+# device-tree-compiler (dtc) builds the test devicetrees in tests/dtb/.
+# make image BOARD=rpi4 fetches the Raspberry Pi 4's U-Boot (u-boot-rpi), TF-A
+# (arm-trusted-firmware) and devicetree (from the arm64 kernel package) the
+# same way, unpacked under build/rpi4-firmware by boot/rpi/fetch.sh (the same
+# arm64 foreign architecture); nothing more to install.
 set -eu
 
 PACKAGES="make gcc libc6-dev python3 git
@@ -17,7 +22,7 @@ gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
-mtools gdb-multiarch newlib-source
+mtools gdb-multiarch newlib-source device-tree-compiler
 gnuplot-nox"
 
 # Firmware files the boot paths load, and the package each comes from.

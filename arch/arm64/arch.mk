@@ -63,5 +63,15 @@ GDB_ARCH := aarch64
 # QEMU loads the kernel itself (-kernel) as a boot loader would, with the
 # command line in the devicetree it writes. The CPU count is the SoC's.
 BOOTS += versal
+# BOOT=virt-bus (a test, tests/run.py arm64.virt-bus): QEMU virt started
+# with tests/dtb/virt-bus.dts, where the UART and GIC sit on a bus whose
+# ranges are not 1:1. The devicetree fixes 2 CPUs and 512 MiB.
+BOOTS += virt-bus
+QEMU_DEPS_virt-bus := build/dtb/virt-bus.dtb
+QEMU_ARGS_virt-bus = -M virt,acpi=off -cpu $(QEMU_CPU) -smp 2 -m 512M -semihosting \
+    -kernel $(BUILD)/Image -dtb build/dtb/virt-bus.dtb -append '$(KERNEL_CMDLINE)'
+# BOARD=rpi4: a real Raspberry Pi 4, no QEMU model; `make image BOARD=rpi4`
+# writes its SD card (boot/rpi/, docs/boards.md).
+BOOTS += rpi4
 QEMU_ARGS_versal = -M xlnx-versal-virt -m $(MEM) -semihosting \
     -kernel $(BUILD)/Image -append '$(KERNEL_CMDLINE)'

@@ -99,12 +99,34 @@ uint64_t arm64_psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
     }
 }
 
+/*
+ * No /psci: say how the CPUs ask to be started instead (Devicetree
+ * Specification v0.4, 3.8.1), as the raw Raspberry Pi devicetrees do with
+ * spin-table. Only the boot CPU then runs (arch_cpu_start refuses).
+ */
+static void describe_cpu_start_without_psci(const struct fdt *f)
+{
+    int list = fdt_path(f, "/cpus"), cpu = list >= 0 ? fdt_first_child(f, list) : -1;
+    uint64_t release = 0;
+    int method = cpu >= 0 ? fdt_cpu_enable_method(f, cpu, &release) : FDT_ERR_NOTFOUND;
+    const char *name = cpu >= 0 ? fdt_node_name(f, cpu) : "/cpus";
+    if (method == FDT_CPU_SPIN_TABLE)
+        kprintf("psci: none; %s asks for spin-table (release address %#llx), which this kernel "
+                "does not implement: the other CPUs stay off\n",
+                name, (unsigned long long)release);
+    else if (method < 0)
+        kprintf("psci: none; %s has no usable enable-method (spin-table needs "
+                "cpu-release-addr): the other CPUs stay off\n", name);
+}
+
 static void psci_init(const struct fdt *f)
 {
     uint32_t len;
     int node = fdt_path(f, "/psci");
-    if (node < 0 || !fdt_node_enabled(f, node))
+    if (node < 0 || !fdt_node_enabled(f, node)) {
+        describe_cpu_start_without_psci(f);
         return;
+    }
     if (!fdt_is_compatible(f, node, "arm,psci-1.0") &&
         !fdt_is_compatible(f, node, "arm,psci-0.2")) {
         kprintf("psci: only PSCI 0.1 described; not used\n");

@@ -65,6 +65,17 @@ static int find_compatible(const struct fdt *f, const char *const *names, unsign
     return node;
 }
 
+/* Name the interrupt controller the devicetree has instead (the root's interrupt parent). */
+static void unknown_controller(const struct fdt *f)
+{
+    uint32_t len;
+    int node = fdt_interrupt_parent(f, fdt_root(f));
+    const char *compat = node >= 0 ? fdt_prop(f, node, "compatible", &len) : NULL;
+    if (compat)
+        kprintf("gic: the devicetree's interrupt controller '%s' is '%s', not a GIC\n",
+                fdt_node_name(f, node), compat);
+}
+
 /* Boot CPU, from arch_init: pick the GIC the devicetree describes, reset its distributor. */
 void arm64_gic_init(const struct fdt *f)
 {
@@ -74,8 +85,10 @@ void arm64_gic_init(const struct fdt *f)
         ops = &arm64_gicv2;
         node = find_compatible(f, gicv2_compatible, ARRAY_SIZE(gicv2_compatible));
     }
-    if (node < 0)
-        return; /* arch_timer_start reports it */
+    if (node < 0) {
+        unknown_controller(f);
+        return; /* arch_timer_start stops the boot */
+    }
     find_timer(f);
     gic_intids = ops->init(f, node);
     if (!gic_intids)
@@ -114,17 +127,6 @@ void arch_send_ipi(unsigned cpu, int kind)
     gic->send_sgi(&cpus[cpu], kind == IPI_STOP ? SGI_STOP : SGI_RESCHEDULE);
 }
 
-/* The node's interrupt parent (DT spec 2.4.1): its own or the nearest
- * ancestor's interrupt-parent phandle. */
-static int interrupt_parent(const struct fdt *f, int node)
-{
-    uint32_t phandle;
-    for (; node >= 0; node = fdt_parent(f, node))
-        if (fdt_prop_u32(f, node, "interrupt-parent", &phandle))
-            return fdt_node_by_phandle(f, phandle);
-    return FDT_ERR_NOTFOUND;
-}
-
 /*
  * The boot console (/chosen/stdout-path) UART's interrupt. Its first
  * interrupt specifier, in the GIC's #interrupt-cells = 3 format (the same
@@ -137,10 +139,9 @@ bool arch_console_irq(void (*handler)(void))
 {
     const struct fdt *f = boot_fdt();
     uint32_t len, cells;
-    const char *path = f ? fdt_prop(f, fdt_path(f, "/chosen"), "stdout-path", &len) : NULL;
-    int uart = path ? fdt_path(f, path) : FDT_ERR_NOTFOUND;
+    int uart = f ? fdt_stdout_node(f, NULL) : FDT_ERR_NOTFOUND;
     const uint8_t *irq = uart >= 0 ? fdt_prop(f, uart, "interrupts", &len) : NULL;
-    if (!irq || !gic || interrupt_parent(f, uart) != gic_node ||
+    if (!irq || !gic || fdt_interrupt_parent(f, uart) != gic_node ||
         !fdt_prop_u32(f, gic_node, "#interrupt-cells", &cells) || cells != 3 || len < 12)
         return false;
     uint32_t type = fdt_be32(irq), number = fdt_be32(irq + 4), flags = fdt_be32(irq + 8);

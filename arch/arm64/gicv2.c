@@ -48,7 +48,7 @@ static void wr(uintptr_t base, unsigned reg, uint32_t v)
 static unsigned gicv2_init(const struct fdt *f, int node)
 {
     uint64_t dist, cpu, size;
-    if (fdt_reg(f, node, 0, &dist, &size) || fdt_reg(f, node, 1, &cpu, &size)) {
+    if (fdt_reg_cpu(f, node, 0, &dist, &size, NULL) || fdt_reg_cpu(f, node, 1, &cpu, &size, NULL)) {
         kprintf("gic: GICv2 without distributor and CPU interface registers in its reg\n");
         return 0;
     }

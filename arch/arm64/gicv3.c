@@ -178,7 +178,7 @@ static bool find_regions(const struct fdt *f, int node)
     }
     for (nregions = 0; nregions < count; nregions++) {
         struct region *r = &regions[nregions];
-        if (fdt_reg(f, node, 1 + (int)nregions, &r->pa, &r->size))
+        if (fdt_reg_cpu(f, node, 1 + (int)nregions, &r->pa, &r->size, NULL))
             return false;
         r->va = (uintptr_t)ioremap(r->pa, 0x1000);
     }
@@ -203,7 +203,7 @@ static unsigned map_redistributors(void)
 static unsigned gicv3_init(const struct fdt *f, int node)
 {
     uint64_t dist, size;
-    if (fdt_reg(f, node, 0, &dist, &size) || !find_regions(f, node)) {
+    if (fdt_reg_cpu(f, node, 0, &dist, &size, NULL) || !find_regions(f, node)) {
         kprintf("gic: GICv3 without distributor and redistributor regions in its reg\n");
         return 0;
     }

@@ -101,7 +101,7 @@ bool arch_console_irq(void (*handler)(void))
     uint32_t src = 0, ndev = 0;
     uint64_t base, size;
     int plic = f ? console_plic(f, &src) : -1;
-    if (plic < 0 || fdt_reg(f, plic, 0, &base, &size) != 0 ||
+    if (plic < 0 || fdt_reg_cpu(f, plic, 0, &base, &size, NULL) != 0 ||
         !fdt_prop_u32(f, plic, "riscv,ndev", &ndev) || ndev > PLIC_MAX_SOURCE || src == 0 ||
         src > ndev)
         return false;

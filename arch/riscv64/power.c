@@ -56,7 +56,7 @@ void riscv_power_init(const struct fdt *f)
 {
     uint64_t base, size;
     int node = f ? fdt_find_compatible(f, -1, "sifive,test0") : -1;
-    if (node < 0 || fdt_reg(f, node, 0, &base, &size) != 0)
+    if (node < 0 || fdt_reg_cpu(f, node, 0, &base, &size, NULL) != 0)
         return;
     sifive_test = (uintptr_t)ioremap(base, 4); /* the direct map holds only RAM */
     kprintf("poweroff: sifive,test0 @ %#llx\n", (unsigned long long)base);

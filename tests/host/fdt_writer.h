@@ -7,10 +7,10 @@
  * in Devicetree Specification v0.4 chapter 5); set_hdr/hdr patch and read
  * header fields, and init_copy/init_blob hand a blob to fdt_init() in a heap
  * buffer of exactly max_size bytes, so AddressSanitizer catches any read past
- * the end. Also shared: board_blob(), the realistic tree both programs start
+ * the end. Also shared: board_blob(), the realistic tree the programs start
  * from, and walk_everything(), which touches everything the accessors hand
- * out. Static functions in a header: each test program is one translation
- * unit and uses all of them.
+ * out. Static inline functions in a header: each test program is one
+ * translation unit and need not use all of them.
  */
 #ifndef TESTS_HOST_FDT_WRITER_H
 #define TESTS_HOST_FDT_WRITER_H
@@ -42,36 +42,36 @@ struct blob {
     uint32_t len;
 };
 
-static void put32(uint8_t *p, uint32_t v)
+static inline void put32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16);
     p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
 }
 
-static void put64(uint8_t *p, uint64_t v)
+static inline void put64(uint8_t *p, uint64_t v)
 {
     put32(p, (uint32_t)(v >> 32));
     put32(p + 4, (uint32_t)v);
 }
 
-static uint32_t get32(const uint8_t *p)
+static inline uint32_t get32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static void w_init(struct writer *w)
+static inline void w_init(struct writer *w)
 {
     memset(w, 0, sizeof(*w));
 }
 
-static void w_u32(struct writer *w, uint32_t v)
+static inline void w_u32(struct writer *w, uint32_t v)
 {
     put32(w->st + w->st_len, v);
     w->st_len += 4;
 }
 
 /* Raw bytes, then zero padding to a 4-byte boundary. */
-static void w_bytes(struct writer *w, const void *p, uint32_t n)
+static inline void w_bytes(struct writer *w, const void *p, uint32_t n)
 {
     memcpy(w->st + w->st_len, p, n);
     w->st_len += n;
@@ -79,7 +79,7 @@ static void w_bytes(struct writer *w, const void *p, uint32_t n)
         w->st[w->st_len++] = 0;
 }
 
-static uint32_t w_string(struct writer *w, const char *s)
+static inline uint32_t w_string(struct writer *w, const char *s)
 {
     for (uint32_t off = 0; off < w->str_len; off += (uint32_t)strlen(w->str + off) + 1)
         if (strcmp(w->str + off, s) == 0)
@@ -90,18 +90,18 @@ static uint32_t w_string(struct writer *w, const char *s)
     return off;
 }
 
-static void begin_node(struct writer *w, const char *name)
+static inline void begin_node(struct writer *w, const char *name)
 {
     w_u32(w, TOK_BEGIN);
     w_bytes(w, name, (uint32_t)strlen(name) + 1);
 }
 
-static void end_node(struct writer *w)
+static inline void end_node(struct writer *w)
 {
     w_u32(w, TOK_END_NODE);
 }
 
-static void prop(struct writer *w, const char *name, const void *val, uint32_t len)
+static inline void prop(struct writer *w, const char *name, const void *val, uint32_t len)
 {
     w_u32(w, TOK_PROP);
     w_u32(w, len);
@@ -109,13 +109,13 @@ static void prop(struct writer *w, const char *name, const void *val, uint32_t l
     w_bytes(w, val, len);
 }
 
-static void prop_str(struct writer *w, const char *name, const char *s)
+static inline void prop_str(struct writer *w, const char *name, const char *s)
 {
     prop(w, name, s, (uint32_t)strlen(s) + 1);
 }
 
 /* A property of n 32-bit cells given as varargs. */
-static void prop_cells(struct writer *w, const char *name, int n, ...)
+static inline void prop_cells(struct writer *w, const char *name, int n, ...)
 {
     uint8_t buf[64];
     va_list ap;
@@ -126,7 +126,7 @@ static void prop_cells(struct writer *w, const char *name, int n, ...)
     prop(w, name, buf, 4u * (uint32_t)n);
 }
 
-static void memreserve(struct writer *w, uint64_t addr, uint64_t size)
+static inline void memreserve(struct writer *w, uint64_t addr, uint64_t size)
 {
     w->rsv[w->nrsv][0] = addr;
     w->rsv[w->nrsv][1] = size;
@@ -134,7 +134,7 @@ static void memreserve(struct writer *w, uint64_t addr, uint64_t size)
 }
 
 /* Lay out header, reservation map, structure and strings blocks (no FDT_END added). */
-static struct blob build(const struct writer *w)
+static inline struct blob build(const struct writer *w)
 {
     uint32_t rsv = 40, st = rsv + 16u * (uint32_t)(w->nrsv + 1), strs = st + w->st_len;
     struct blob b = {calloc(1, strs + w->str_len), strs + w->str_len};
@@ -157,24 +157,24 @@ static struct blob build(const struct writer *w)
     return b;
 }
 
-static struct blob finish(struct writer *w)
+static inline struct blob finish(struct writer *w)
 {
     w_u32(w, TOK_END);
     return build(w);
 }
 
-static void set_hdr(struct blob *b, int field, uint32_t v)
+static inline void set_hdr(struct blob *b, int field, uint32_t v)
 {
     put32(b->p + field, v);
 }
 
-static uint32_t hdr(const struct blob *b, int field)
+static inline uint32_t hdr(const struct blob *b, int field)
 {
     return get32(b->p + field);
 }
 
 /* fdt_init on a heap copy of exactly max_size bytes (shorter: a truncated copy). */
-static int init_copy(const struct blob *b, size_t max_size)
+static inline int init_copy(const struct blob *b, size_t max_size)
 {
     uint8_t *copy = malloc(max_size ? max_size : 1);
     struct fdt f;
@@ -186,14 +186,14 @@ static int init_copy(const struct blob *b, size_t max_size)
     return err;
 }
 
-static int init_blob(const struct blob *b)
+static inline int init_blob(const struct blob *b)
 {
     return init_copy(b, b->len);
 }
 
 /* ---- The realistic tree ---- */
 
-static struct blob board_blob(void)
+static inline struct blob board_blob(void)
 {
     struct writer *w = malloc(sizeof(*w));
     static const char compat[] = "arm,pl011\0arm,primecell";
@@ -267,7 +267,7 @@ static struct blob board_blob(void)
 /* ---- Walking an accepted tree ---- */
 
 /* Touch everything the accessors hand out, checking invariants of a valid tree. */
-static void walk_everything(const struct fdt *f)
+static inline void walk_everything(const struct fdt *f)
 {
     static const char *const paths[] = {"/", "/chosen", "/memory", "/cpus/cpu@2", "/cpus/cpu",
                                         "serial0", "serial0:115200n8", "secmon", "bad",
@@ -297,9 +297,16 @@ static void walk_everything(const struct fdt *f)
                     sum += v[i];
             }
         }
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
+            int where = -1;
             if (fdt_reg(f, n, i, &a, &s) == FDT_OK)
                 sum += (unsigned)(a + s);
+            if (fdt_reg_cpu(f, n, i, &a, &s, &where) == FDT_OK)
+                sum += (unsigned)(a + s);
+            else
+                sum += (unsigned)where;
+        }
+        sum += (unsigned)fdt_interrupt_parent(f, n) + (unsigned)fdt_cpu_enable_method(f, n, &a);
         sum += (unsigned)fdt_address_cells(f, n) + (unsigned)fdt_size_cells(f, n);
         sum += fdt_is_compatible(f, n, "arm,pl011") + fdt_node_enabled(f, n);
         sum += fdt_prop_u32(f, n, "phandle", &u);
@@ -314,6 +321,7 @@ static void walk_everything(const struct fdt *f)
          n = fdt_find_compatible(f, n, "arm,cortex-a53"))
         sum++;
     sum += (unsigned)fdt_node_by_phandle(f, 1) + (unsigned)fdt_node_by_phandle(f, 5);
+    sum += (unsigned)fdt_stdout_node(f, NULL);
     for (int i = 0; fdt_memreserve(f, i, &a, &s) == FDT_OK && i < 10000; i++)
         sum += (unsigned)a;
 }
