@@ -53,7 +53,9 @@ them); `ktest` narrows what those boots run (run.py --ktest). A host mutant
 
 `kills` is a space-separated list of fnmatch globs matched against the test
 names tests/run.py prints in its "ok N - NAME" / "not ok N - NAME" lines;
-{arch} stands for the arch being run. Names: <arch>.<fw>.<ktap case> for a
+{arch} stands for the arch being run. `{arch}.build.check_dispatch` names a
+build-time check (scripts/check_dispatch.py) that refuses to link the
+mutated kernel: the build failing there is the kill. Names: <arch>.<fw>.<ktap case> for a
 KTAP case of the main boot (x86_64.uefi.user.bad_input...), <boot
 name>.<case> for other boots, <boot name>.boot for a boot's own check
 (exit status, panic, expected output, timeout), host.<suite>.<case> for
@@ -321,6 +323,19 @@ def verdict(m, arch, rc, stdout):
     return "survived", "every test passed"
 
 
+def build_verdict(m, arch, output):
+    """A build that failed: killed if a build-time check the mutant names
+    (kills: {arch}.build.check_dispatch) refused it, else build-failed."""
+    checks = sorted(set(re.findall(r"^(check_\w+): " + re.escape(arch) + ": (?!warning)",
+                                   output, re.M)))
+    refused = [f"{arch}.build.{c}" for c in checks]
+    named = [n for n in refused if any(fnmatch.fnmatchcase(n, g) for g in m.kills(arch))]
+    if named:
+        return "killed", ", ".join(named)
+    err = [l for l in output.splitlines() if "error" in l or l.startswith("check_")]
+    return "build-failed", (err[0] if err else output.strip()[-200:])
+
+
 def run_one(m, arch):
     """Build and test one mutant on one arch: (verdict, detail, seconds)."""
     start = time.time()
@@ -333,9 +348,7 @@ def run_one(m, arch):
             p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=dest,
                                capture_output=True, text=True)
             if p.returncode != 0:
-                err = [l for l in (p.stdout + p.stderr).splitlines() if "error" in l]
-                return "build-failed", (err[0] if err else p.stderr.strip()[-200:]), \
-                    time.time() - start
+                return build_verdict(m, arch, p.stdout + p.stderr) + (time.time() - start,)
         p = subprocess.run(subset_cmd(m, arch, dest), cwd=dest, capture_output=True, text=True)
         v, detail = verdict(m, arch, p.returncode, p.stdout)
         return v, detail, time.time() - start
