@@ -116,7 +116,7 @@ def boot_matrix():
                           qemu_extra="-icount shift=0,align=off,sleep=off -rtc clock=vm",
                           make_vars=icount_cpu, expect=[r"BENCH end", r"run=bench: exit status 0"],
                           timeout=400))
-        # Issue 11: init starts the console server, which owns the UART and
+        # init starts the console server, which owns the UART and
         # takes its interrupt through a notification; the client's output
         # and the word typed in reach it through the server.
         boots.append(Boot(f"{arch}.{fw}.init-console", arch, fw, ktap=False, timeout=120,
@@ -171,7 +171,7 @@ def boot_matrix():
                               cmdline=f"ktest=boot,user.smp_scheduler,user.security "
                                       f"kstack={choice}{' kstack.lock' if smp == 1 else ''}",
                               expect=booted(arch, smp) + gic[arch] + says))
-        # Many CPUs (issue 12): 16 on each arch (arm64 needs a GICv3 for
+        # Many CPUs: 16 on each arch (arm64 needs a GICv3 for
         # more than 8; its boot is with the GICv3 ones), and on x86_64 more
         # than MAX_CPUS described, of which the first 64 start.
         if arch != "arm64":
@@ -298,7 +298,7 @@ def gicv3_boots():
 
 
 def entropy_matrix():
-    """Issue 5: which seed sources each configuration finds, uses and credits."""
+    """Which seed sources each configuration finds, uses and credits."""
     icount = "-icount shift=0,align=off,sleep=off -rtc clock=vm"
     quiet = "ktest=random"
     no_sources = "ktest=random rng.no_cpu rng.no_firmware"
