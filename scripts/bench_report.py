@@ -109,7 +109,7 @@ PUBLISHED = {
                  ("invalid", "p99.9", 10.35, 21.97)]},
 }
 
-# Other kernels' IPC on real hardware (issue 11), beside this run's ipc/call0
+# Other kernels' IPC on real hardware, beside this run's ipc/call0
 # (round trip) or ipc/oneway-call0 (one way) under off: (kernel, machine,
 # what was measured, cycles, one_way).
 PUBLISHED_IPC = {
@@ -121,7 +121,7 @@ PUBLISHED_IPC = {
 
 RECORD = re.compile(r"\bBENCH (arch|counter|icount|row|cdf|null|end)\b ?(.*)$")
 
-# The null system call budget (issue 9): a third of Linux 6.1's path length on
+# The null system call budget: a third of Linux 6.1's path length on
 # the same QEMU, measured the same way (background.md: 230 on x86_64 and 293
 # on arm64 for an unknown number); riscv64 has a budget of its own.
 NULL_BUDGET = {"x86_64": (77, "a third of Linux 6.1's 230"),
@@ -339,7 +339,7 @@ def published_ipc_table(run):
         off = run.values("user", "off", ours_name, "mean")
         ours = f"{statistics.fmean(off):.1f} ({ours_name})" if off else "-"
         lines.append(f"| {kernel} | {machine} | {what} | {cycles} | {ours} |")
-    lines += ["", "published: other kernels on real hardware, in CPU cycles (issue 11); this run: "
+    lines += ["", "published: other kernels on real hardware, in CPU cycles; this run: "
               f"QEMU, in {unit(run)}, on an emulated CPU: not comparable, only the scale"]
     return lines
 

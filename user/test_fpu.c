@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * user/test_fpu.c - the kernel keeps every thread's FP/SIMD registers its
- * own (issue 10, item 1). argv[1] picks the part:
+ * own. argv[1] picks the part:
  *
  * threads: eight threads (on however many CPUs there are) alternate two
  *   kinds of rounds for a fixed time, with distinct values per thread:
