@@ -442,6 +442,8 @@ test: check-deps
 	$(Q)$(MAKE) --no-print-directory host-tests
 	$(Q)for a in $(ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; \
 	    $(MAKE) --no-print-directory ARCH=$$a DEBUG_CALLS=0 image || exit 1; done
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 BOARD=rpi4 image > build/rpi4-image.log 2>&1 || \
+	    { cat build/rpi4-image.log; echo "make image BOARD=rpi4 failed"; exit 1; }
 	$(Q)$(PYTHON) tests/run.py $(TEST_ARGS)
 
 # Mutation testing (tests/mutate.py, tests/mutants/*.mut): every mutant must
