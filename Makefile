@@ -396,34 +396,37 @@ build/host/test_chacha20: tests/host/test_chacha20.c lib/chacha20.c lib/chacha20
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/chacha20.c lib/chacha20_kat.c -o $@ $(HOST_LDLIBS)
 
 # The fdt test programs build their blobs with tests/host/fdt_writer.h.
-build/host/test_fdt_malformed: tests/host/test_fdt_malformed.c lib/fdt.c lib/fdt.h \
+build/host/test_fdt_malformed: tests/host/test_fdt_malformed.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h \
     tests/host/fdt_writer.h tests/host/check.h
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c -o $@ $(HOST_LDLIBS)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
 
-build/host/test_fdt: tests/host/fdt_writer.h
-
-build/host/test_fdt_ranges: tests/host/test_fdt_ranges.c lib/fdt.c lib/fdt.h \
+build/host/test_fdt: tests/host/test_fdt.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h \
     tests/host/fdt_writer.h tests/host/check.h
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c -o $@ $(HOST_LDLIBS)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
+
+build/host/test_fdt_ranges: tests/host/test_fdt_ranges.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h \
+    tests/host/fdt_writer.h tests/host/check.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
 
 build/host/test_%: tests/host/test_%.c lib/%.c lib/%.h tests/host/check.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/$*.c -o $@ $(HOST_LDLIBS)
 
-build/host/test_fdt_trimmed: tests/host/test_fdt_trimmed.c lib/fdt.c lib/fdt.h \
+build/host/test_fdt_trimmed: tests/host/test_fdt_trimmed.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h \
     tests/host/fdt_writer.h tests/host/check.h
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c -o $@ $(HOST_LDLIBS)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
 
 # The real Raspberry Pi 4 devicetree, fetched while this test is built
 # (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched
 # the build goes on and the test reports one skipped case saying so.
-build/host/test_rpi4_dtb: tests/host/test_rpi4_dtb.c lib/fdt.c lib/fdt.h tests/host/check.h \
+build/host/test_rpi4_dtb: tests/host/test_rpi4_dtb.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h tests/host/check.h \
     | rpi4-dtb-fetch
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI4_DTB='"$(abspath $(RPI4_DTB))"' $< lib/fdt.c -o $@ $(HOST_LDLIBS)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI4_DTB='"$(abspath $(RPI4_DTB))"' $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
 
 .PHONY: rpi4-dtb-fetch
 rpi4-dtb-fetch:
