@@ -38,6 +38,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+import kstack_samples
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARCHES = ["x86_64", "arm64", "riscv64"]
 DEFAULT_CMDLINE = "ktest=all"
@@ -646,6 +648,10 @@ def run_boot(b, results):
         else:
             for name, ok, diag in parse_ktap(m.group(3).splitlines()):
                 results.report(ok, f"{b.name}.{name}", diag)
+    if "# kstack-sample " in text:
+        samples = os.path.join(workdir, f"{b.name}.samples")
+        for name, ok, diag in kstack_samples.check(text, samples):
+            results.report(ok, f"{b.name}.conformance.{name}", diag)
     if b.bench and not problems:
         report = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"),
                                  "--check", "--no-plots", "--log", log_path,

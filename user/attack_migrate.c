@@ -36,9 +36,9 @@ static void attack(unsigned id, int trials)
     }
     int hits = 0, clean = 0;
     for (int i = 0; i < trials; i++) {
-        bool ok;
-        hits += kstack_migration_trial(&ok);
-        clean += ok;
+        struct kstack_trial t;
+        hits += kstack_migration_trial(&t);
+        clean += t.clean;
     }
     ktap_note("%-9s predicted %5d of %d (%3d.%02d%%; chance 1.56%%), %d staged cleanly",
               kstack_names[id], hits, trials, hits * 100 / trials, hits * 10000 / trials % 100,

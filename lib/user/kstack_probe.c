@@ -47,16 +47,20 @@ void kstack_unpin(unsigned ncpus)
     sys_sched_setaffinity(0, ncpus >= 64 ? ~0ul : (1ul << ncpus) - 1);
 }
 
-bool kstack_migration_trial(bool *clean)
+bool kstack_migration_trial(struct kstack_trial *t)
 {
     struct kstack_probe leak, victim;
+    t->leaked = t->next = -1;
+    t->clean = false;
     kstack_pin(0); /* runs wherever we are; we are on CPU 0 when it returns */
     if (kstack_probe(KSTACK_PROBE_MIGRATE, 1, &leak) != 0)
-        return *clean = false;
+        return false;
     kstack_pin(0); /* made on CPU 1: any exit update lands there; then moved to 0 */
     if (kstack_probe(0, 0, &victim) != 0)
-        return *clean = false;
-    *clean = leak.entry_cpu == 0 && leak.exit_cpu == 1 && victim.entry_cpu == 0 &&
-             victim.entry_updates == leak.entry_updates;
+        return false;
+    t->leaked = (long)leak.depth - (long)base_depth;
+    t->next = (long)victim.depth - (long)base_depth;
+    t->clean = leak.entry_cpu == 0 && leak.exit_cpu == 1 && victim.entry_cpu == 0 &&
+               victim.entry_updates == leak.entry_updates;
     return victim.depth == leak.depth;
 }

@@ -30,9 +30,15 @@ void kstack_unpin(unsigned ncpus);
 
 /* Bug 1 staged once: a call that starts on CPU 0 and ends on CPU 1 leaks
  * its offset; the caller gets back to CPU 0 without a call ending there
- * and makes one more. True if that call ran at the leaked offset; *clean if
- * the staging worked (left 0 for 1 during the leak, back on 0 for the next
- * call, and CPU 0 made no exit update in between). */
-bool kstack_migration_trial(bool *clean);
+ * and makes one more. */
+struct kstack_trial {
+    long leaked; /* the offset of the call moved from CPU 0 to CPU 1 */
+    long next;   /* the offset of the next call started on CPU 0 */
+    bool clean;  /* the staging worked: left 0 for 1 during the leak, back on
+                  * 0 for the next call, and CPU 0 made no exit update between */
+};
+
+/* Stage one trial into *t; true if the next call ran at the leaked offset. */
+bool kstack_migration_trial(struct kstack_trial *t);
 
 #endif
