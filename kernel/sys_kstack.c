@@ -65,7 +65,7 @@ long sys_kstack_stats(const struct sysargs *args)
                 st.count[s][k] += READ_ONCE(c->kstack.count[s][k]);
         }
         st.count[KSTACK_POOL][KSTACK_CNT_DRAWS] += kstack_pool_draws(c);
-        st.pool_level += READ_ONCE(c->kstack.pool.tail) - READ_ONCE(c->kstack.pool.head);
+        st.pool_level += READ_ONCE(c->kstack.pool.ring.tail) - READ_ONCE(c->kstack.pool.ring.head);
     }
     return copy_to_user(args->a[1], &st, sizeof(st));
 }

@@ -164,15 +164,38 @@ def write_skeleton(root, lab):
     return count
 
 
-# Copies of lab solutions outside the marked regions: lib/kstack (LFSR113's
-# step, the stack bump, ChaCha20's rounds: labs 3 and 4), the known-answer
-# reference implementations (lab 3, 4), the conformance kit's GF(2)
-# solver (lab 6) and the dispatcher check's test programs (the bump, lab 4). A student's tree leaves them out; the Makefile and the
-# host tests skip what is missing.
-ANSWER_PATHS = ("lib/kstack", "tests/vectors", "tools/kstack-conformance",
+# Copies of lab solutions outside the marked regions: lib/kstack's LFSR113
+# and ChaCha20 (labs 3 and 4) and its tests, the known-answer reference
+# implementations (lab 3, 4), the conformance kit's GF(2) solver (lab 6) and
+# the dispatcher check's test programs (the bump, lab 4). A student's tree
+# leaves them out; the Makefile and the host tests skip what is missing.
+# The kernel builds lib/kstack's ring and SipHash, so those stay, and
+# KSTACK_HEADER_CUTS takes the bump and LFSR113 out of their header.
+ANSWER_PATHS = ("lib/kstack/kstack_prng.c", "lib/kstack/kstack_chacha20.c", "lib/kstack/test",
+                "lib/kstack/Makefile", "tests/vectors", "tools/kstack-conformance",
                 "tests/host/test_kstack_lib.py", "tests/host/test_conformance.py",
                 "tests/host/test_vectors.py", "tests/host/test_lab_answers.py",
                 "tests/host/test_check_dispatch.py")
+KSTACK_HEADER = "lib/kstack/kstack.h"
+# (what, regex) pairs cut from KSTACK_HEADER: each must match exactly once.
+KSTACK_HEADER_CUTS = (
+    ("the stack bump (lab 4)", r"/\*\n \* KSTACK_BUMP\(offset\).*?\} while \(0\)\n"),
+    ("LFSR113 (lab 4)", r"/\* ---- prng: LFSR113.*?(?=/\* ---- pool)"),
+)
+
+
+def cut_kstack_header(root):
+    path = os.path.join(root, KSTACK_HEADER)
+    if not os.path.exists(path):
+        return
+    text = open(path).read()
+    for what, pattern in KSTACK_HEADER_CUTS:
+        text, n = re.subn(pattern, f"/* ({what}: left out of a course lab's tree) */\n", text,
+                          flags=re.S)
+        if n != 1:
+            raise SystemExit(f"lab: {KSTACK_HEADER}: {what} matched {n} times, not once")
+    with open(path, "w") as f:
+        f.write(text)
 
 
 def remove_answers(root):
@@ -182,6 +205,7 @@ def remove_answers(root):
             shutil.rmtree(path)
         elif os.path.exists(path):
             os.remove(path)
+    cut_kstack_header(root)
 
 
 def skeleton(lab, dest):

@@ -120,10 +120,11 @@ unsigned kstack_offset_verify_this_cpu(struct cpu *c);
 /* KSTACK_DEBUG_DRAIN: empty this CPU's pool (IRQs off). */
 void kstack_pool_drain(struct cpu *c);
 /* Each strategy file's own set-up and integrity check (select.c calls them). */
-void kstack_siphash_init(void);
-void kstack_pool_init(struct cpu *c);
-void kstack_pool_refill(struct cpu *c, unsigned max_bytes);
-unsigned kstack_pool_level(const struct cpu *c);
+void kstack_siphash_key_init(void);
+void kstack_siphash_cpu_init(struct cpu *c);
+void kstack_pool_cpu_init(struct cpu *c);
+void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes);
+unsigned kstack_pool_cpu_level(const struct cpu *c);
 unsigned long kstack_pool_draws(const struct cpu *c);
 unsigned kstack_pool_verify(struct cpu *c);
 unsigned kstack_siphash_verify(struct cpu *c);

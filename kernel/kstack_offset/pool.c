@@ -25,8 +25,11 @@
 #include "kernel/mm/kvmap.h"
 #include "kernel/panic.h"
 #include "kernel/random/random.h"
-#include "lib/chacha20.h"
 #include "lib/string.h"
+
+/* The ring and its refill are the library's (lib/kstack/kstack_pool.c,
+ * through kernel/kstack_offset/kstack_lib.c); the kernel adds where the
+ * refills run, the fallback and the counters. */
 
 static uint32_t pool_dry(struct cpu *c)
 {
@@ -36,70 +39,63 @@ static uint32_t pool_dry(struct cpu *c)
 
 static uint32_t pool_draw(struct cpu *c, struct thread *t)
 {
-    struct kstack_pool *p = &c->kstack.pool;
-    if (__builtin_expect(p->head == p->tail, 0))
+    uint32_t offset;
+    if (__builtin_expect(!kstack_pool_draw(&c->kstack.pool.ring, &offset), 0))
         return pool_dry(c);
-    /* No draw counter: head itself counts them (kstack_pool_draws). */
-    return (uint32_t)p->buf[p->head++ % KSTACK_POOL_BYTES] << 4;
+    /* No draw counter: the ring's head itself counts them (kstack_pool_draws). */
+    return offset;
 }
 
 unsigned long kstack_pool_draws(const struct cpu *c)
 {
-    return READ_ONCE(c->kstack.pool.head) - READ_ONCE(c->kstack.pool.drained);
+    return READ_ONCE(c->kstack.pool.ring.head) - READ_ONCE(c->kstack.pool.drained);
 }
 
-unsigned kstack_pool_level(const struct cpu *c)
+unsigned kstack_pool_cpu_level(const struct cpu *c)
 {
-    return (unsigned)(c->kstack.pool.tail - c->kstack.pool.head);
+    return kstack_pool_level(&c->kstack.pool.ring);
 }
 
 /*
  * Append up to max_bytes of keystream (IRQs off, on c itself or before c
- * runs). The key comes fresh from the CRNG; chacha20_generate() then
- * overwrites it with keystream that is never output (fast key erasure), so
- * the pool's bytes cannot be recomputed from anything left in memory.
+ * runs). The key comes fresh from the CRNG; the library then runs ChaCha20
+ * with fast key erasure and wipes the key, so the pool's bytes cannot be
+ * recomputed from anything left in memory.
  */
-void kstack_pool_refill(struct cpu *c, unsigned max_bytes)
+void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes)
 {
-    struct kstack_pool *p = &c->kstack.pool;
-    unsigned room = KSTACK_POOL_BYTES - kstack_pool_level(c);
-    unsigned n = MIN(room, max_bytes);
-    if (n == 0)
+    struct kstack_pool_cpu *p = &c->kstack.pool;
+    if (kstack_pool_level(&p->ring) == KSTACK_POOL_BYTES || max_bytes == 0)
         return;
     get_random_bytes(p->key, sizeof(p->key));
-    while (n) {
-        unsigned at = (unsigned)(p->tail % KSTACK_POOL_BYTES);
-        unsigned chunk = MIN(n, KSTACK_POOL_BYTES - at); /* up to the end of the ring */
-        chacha20_generate(p->key, p->buf + at, chunk);
-        p->tail += chunk;
-        p->written += chunk;
-        n -= chunk;
-    }
-    memzero_explicit(p->key, sizeof(p->key));
+    p->written += kstack_pool_refill(&p->ring, p->key, max_bytes);
     KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_REFILLS);
 }
 
-void kstack_pool_init(struct cpu *c)
+void kstack_pool_cpu_init(struct cpu *c)
 {
-    if (!c->kstack.pool.buf && !(c->kstack.pool.buf = kvmap_alloc(KSTACK_POOL_BYTES)))
+    struct kstack_pool_cpu *p = &c->kstack.pool;
+    uint8_t *buf = p->ring.buf ? p->ring.buf : kvmap_alloc(KSTACK_POOL_BYTES);
+    if (!buf || !kstack_pool_init(&p->ring, buf, KSTACK_POOL_BYTES))
         panic("kstack: no memory for cpu%u's %u KiB pool", c->id, KSTACK_POOL_BYTES / 1024);
-    c->kstack.pool.head = c->kstack.pool.tail = c->kstack.pool.written = 0;
-    kstack_pool_refill(c, KSTACK_POOL_BYTES);
+    p->written = p->drained = 0;
+    kstack_pool_cpu_refill(c, KSTACK_POOL_BYTES);
 }
 
 /* Nothing read beyond what was written, the refill never ran ahead of what
  * was read, and the write position is exactly the bytes the refills made. */
 unsigned kstack_pool_verify(struct cpu *c)
 {
-    const struct kstack_pool *p = &c->kstack.pool;
-    return p->head > p->tail || p->tail - p->head > KSTACK_POOL_BYTES || p->tail != p->written;
+    const struct kstack_pool_cpu *p = &c->kstack.pool;
+    return p->ring.head > p->ring.tail || p->ring.tail - p->ring.head > KSTACK_POOL_BYTES ||
+           p->ring.tail != p->written;
 }
 
 void kstack_pool_drain(struct cpu *c)
 {
-    struct kstack_pool *p = &c->kstack.pool;
-    p->drained += p->tail - p->head;
-    p->head = p->tail;
+    struct kstack_pool_cpu *p = &c->kstack.pool;
+    p->drained += p->ring.tail - p->ring.head;
+    p->ring.head = p->ring.tail;
 }
 
 const struct kstack_strategy kstack_pool = {KSTACK_POOL, "pool", pool_draw, NULL, NULL};

@@ -114,7 +114,8 @@ static void cpu_init(struct cpu *c)
     k->offset = get_random_u16();
     seed_lfsr(&k->prng);
     k->prng_seed = k->prng;
-    kstack_pool_init(c);
+    kstack_pool_cpu_init(c);
+    kstack_siphash_cpu_init(c);
 }
 
 /* kstack=<name>: the strategy to boot with; anything else keeps the default. */
@@ -140,11 +141,11 @@ static unsigned boot_choice(const char *cmdline)
 
 void kstack_offset_init(const struct boot_info *bi)
 {
+    kstack_siphash_key_init();
     uint64_t t0 = arch_counter();
     for (unsigned i = 0; i < cpus_present; i++)
         cpu_init(&cpus[i]);
     uint64_t fill_ticks = arch_counter() - t0; /* mostly the pools' ChaCha20 */
-    kstack_siphash_init();
     /* Only kstack.debug opens the gate, and only in a kernel built with the
      * debug calls (make DEBUG_CALLS=1, the default): running self-tests
      * (ktest=) does not, so no boot leaks offsets as a side effect. */
@@ -166,16 +167,16 @@ void kstack_offset_init(const struct boot_info *bi)
 
 void kstack_offset_tick(struct cpu *c)
 {
-    if (kstack_pool_level(c) < KSTACK_POOL_LOW_WATER)
-        kstack_pool_refill(c, KSTACK_POOL_TICK_BYTES);
+    if (kstack_pool_cpu_level(c) < KSTACK_POOL_LOW_WATER)
+        kstack_pool_cpu_refill(c, KSTACK_POOL_TICK_BYTES);
 }
 
 /* A kilobyte at a time: about 20,000 instructions with IRQs off. */
 bool kstack_offset_idle(struct cpu *c)
 {
-    if (kstack_pool_level(c) > KSTACK_POOL_BYTES - 1024)
+    if (kstack_pool_cpu_level(c) > KSTACK_POOL_BYTES - 1024)
         return false;
-    kstack_pool_refill(c, 1024);
+    kstack_pool_cpu_refill(c, 1024);
     return true;
 }
 

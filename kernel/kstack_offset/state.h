@@ -21,28 +21,28 @@
 #define KSTACK_POOL_BYTES 65536u
 #define KSTACK_POOL_LOW_WATER (KSTACK_POOL_BYTES / 4 * 3) /* refill below this */
 #define KSTACK_POOL_TICK_BYTES 8192u
+/* Every CPU's ring has that size, so the library's draw can mask with a
+ * constant (lib/kstack/kstack.h). */
+#define KSTACK_POOL_SIZE KSTACK_POOL_BYTES
+#include "lib/kstack/kstack.h"
 
-struct kstack_pool {
-    /* head and tail count bytes since boot and never wrap in practice (2^64):
-     * bytes [head, tail) are fresh keystream, buf[i % SIZE]; a byte is read
-     * at most once, since head only moves forward and never passes tail. */
-    uint64_t head, tail;
+/* pool: the library's ring (lib/kstack/kstack.h: bytes [head, tail) are
+ * fresh keystream, each read at most once) and what the kernel adds to it. */
+struct kstack_pool_cpu {
+    struct kstack_pool ring; /* buf: KSTACK_POOL_BYTES from kvmap_alloc */
     uint64_t drained; /* bytes skipped by KSTACK_DEBUG_DRAIN (tests), never used */
     uint64_t written; /* bytes the refills made (the integrity check: == tail) */
-    uint8_t key[32]; /* this CPU's ChaCha20 key, replaced at every refill */
-    uint8_t *buf; /* KSTACK_POOL_BYTES, from kvmap_alloc when the CPU is found */
+    uint8_t key[32];  /* the refill's ChaCha20 key, wiped after each refill */
 };
 
 struct kstack_offset_cpu {
     uint32_t offset;          /* counter, crng16: chosen at exit, used at next entry */
     struct lfsr113 prng;      /* prng: this CPU's generator */
     struct lfsr113 prng_seed; /* ... and where it started (the integrity test) */
-    uint64_t sip_counter;     /* siphash: hashes made on this CPU */
-    uint64_t sip_bits;        /* the unused part of the last hash */
-    unsigned sip_left;        /* 6-bit offsets left in sip_bits */
+    struct kstack_siphash sip; /* siphash: this CPU's counter and unused bits */
     uint32_t fixed;           /* KSTACK_FIXED: the offset to use */
     unsigned long count[KSTACK_NR + 1][KSTACK_NR_COUNTERS]; /* see kernel/uapi/kstack.h */
-    struct kstack_pool pool;
+    struct kstack_pool_cpu pool;
 };
 
 struct kstack_offset_thread {

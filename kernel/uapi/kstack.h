@@ -28,7 +28,7 @@
 
 /* The offset is rnd & KSTACK_OFFSET_MASK: 64 values, 0..1008 in 16-byte steps. */
 #define KSTACK_OFFSET_MASK 0x3F0u
-#define KSTACK_OFFSET_MAX 1008u
+#define KSTACK_OFFSET_MAX KSTACK_OFFSET_MASK /* 1008: the largest offset */
 
 /* SYS_kstack_probe flags. */
 #define KSTACK_PROBE_MIGRATE 1u /* move the caller to target_cpu in the middle of the call */

@@ -150,6 +150,15 @@ struct kstack_pool {
     uint32_t size; /* a power of two */
 };
 
+/* A kernel whose rings all have one size may define KSTACK_POOL_SIZE (a
+ * power of two) before including this header: the draw then masks with a
+ * constant instead of loading the size. */
+#ifdef KSTACK_POOL_SIZE
+#define KSTACK_POOL_INDEX_MASK(p) ((uint32_t)(KSTACK_POOL_SIZE) - 1u)
+#else
+#define KSTACK_POOL_INDEX_MASK(p) ((p)->size - 1u)
+#endif
+
 /* An empty ring over buf (size: a power of two; false otherwise). */
 bool kstack_pool_init(struct kstack_pool *p, uint8_t *buf, uint32_t size);
 
@@ -177,7 +186,7 @@ static inline bool kstack_pool_draw(struct kstack_pool *p, uint32_t *offset)
 {
     if (__builtin_expect(p->head == p->tail, 0))
         return false;
-    *offset = kstack_offset_of(p->buf[p->head++ & (p->size - 1)] * KSTACK_OFFSET_ALIGN);
+    *offset = kstack_offset_of(p->buf[p->head++ & KSTACK_POOL_INDEX_MASK(p)] * KSTACK_OFFSET_ALIGN);
     return true;
 }
 

@@ -17,6 +17,10 @@ bool kstack_pool_init(struct kstack_pool *p, uint8_t *buf, uint32_t size)
 {
     if (size == 0 || (size & (size - 1)) != 0)
         return false;
+#ifdef KSTACK_POOL_SIZE
+    if (size != KSTACK_POOL_SIZE)
+        return false; /* the draw masks with KSTACK_POOL_SIZE */
+#endif
     p->head = p->tail = 0;
     p->buf = buf;
     p->size = size;

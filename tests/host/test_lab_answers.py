@@ -3,10 +3,13 @@
 """tests/host/test_lab_answers.py - a student's tree (tests/lab.py skeleton)
 leaves out the files that hold other copies of lab solutions
 (lab.ANSWER_PATHS): every listed path exists in this tree, so the list has
-not gone stale, and remove_answers() deletes files and directories alike.
+not gone stale, remove_answers() deletes files and directories alike, and
+the copy of lib/kstack/kstack.h it leaves (the kernel builds the library's
+ring and SipHash) no longer has the bump or LFSR113.
 One KTAP case, lab.answer_paths_exist_and_are_removed.
 """
 import os
+import shutil
 import sys
 import tempfile
 
@@ -27,9 +30,16 @@ def check():
                 open(path, "w").close()
             else:
                 open(os.path.join(path, "f"), "w").close()
+        header = os.path.join(d, lab.KSTACK_HEADER)
+        shutil.copyfile(os.path.join(ROOT, lab.KSTACK_HEADER), header)
         lab.remove_answers(d)
         problems += [f"{rel}: still there" for rel in lab.ANSWER_PATHS
                      if os.path.exists(os.path.join(d, rel))]
+        cut = open(header).read()
+        problems += [f"{lab.KSTACK_HEADER}: {word} left in a lab's copy" for word in
+                     ("kstack_lfsr_step", "alloca", "0xFFFFFFFFu") if word in cut]
+        problems += [f"{lab.KSTACK_HEADER}: {word} missing from a lab's copy" for word in
+                     ("kstack_pool_draw", "kstack_siphash_draw", "kstack_offset_of") if word not in cut]
     return problems
 
 
