@@ -61,7 +61,14 @@ endif
 # DEBUG_CALLS=0 compiles the debug system calls out (they answer -ENOSYS):
 # such a kernel is built in build/<arch>-nodebug (docs/security.md).
 DEBUG_CALLS ?= 1
-BUILD := build/$(ARCH)$(if $(filter 0,$(DEBUG_CALLS)),-nodebug)
+# VULN=1 adds the deliberately vulnerable system calls (kernel/sys_vuln.c)
+# and their attack programs (user/demos/): such a kernel is built in
+# build/<arch>-vuln and says so when it boots. No other build has them.
+VULN ?= 0
+ifeq ($(filter 0 1,$(VULN)),)
+$(error VULN must be 0 or 1, not '$(VULN)')
+endif
+BUILD := build/$(ARCH)$(if $(filter 0,$(DEBUG_CALLS)),-nodebug)$(if $(filter 1,$(VULN)),-vuln)
 SMP ?= 4
 MEM ?= 512M
 # The image a user boots: no self-tests and no debug calls (tests/run.py
@@ -94,7 +101,8 @@ KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
     -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
     -Wmissing-declarations -Wwrite-strings -Wno-unused-parameter \
-    -I. -Iarch/$(ARCH)/include -MMD -MP -DCONFIG_DEBUG_CALLS=$(DEBUG_CALLS) $(ARCH_CFLAGS)
+    -I. -Iarch/$(ARCH)/include -MMD -MP -DCONFIG_DEBUG_CALLS=$(DEBUG_CALLS) \
+    -DCONFIG_VULN=$(VULN) $(ARCH_CFLAGS)
 KASFLAGS := $(filter-out -std=gnu11,$(KCFLAGS)) -D__ASSEMBLER__
 KLDFLAGS := -nostdlib -static -z noexecstack -z max-page-size=4096 --build-id=none \
     --no-warn-rwx-segments $(ARCH_LDFLAGS) --defsym=KERNEL_VBASE=$(KERNEL_VBASE) \
@@ -149,7 +157,7 @@ UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
     -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
-    -I. -MMD -MP $(ARCH_USER_CFLAGS)
+    -I. -MMD -MP -DCONFIG_VULN=$(VULN) $(ARCH_USER_CFLAGS)
 ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno.c \
     lib/user/errno_kernel.c lib/user/pages.c lib/entropy.c lib/hist.c lib/user/kstack_probe.c \
     lib/lfsr113_solve.c lib/user/fuzz_ipc.c lib/user/uart_dev.c lib/user/console_client.c \

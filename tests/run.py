@@ -148,6 +148,7 @@ def boot_matrix():
                           cmdline="run=test_security run.args=gate-closed run.control",
                           expect=[r"kstack: strategy prng \(default\).*; debug calls off",
                                   r"(?m)^ *ok \d+ - security\.gate_closed$",
+                                  r"(?m)^ *ok \d+ - vuln\.absent$",
                                   r"run=test_security: exit status 0"] + forged))
         # The same with the debug calls compiled out (make DEBUG_CALLS=0):
         # the banner says so and the calls answer -ENOSYS or -EPERM.
@@ -157,6 +158,7 @@ def boot_matrix():
                           expect=[r"kstack: strategy prng \(default\).*; debug calls off "
                                   r"\(not built in\)",
                                   r"(?m)^ *ok \d+ - security\.gate_closed$",
+                                  r"(?m)^ *ok \d+ - vuln\.absent$",
                                   r"run=test_security: exit status 0"] + forged))
         # Other CPU counts boot too and report the right number.
         # They also choose the stack offset strategy on the command line:
@@ -594,8 +596,11 @@ def hung_pcs(arch, text):
 
 
 def build_dir(b):
-    """build/<arch>, or build/<arch>-nodebug for a kernel without debug calls."""
-    return b.arch + ("-nodebug" if b.make_vars.get("DEBUG_CALLS") == "0" else "")
+    """build/<arch>, build/<arch>-nodebug for a kernel without debug calls,
+    build/<arch>-vuln for one with the deliberately vulnerable calls (the
+    Makefile's BUILD)."""
+    return (b.arch + ("-nodebug" if b.make_vars.get("DEBUG_CALLS") == "0" else "")
+            + ("-vuln" if b.make_vars.get("VULN") == "1" else ""))
 
 
 def boot_cmdline(cmdline):
