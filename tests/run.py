@@ -160,6 +160,13 @@ def boot_matrix():
                                   r"(?m)^ *ok \d+ - security\.gate_closed$",
                                   r"(?m)^ *ok \d+ - vuln\.absent$",
                                   r"run=test_security: exit status 0"] + forged))
+        # A kernel built with make VULN=1 (build/<arch>-vuln): the two
+        # deliberately vulnerable calls attacked under every strategy
+        # (user/demos/vuln_demo.c prints the vuln.* subtests); the banner
+        # warns about them.
+        boots.append(Boot(f"{arch}.{fw}.vuln", arch, fw, cmdline="ktest=vuln",
+                          make_vars={"VULN": "1"}, timeout=300,
+                          expect=booted(arch, 4) + [r"vuln: WARNING: built with make VULN=1"]))
         # Other CPU counts boot too and report the right number.
         # They also choose the stack offset strategy on the command line:
         # a valid name, an unknown one, and (riscv64) one the CPU cannot do.
