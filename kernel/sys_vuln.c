@@ -12,12 +12,12 @@
  * calls' frames to line up then works only when the two draws are equal,
  * 1 in 64 for independent draws, instead of every time.
  *
- * Both bugs put the two calls of an attack in one function, with a mode
+ * Each bug puts the two calls of its attack in one function, with a mode
  * argument, so that their frames have one layout: under strategy `off`
  * they are at the same depth, and the attack always wins. The handlers
- * below are four identical wrappers around it; noipa stops gcc from
- * cloning the function per constant mode (each clone could have its own
- * frame layout) or inlining it.
+ * are wrappers of the same shape around it (one call, no locals); noipa
+ * stops gcc from inlining it or cloning it per constant mode (each clone
+ * could have its own frame layout).
  */
 #include "kernel/errno.h"
 #include "kernel/syscall.h"
