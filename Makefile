@@ -4,6 +4,7 @@
 #   make image                          the bootable disk image for ARCH
 #   make run [BOOT=...] [CMDLINE=...]   boot it in QEMU through the firmware and run
 #   make run BOARD=sifive_u|versal      the same on QEMU's model of a real board
+#   make run VULN=1 CMDLINE=run=vuln_demo  attack two deliberately vulnerable calls (docs/attacks.md)
 #   make image BOARD=rpi4               the Raspberry Pi 4 SD card image (no QEMU model)
 #                                       the short benchmark (CMDLINE=ktest=all: self-tests)
 #   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
@@ -61,7 +62,14 @@ endif
 # DEBUG_CALLS=0 compiles the debug system calls out (they answer -ENOSYS):
 # such a kernel is built in build/<arch>-nodebug (docs/security.md).
 DEBUG_CALLS ?= 1
-BUILD := build/$(ARCH)$(if $(filter 0,$(DEBUG_CALLS)),-nodebug)
+# VULN=1 adds the deliberately vulnerable system calls (kernel/sys_vuln.c)
+# and their attack programs (user/demos/): such a kernel is built in
+# build/<arch>-vuln and says so when it boots. No other build has them.
+VULN ?= 0
+ifeq ($(filter 0 1,$(VULN)),)
+$(error VULN must be 0 or 1, not '$(VULN)')
+endif
+BUILD := build/$(ARCH)$(if $(filter 0,$(DEBUG_CALLS)),-nodebug)$(if $(filter 1,$(VULN)),-vuln)
 SMP ?= 4
 MEM ?= 512M
 # The image a user boots: no self-tests and no debug calls (tests/run.py
@@ -94,7 +102,8 @@ KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
     -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
     -Wmissing-declarations -Wwrite-strings -Wno-unused-parameter \
-    -I. -Iarch/$(ARCH)/include -MMD -MP -DCONFIG_DEBUG_CALLS=$(DEBUG_CALLS) $(ARCH_CFLAGS)
+    -I. -Iarch/$(ARCH)/include -MMD -MP -DCONFIG_DEBUG_CALLS=$(DEBUG_CALLS) \
+    -DCONFIG_VULN=$(VULN) $(ARCH_CFLAGS)
 KASFLAGS := $(filter-out -std=gnu11,$(KCFLAGS)) -D__ASSEMBLER__
 KLDFLAGS := -nostdlib -static -z noexecstack -z max-page-size=4096 --build-id=none \
     --no-warn-rwx-segments $(ARCH_LDFLAGS) --defsym=KERNEL_VBASE=$(KERNEL_VBASE) \
@@ -152,7 +161,7 @@ UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
     -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
-    -I. -MMD -MP $(ARCH_USER_CFLAGS)
+    -I. -MMD -MP -DCONFIG_VULN=$(VULN) $(ARCH_USER_CFLAGS)
 ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno.c \
     lib/user/errno_kernel.c lib/user/pages.c lib/entropy.c lib/hist.c lib/user/kstack_probe.c \
     lib/lfsr113_solve.c lib/user/fuzz_ipc.c lib/user/uart_dev.c lib/user/console_client.c \
@@ -160,7 +169,10 @@ ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
 ULIBS := $(NEWLIB)/lib/libc.a $(NEWLIB)/lib/libm.a \
     $(shell $(CC) $(ARCH_USER_CFLAGS) -print-libgcc-file-name 2>/dev/null)
-USER_PROGS := $(basename $(notdir $(wildcard user/*.c)))
+# user/demos/NAME.c: the attack demonstrations of VULN=1 kernels, in their
+# initrd only.
+DEMO_PROGS := $(if $(filter 1,$(VULN)),$(basename $(notdir $(wildcard user/demos/*.c))))
+USER_PROGS := $(basename $(notdir $(wildcard user/*.c))) $(DEMO_PROGS)
 USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
 
 $(BUILD)/uobj/%.c.o: %.c Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
@@ -175,14 +187,21 @@ $(BUILD)/uobj/%.S.o: %.S Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
 
 .SECONDARY: # keep intermediate objects: no rebuilds, and they help debugging
 .SECONDEXPANSION:
+USER_LINK = $(LD) -nostdlib -static --build-id=none -z noexecstack -z max-page-size=4096 \
+    --gc-sections $(ARCH_LDFLAGS) -T linker/user.ld $(filter %.o,$^) \
+    --start-group $(ULIBS) --end-group -o $@
 $(BUILD)/user/%.elf: $(BUILD)/uobj/user/%.c.o \
         $$(addprefix $(BUILD)/uobj/,$$(addsuffix .o,$$(wildcard user/$$*_$(ARCH).S))) \
         $(ULIB_OBJS) $(ULIBS) linker/user.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)$(LD) -nostdlib -static --build-id=none -z noexecstack -z max-page-size=4096 \
-	    --gc-sections $(ARCH_LDFLAGS) -T linker/user.ld $(filter %.o,$^) \
-	    --start-group $(ULIBS) --end-group -o $@
+	$(Q)$(USER_LINK)
+
+$(patsubst %,$(BUILD)/user/%.elf,$(DEMO_PROGS)): $(BUILD)/user/%.elf: \
+        $(BUILD)/uobj/user/demos/%.c.o $(ULIB_OBJS) $(ULIBS) linker/user.ld
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(USER_LINK)
 
 # The kernel embeds the programs without their debug information (newlib's
 # is most of each file); build/<arch>/user/ keeps the full ones for gdb.
@@ -198,7 +217,8 @@ $(BUILD)/obj/initrd.S.o: $(BUILD)/initrd.S
 	@echo "  AS      $< (user programs)"
 	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
 
--include $(ULIB_OBJS:.o=.d) $(patsubst %,$(BUILD)/uobj/user/%.c.d,$(USER_PROGS))
+-include $(ULIB_OBJS:.o=.d) $(patsubst %,$(BUILD)/uobj/user/%.c.d,$(USER_PROGS)) \
+    $(patsubst %,$(BUILD)/uobj/user/demos/%.c.d,$(DEMO_PROGS))
 
 # The Linux-style Image that U-Boot's booti loads (arm64, riscv64).
 $(BUILD)/Image: $(KERNEL_ELF)
@@ -277,11 +297,14 @@ endif
 # an info leak and answers only with kstack.debug: it is added for them, and
 # the boot banner says "debug calls ON"; the attack programs and the
 # benchmark choose strategies, so they get run.control (the control
-# capability). The image itself (make image) has neither.
+# capability). So do the attacks on the deliberately vulnerable calls of a
+# VULN=1 kernel (make run VULN=1 CMDLINE=run=vuln_demo, user/demos/).
+# The image itself (make image) has neither.
+ATTACK_RUN = $(or $(findstring run=attack_,$(CMDLINE)),$(findstring run=vuln_,$(CMDLINE)))
 RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if $(and \
-    $(or $(findstring run=attack_,$(CMDLINE)),$(findstring ktest=,$(CMDLINE))),\
+    $(or $(ATTACK_RUN),$(findstring ktest=,$(CMDLINE))),\
     $(if $(findstring kstack.debug,$(CMDLINE)),,y)), kstack.debug)$(if $(and \
-    $(findstring run=attack_,$(CMDLINE)),$(if $(findstring run.control,$(CMDLINE)),,y)), run.control),\
+    $(ATTACK_RUN),$(if $(findstring run.control,$(CMDLINE)),,y)), run.control),\
     run=bench run.args=3000,3,all,0,dist kstack.debug run.driver run.control)
 run: IMAGE = $(BUILD)/run.img
 run: check-deps image
@@ -453,7 +476,8 @@ build/host/test_lfsr113: build/host/lfsr113_kat.h
 test: check-deps
 	$(Q)$(MAKE) --no-print-directory host-tests
 	$(Q)for a in $(ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; \
-	    $(MAKE) --no-print-directory ARCH=$$a DEBUG_CALLS=0 image || exit 1; done
+	    $(MAKE) --no-print-directory ARCH=$$a DEBUG_CALLS=0 image || exit 1; \
+	    $(MAKE) --no-print-directory ARCH=$$a VULN=1 image || exit 1; done
 	$(Q)$(MAKE) --no-print-directory ARCH=arm64 BOARD=rpi4 image > build/rpi4-image.log 2>&1 || \
 	    { cat build/rpi4-image.log; echo "make image BOARD=rpi4 failed"; exit 1; }
 	$(Q)$(PYTHON) tests/run.py $(TEST_ARGS)
@@ -484,10 +508,10 @@ check-format:
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf build/$(ARCH) build/host
+	rm -rf build/$(ARCH) build/$(ARCH)-nodebug build/$(ARCH)-vuln build/host
 
 distclean:
 	rm -rf build
 
 help:
-	@sed -n '2,15p' Makefile
+	@sed -n '2,/^$$/p' Makefile | sed '$$d'

@@ -85,6 +85,12 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_irq_bind] = sys_irq_bind,
     [SYS_irq_ack] = sys_irq_ack,
     [SYS_device_map] = sys_device_map,
+#if CONFIG_VULN /* deliberately vulnerable (make VULN=1): empty, -ENOSYS, otherwise */
+    [SYS_vuln_fill] = sys_vuln_fill,
+    [SYS_vuln_use] = sys_vuln_use,
+    [SYS_vuln_leak] = sys_vuln_leak,
+    [SYS_vuln_write] = sys_vuln_write,
+#endif
 };
 
 /*

@@ -70,5 +70,10 @@ long sys_device_io(const struct sysargs *args);
 long sys_irq_bind(const struct sysargs *args);
 long sys_irq_ack(const struct sysargs *args);
 long sys_device_map(const struct sysargs *args);
+/* make VULN=1 only (kernel/sys_vuln.c). */
+long sys_vuln_fill(const struct sysargs *args);
+long sys_vuln_use(const struct sysargs *args);
+long sys_vuln_leak(const struct sysargs *args);
+long sys_vuln_write(const struct sysargs *args);
 
 #endif

@@ -150,6 +150,7 @@ def boot_matrix():
                           cmdline="run=test_security run.args=gate-closed run.control",
                           expect=[r"kstack: strategy prng \(default\).*; debug calls off",
                                   r"(?m)^ *ok \d+ - security\.gate_closed$",
+                                  r"(?m)^ *ok \d+ - vuln\.absent$",
                                   r"run=test_security: exit status 0"] + forged))
         # The same with the debug calls compiled out (make DEBUG_CALLS=0):
         # the banner says so and the calls answer -ENOSYS or -EPERM.
@@ -159,7 +160,15 @@ def boot_matrix():
                           expect=[r"kstack: strategy prng \(default\).*; debug calls off "
                                   r"\(not built in\)",
                                   r"(?m)^ *ok \d+ - security\.gate_closed$",
+                                  r"(?m)^ *ok \d+ - vuln\.absent$",
                                   r"run=test_security: exit status 0"] + forged))
+        # A kernel built with make VULN=1 (build/<arch>-vuln): the two
+        # deliberately vulnerable calls attacked under every strategy
+        # (user/demos/vuln_demo.c prints the vuln.* subtests); the banner
+        # warns about them.
+        boots.append(Boot(f"{arch}.{fw}.vuln", arch, fw, cmdline="ktest=vuln",
+                          make_vars={"VULN": "1"}, timeout=300,
+                          expect=booted(arch, 4) + [r"vuln: WARNING: built with make VULN=1"]))
         # Other CPU counts boot too and report the right number.
         # They also choose the stack offset strategy on the command line:
         # a valid name, an unknown one, and (riscv64) one the CPU cannot do.
@@ -596,8 +605,11 @@ def hung_pcs(arch, text):
 
 
 def build_dir(b):
-    """build/<arch>, or build/<arch>-nodebug for a kernel without debug calls."""
-    return b.arch + ("-nodebug" if b.make_vars.get("DEBUG_CALLS") == "0" else "")
+    """build/<arch>, build/<arch>-nodebug for a kernel without debug calls,
+    build/<arch>-vuln for one with the deliberately vulnerable calls (the
+    Makefile's BUILD)."""
+    return (b.arch + ("-nodebug" if b.make_vars.get("DEBUG_CALLS") == "0" else "")
+            + ("-vuln" if b.make_vars.get("VULN") == "1" else ""))
 
 
 def boot_cmdline(cmdline):

@@ -30,6 +30,10 @@
  *                               (kernel/uapi/quota.h) it gets -EAGAIN
  *                               (security.quota.*)
  *
+ * In every role above, the deliberately vulnerable calls of a make VULN=1 kernel
+ * (kernel/sys_vuln.c) answer -ENOSYS: this kernel was built without them
+ * (vuln.absent; skipped when the program is built for a VULN=1 kernel).
+ *
  * In both, a child the kernel does not vouch for tries to print lines that
  * would read as test results: directly (SYS_write, refused while a console
  * server serves) and through the server; each is marked
@@ -43,6 +47,7 @@
 #include "lib/user/console_client.h"
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
+#include "lib/user/vuln.h"
 
 static bool refused(long ret)
 {
@@ -130,6 +135,23 @@ static int debug_calls_open(void)
     return open;
 }
 
+/* The deliberately vulnerable calls (kernel/sys_vuln.c) are not in a kernel
+ * built without make VULN=1: each answers -ENOSYS, whatever the gate. */
+static void vuln_absent(void)
+{
+#if CONFIG_VULN
+    ktap_skip("vuln.absent", "a make VULN=1 kernel: the calls are built in");
+#else
+    struct vuln_request req = {VULN_OP_NOP, 1};
+    long fill = vuln_fill(&req), use = vuln_use(1), leak = vuln_leak(), write = vuln_write(0, 0);
+    if (fill != -ENOSYS || use != -ENOSYS || leak != -ENOSYS || write != -ENOSYS)
+        ktap_note("vuln calls answered fill %ld, use %ld, leak %ld, write %ld", fill, use, leak,
+                  write);
+    ktap_check(fill == -ENOSYS && use == -ENOSYS && leak == -ENOSYS && write == -ENOSYS,
+               "vuln.absent");
+#endif
+}
+
 /* Booted without kstack.debug, holding the control capability: the gate
  * alone must refuse every debug call; and an ordinary child is refused. */
 static int gate_closed(void)
@@ -151,6 +173,7 @@ static int gate_closed(void)
     ktap_check(open == 0 && child == 0 && now == strategy && st == 0 && !status.on,
                "security.gate_closed");
     fake_output_refused();
+    vuln_absent();
     return ktap_done();
 }
 
@@ -323,6 +346,7 @@ static int privileged(bool locked)
         quota_objects("security.quota.endpoints", endpoint_create, QUOTA_ENDPOINTS);
         quota_objects("security.quota.notifications", notify_create, QUOTA_NOTIFICATIONS);
     }
+    vuln_absent();
     return ktap_done();
 }
 

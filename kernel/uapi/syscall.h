@@ -63,7 +63,13 @@
 #define SYS_irq_bind 46         /* (dev_h, notify_h, bits) -> 0 */
 #define SYS_irq_ack 47          /* (dev_h) -> 0 */
 #define SYS_device_map 48       /* (dev_h, void *va) -> 0: the register page at va */
-#define NR_SYSCALLS 49
+/* Deliberately vulnerable calls (kernel/sys_vuln.c, kernel/uapi/vuln.h): only
+ * in a kernel built with make VULN=1; any other kernel answers -ENOSYS. */
+#define SYS_vuln_fill 49        /* (const struct vuln_request *) -> 0: copied into a stack frame */
+#define SYS_vuln_use 50         /* (unsigned long token) -> 1 if an uninitialised local equals it */
+#define SYS_vuln_leak 51        /* () -> the kernel stack address of a local */
+#define SYS_vuln_write 52       /* (addr, value) -> 1 if addr is this call's local (written), else 0 */
+#define NR_SYSCALLS 53
 
 /* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
  * one layout fits all three); the kernel lives at the top of the address space. */

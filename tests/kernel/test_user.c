@@ -208,6 +208,15 @@ KTEST(attack, lfsr)
     KEXPECT_EQ(run0("attack_lfsr"), 0);
 }
 
+#if CONFIG_VULN
+/* The deliberately vulnerable calls of a make VULN=1 kernel, attacked under
+ * every strategy (user/demos/vuln_demo.c prints the vuln.* subtests). */
+KTEST(vuln, attacks)
+{
+    KEXPECT_EQ(run0("vuln_demo"), 0);
+}
+#endif
+
 /* The syscall fuzzer (user/fuzz.c prints the fuzz.* subtests): 10^5 calls
  * here, 10^7 with make fuzz. The seed comes from the clock and is printed. */
 KTEST(fuzz, syscalls)

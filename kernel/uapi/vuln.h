@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/uapi/vuln.h - what user space passes to the deliberately
+ * vulnerable system calls (SYS_vuln_*, kernel/uapi/syscall.h), which exist
+ * only in a kernel built with make VULN=1 (kernel/sys_vuln.c explains the
+ * two bugs; user/demos/vuln_demo.c attacks them).
+ */
+#ifndef KERNEL_UAPI_VULN_H
+#define KERNEL_UAPI_VULN_H
+
+/* SYS_vuln_fill's request: 16 bytes, exactly one stack offset step, so the
+ * bytes an attacker controls in the kernel's frame sit at one depth only. */
+struct vuln_request {
+    unsigned long op;    /* VULN_OP_NOP: the only operation */
+    unsigned long token; /* anything: it stays behind in the frame */
+};
+
+#define VULN_OP_NOP 0
+
+#endif
