@@ -26,7 +26,9 @@
  * (the ChaCha20 ring), kstack_chacha20.c (RFC 8439 block function),
  * kstack_siphash.c (SipHash-2-4), kstack_internal.h (shared by those). C11
  * plus the GNU builtins and inline asm of KSTACK_BUMP; nothing from libc
- * but <stdbool.h>, <stddef.h> and <stdint.h>.
+ * but <stdbool.h>, <stddef.h> and <stdint.h>. A kernel that has ChaCha20
+ * already may leave kstack_chacha20.c out and supply its two functions,
+ * kstack_chacha20_stream() and kstack_wipe() (kstack_internal.h).
  */
 #ifndef KSTACK_KSTACK_H
 #define KSTACK_KSTACK_H
