@@ -80,6 +80,11 @@ def check_thresholds():
     if not kit_milli - 100 <= chi2_milli <= kit_milli:
         problems.append(f"user/test_kstack.c CHI2_63_MILLI {chi2_milli}, the kit's bound "
                         f"{kit_milli:.0f} (at most 0.1 below it)")
+    trials = int(re.search(r"#define TRIALS (\d+)", src).group(1))
+    fail_at = int(re.search(r"#define MIGRATION_FAIL_AT (\d+)", src).group(1))
+    if fail_at != kit.binom_critical(trials, 1 / 64, kit.ALPHA):
+        problems.append(f"user/test_kstack.c MIGRATION_FAIL_AT {fail_at}, the kit's "
+                        f"{kit.binom_critical(trials, 1 / 64, kit.ALPHA)} for {trials} trials")
     if "e.min_milli >= %d" % round(kit.MIN_ENTROPY_BITS * 1000) not in src:
         problems.append(f"user/test_kstack.c does not ask min-entropy >= {kit.MIN_ENTROPY_BITS}")
     for got, want, what in ((kit.chi2_critical(63, 1e-6), 131.37, "chi2(63) at 1e-6"),
