@@ -18,7 +18,8 @@
  *                 the caller is moved from CPU 0 to CPU 1 tells it its
  *                 offset; back on CPU 0 (moved there by the scheduler on the
  *                 way out of a call made on CPU 1, so no system call ends on
- *                 CPU 0 in between) it predicts the next one.
+ *                 CPU 0 in between) it predicts the next one. A trial the
+ *                 host's delays spoil is staged again (at most 20,000).
  *   integrity     Bug 2: 10^6 system calls from 8 threads on every CPU,
  *                 moved around and with the strategy switched under them;
  *                 then every CPU's generators must be their seeds advanced
@@ -210,6 +211,11 @@ static void test_distribution(void)
 
 /* ---- migration attack (Bug 1) --------------------------------------------- */
 
+/* Attempts allowed for TRIALS cleanly staged trials. A busy host delays
+ * some moves (about 1% of them were seen under load): such a trial says
+ * nothing about the strategy, so it is staged again instead of counted. */
+#define MAX_ATTEMPTS (2 * TRIALS)
+
 static void test_migration(void)
 {
     if (ncpus < 2) {
@@ -219,31 +225,33 @@ static void test_migration(void)
     for (unsigned id = 0; id < KSTACK_NR; id++) {
         if (!use(id, "migration_attack"))
             continue;
-        int hits = 0, valid = 0;
+        int hits = 0, clean = 0, attempts = 0;
         char line[SAMPLE_LINE + 1];
         unsigned chars = 0;
-        for (int i = 0; i < TRIALS; i++) {
+        while (clean < TRIALS && attempts < MAX_ATTEMPTS) {
             struct kstack_trial t;
-            hits += kstack_migration_trial(&t);
-            valid += t.clean;
-            if (t.clean && valid <= SAMPLE_TRIALS) {
-                line[chars++] = sample_char(t.leaked);
-                line[chars++] = sample_char(t.next);
-            }
-            if (chars == SAMPLE_LINE || (chars && (i == TRIALS - 1 || valid == SAMPLE_TRIALS))) {
+            attempts++;
+            bool predicted = kstack_migration_trial(&t);
+            if (!t.clean)
+                continue;
+            clean++;
+            hits += predicted;
+            if (clean > SAMPLE_TRIALS)
+                continue;
+            line[chars++] = sample_char(t.leaked);
+            line[chars++] = sample_char(t.next);
+            if (chars == SAMPLE_LINE || clean == SAMPLE_TRIALS) {
                 line[chars] = '\0';
                 ktap_note("kstack-migrate %s %s", kstack_names[id], line);
                 chars = 0;
             }
         }
         bool legacy = id == KSTACK_OFF || id == KSTACK_COUNTER || id == KSTACK_CRNG16;
-        ktap_note("%s: predicted %d of %d (%d.%02d%%; chance is 1.56%%), %d trials staged "
-                  "cleanly", kstack_names[id], hits, TRIALS, hits * 100 / TRIALS, hits * 10000 / TRIALS % 100,
-                  valid);
-        /* A busy host delays some moves (up to 1.2% of trials seen under
-         * load): the legacy strategies are judged on the clean trials. */
-        ktap_check(valid >= TRIALS * 90 / 100 &&
-                       (legacy ? hits >= valid * 97 / 100 : hits < MIGRATION_FAIL_AT),
+        ktap_note("%s: predicted %d of %d clean trials (%d.%02d%%; chance is 1.56%%), %d attempts",
+                  kstack_names[id], hits, clean, hits * 100 / TRIALS, hits * 10000 / TRIALS % 100,
+                  attempts);
+        ktap_check(clean == TRIALS &&
+                       (legacy ? hits >= clean * 97 / 100 : hits < MIGRATION_FAIL_AT),
                    "kstack.migration_attack.%s", kstack_names[id]);
     }
     kstack_pin(0);
