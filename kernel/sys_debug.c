@@ -71,6 +71,9 @@ long sys_debug_stats(const struct sysargs *args)
     spin_unlock_irqrestore(&sched_lock, flags);
     for (unsigned i = 0; i < MAX_CPUS && i < ARRAY_SIZE(st.ticks); i++)
         st.ticks[i] = READ_ONCE(cpus[i].sched.ticks);
+#if CONFIG_VULN
+    st.vuln_granted = __atomic_load_n(&vuln_granted, __ATOMIC_RELAXED);
+#endif
     return copy_to_user(args->a[0], &st, sizeof(st));
 }
 

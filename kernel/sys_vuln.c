@@ -54,7 +54,12 @@ enum { VULN_FILL, VULN_USE, VULN_LEAK, VULN_WRITE };
  * memory after it. -Wuninitialized and -Wmaybe-uninitialized rightly
  * object to the asm reading req (they see the bug); they are silenced for
  * this function only, because the bug is the point.
+ *
+ * vuln_granted counts the uses that returned 1 (SYS_debug_stats reports
+ * it): a test can check an attacker's claimed wins against the kernel's.
  */
+unsigned long vuln_granted;
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -68,7 +73,10 @@ static __attribute__((noipa)) long vuln_request(int mode, uintptr_t arg)
         return req.op == VULN_OP_NOP ? 0 : -EINVAL;
     }
     __asm__ volatile("" : "+m"(req)); /* BUG: req was never written on this path */
-    return arg != 0 && req.token == arg;
+    bool granted = arg != 0 && req.token == arg;
+    if (granted) /* counted here, in the shared frame: the wrappers stay alike */
+        __atomic_fetch_add(&vuln_granted, 1, __ATOMIC_RELAXED);
+    return granted;
 }
 #pragma GCC diagnostic pop
 

@@ -75,5 +75,6 @@ long sys_vuln_fill(const struct sysargs *args);
 long sys_vuln_use(const struct sysargs *args);
 long sys_vuln_leak(const struct sysargs *args);
 long sys_vuln_write(const struct sysargs *args);
+extern unsigned long vuln_granted; /* SYS_vuln_use calls that returned 1 */
 
 #endif

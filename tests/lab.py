@@ -58,7 +58,8 @@ class Lab:
     points: list      # (KTAP name pattern, points); the pattern may use * and ?
     boot: str = ""    # the boot of tests/run.py to grade on: "" the arch's main one, or e.g. "attack"
     # (the full test run boots it too, with all the lab's tests: its results
-    # stand for the reference tree's grade in make test)
+    # stand for the reference tree's grade in make test). The kernel graded
+    # is built with that boot's make_vars (e.g. VULN=1 for the "vuln" boot).
 
     @property
     def handout(self):
@@ -102,6 +103,15 @@ LABS = [
         ("ipc.console_badge_is_the_pid", 2),
         ("ipc.console_service_refuses_die_and_quit_from_a_program", 2),
     ]),
+    Lab(8, "exploit", "vuln", [
+        ("vuln.stats.wilson_interval", 1),
+        ("vuln.stats.median", 1),
+        ("vuln.fill_use.off", 3),
+        ("vuln.fill_use.prng", 1),
+        ("vuln.fill_use.pool", 1),
+        ("vuln.fill_use.*.retrying", 1),
+        ("vuln.fill_use.prng.predicted", 2),
+    ], boot="vuln"),
 ]
 
 
@@ -225,9 +235,20 @@ def grading_boot(lab, arch):
     return f"{main}.{lab.boot}" if lab.boot else main
 
 
+def grading_make_vars(lab, arch):
+    """The make variables of the lab's grading boot (tests/run.py's Boot.make_vars),
+    e.g. ["VULN=1"]: the kernel that boot runs is built with them."""
+    name = grading_boot(lab, arch)
+    boots = [b for b in run.boot_matrix() if b.name == name]
+    if not boots:
+        raise SystemExit(f"lab: lab {lab.number} grades on boot {name}, which tests/run.py lacks")
+    return [f"{k}={v}" for k, v in sorted(boots[0].make_vars.items())]
+
+
 def grade_arch(root, lab, arch, quiet=False):
     """(score, total, lines) for one arch of the tree at root."""
-    p = subprocess.run(["make", "-s", "--no-print-directory", f"ARCH={arch}", "image"], cwd=root,
+    p = subprocess.run(["make", "-s", "--no-print-directory", f"ARCH={arch}",
+                        *grading_make_vars(lab, arch), "image"], cwd=root,
                        capture_output=True, text=True)
     total = sum(pts for _, pts in lab.points)
     if p.returncode != 0:

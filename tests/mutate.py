@@ -48,7 +48,10 @@ The .mut format, line by line ('#' starts a comment line):
 --- / +++ pairs may repeat for more changes in the same file. `boot` names
 boots of the arch's last firmware path: `main` is <arch>.<fw> (the full
 self-test boot), anything else <arch>.<fw>.<boot> (tests/run.py --list shows
-them); `ktest` narrows what those boots run (run.py --ktest). A host mutant
+them); a boot whose kernel is built with other make variables
+(gate-closed-nodebug: DEBUG_CALLS=0, vuln: VULN=1, its make_vars in
+run.py) gets the mutant built that way too. `ktest` narrows what those
+boots run (run.py --ktest). A host mutant
 (lib/) builds the host unit tests and runs host.<host>.
 
 `kills` is a space-separated list of fnmatch globs matched against the test
@@ -231,7 +234,7 @@ def copy_tree(dest, arch):
         return [n for n in names if (top and n in ("build", ".git")) or n == "__pycache__"]
     shutil.copytree(ROOT, dest, ignore=skip, symlinks=True)
     builds = ["host"] if arch == "host" else \
-        [arch, f"{arch}-nodebug"] + (["gnu-efi-arm64"] if arch == "arm64" else [])
+        [arch, f"{arch}-nodebug", f"{arch}-vuln"] + (["gnu-efi-arm64"] if arch == "arm64" else [])
     for b in builds:
         src = os.path.join(ROOT, "build", b)
         if os.path.isdir(src):
@@ -244,23 +247,37 @@ def copy_tree(dest, arch):
         os.symlink(os.path.realpath(newlib), os.path.join(dest, "build", "newlib"))
 
 
-def build_targets(arch, nodebug):
+# The make variables that choose another kernel build (build/<arch>-nodebug,
+# build/<arch>-vuln: the Makefile's BUILD); a boot's others only run QEMU.
+BUILD_VARS = ("DEBUG_CALLS", "VULN")
+
+
+def build_vars(m, arch):
+    """The distinct build variables of the boots the mutant names (run.py's
+    Boot.make_vars), each a sorted list: [["VULN=1"]] for the vuln boot."""
+    names = set(boot_names(m, arch))
+    sets = {tuple(sorted(f"{k}={v}" for k, v in b.make_vars.items() if k in BUILD_VARS))
+            for b in run.boot_matrix() if b.name in names}
+    return [list(vs) for vs in sorted(sets) if vs]
+
+
+def build_targets(arch, var_sets=()):
     """The make command lines that build what an arch's tests boot: the
-    image, and the DEBUG_CALLS=0 one for the boots that use it."""
+    image, and one more for each set of build variables (e.g. DEBUG_CALLS=0
+    or VULN=1) that a boot uses."""
     if arch == "host":
         return [["host-tests"]]
-    image = [f"ARCH={arch}", "image"]
-    return [image] + ([[f"ARCH={arch}", "DEBUG_CALLS=0", "image"]] if nodebug else [])
+    return [[f"ARCH={arch}", "image"]] + [[f"ARCH={arch}", *vs, "image"] for vs in var_sets]
 
 
-def needs_nodebug(m):
-    return any(b.endswith("nodebug") for b in m.fields.get("boot", "").split())
-
-
-def build_base(arches):
+def build_base(tasks):
     """Bring the real tree's objects up to date once, so every copy starts built."""
-    for a in arches:
-        for target in build_targets(a, True):
+    needed = {}
+    for m, a in tasks:
+        sets = needed.setdefault(a, [])
+        sets += [vs for vs in ([] if a == "host" else build_vars(m, a)) if vs not in sets]
+    for a, sets in sorted(needed.items()):
+        for target in build_targets(a, sets):
             p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=ROOT,
                                capture_output=True, text=True)
             if p.returncode != 0:
@@ -344,7 +361,7 @@ def run_one(m, arch):
     try:
         copy_tree(dest, arch)
         apply(m, dest)
-        for target in build_targets(arch, needs_nodebug(m)):
+        for target in build_targets(arch, build_vars(m, arch)):
             p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=dest,
                                capture_output=True, text=True)
             if p.returncode != 0:
@@ -408,7 +425,7 @@ def main():
         if m.equivalent and not args.run_equivalent:
             print(f"equivalent {m.name}: {m.equivalent}")
     tasks = [(m, a) for m in todo for a in arches_of[m.name]]
-    build_base(sorted({a for _, a in tasks}))
+    build_base(tasks)
     baselines(tasks)
     other = sum(1 for m in mutants if not arches_of[m.name])
     print(f"# {len(todo)} mutants, {len(tasks)} builds and runs, {args.jobs} at a time"

@@ -91,6 +91,7 @@ struct debug_stats {
     unsigned long ticks[64];            /* timer interrupts per CPU (MAX_CPUS) */
     unsigned long ipc_objects;          /* endpoints and notifications alive (leak checks) */
     unsigned long ipc_handoffs;         /* IPC switched straight to a waiting thread */
+    unsigned long vuln_granted;         /* SYS_vuln_use calls that returned 1 (make VULN=1) */
 };
 #endif
 

@@ -30,8 +30,16 @@
  * by an earlier attempt at another depth must not count for this one.
  *
  * KTAP: vuln.fill_use.{off,prng,pool}, vuln.addr_reuse.{off,prng,pool}
- * judge the one-shot rate (bounds in judge()), vuln.*.{prng,pool}.predicted
- * the predicting attacker's (judge_predicted()); the others are reported.
+ * judge the one-shot rate (bounds in judge()), vuln.fill_use.*.retrying the
+ * retrying attackers' median (judge_retrying()), vuln.*.{prng,pool}.predicted
+ * the predicting attacker's rate (judge_predicted()); the others are
+ * reported. A fill_use win counts only if the kernel granted it too (its
+ * count of SYS_vuln_use calls that returned 1, in SYS_debug_stats): an
+ * attacker that claims wins it did not get fails. vuln.stats.* check the
+ * interval and the median on known answers.
+ *
+ * Lab 8 (docs/labs/08-exploit.md) has the student write fill_use(), the
+ * median and the Wilson interval.
  */
 #include <math.h>
 
@@ -52,32 +60,71 @@ static const char *const attack_names[NATTACKS] = {"fill_use", "addr_reuse"};
 
 static unsigned long tokens = 0x70c3000000000000ul;
 
+/*
+ * The attacker of bug 1 (lab 8): one attempt with a fresh token, two system
+ * calls. True if SYS_vuln_use granted access, i.e. its uninitialised local
+ * held the token the attempt planted. Every win is also counted by the
+ * kernel (SYS_debug_stats, vuln_granted); judge() believes the kernel.
+ */
+static bool fill_use(unsigned long token)
+{
+    /* LAB 8 BEGIN: plant the token with SYS_vuln_fill, then present it to SYS_vuln_use */
+    struct vuln_request req = {VULN_OP_NOP, token};
+    vuln_fill(&req);
+    return vuln_use(token) == 1;
+    /* LAB 8 STUB
+    (void)token;
+    return false;
+    LAB 8 END */
+}
+
 /* One attempt: two calls; true if the second found the first's frame. */
 static bool attempt(enum attack a)
 {
     unsigned long token = ++tokens;
-    if (a == FILL_USE) {
-        struct vuln_request req = {VULN_OP_NOP, token};
-        vuln_fill(&req);
-        return vuln_use(token) == 1;
-    }
+    if (a == FILL_USE)
+        return fill_use(token);
     long addr = vuln_leak();
     return vuln_write((unsigned long)addr, token) == 1;
 }
 
-static unsigned tries_to_win(enum attack a)
+/* A retrying attacker: attempts until one wins, at most MAX_TRIES; how many
+ * it made, and in *won whether the last one won. */
+static unsigned tries_to_win(enum attack a, bool *won)
 {
     unsigned n = 1;
-    while (!attempt(a) && n < MAX_TRIES)
+    while (!(*won = attempt(a)) && n < MAX_TRIES)
         n++;
     return n;
 }
 
+/* The uses the kernel granted so far (SYS_vuln_use returned 1). */
+static unsigned long granted(void)
+{
+    struct debug_stats st;
+    return syscall1(SYS_debug_stats, &st) == 0 ? st.vuln_granted : 0;
+}
+
+/* LAB 8 BEGIN: the median of n values (n odd; the values may be reordered) */
 static int cmp_unsigned(const void *x, const void *y)
 {
     unsigned a = *(const unsigned *)x, b = *(const unsigned *)y;
     return (a > b) - (a < b);
 }
+
+static unsigned median(unsigned *v, unsigned n)
+{
+    qsort(v, n, sizeof(v[0]), cmp_unsigned);
+    return v[n / 2];
+}
+/* LAB 8 STUB
+static unsigned median(unsigned *v, unsigned n)
+{
+    (void)v;
+    (void)n;
+    return 0;
+}
+LAB 8 END */
 
 /* ---- the predicting attacker ---------------------------------------- */
 
@@ -126,9 +173,7 @@ static bool predicted_attempt(enum attack a, struct lfsr113 *g)
         syscall0(SYS_getpid);
     for (unsigned i = 0; i < burn + 2; i++)
         next_offset(g);
-    struct vuln_request req = {VULN_OP_NOP, token};
-    vuln_fill(&req);
-    return vuln_use(token) == 1;
+    return fill_use(token);
 }
 
 /* PRED_TRIALS predicted attempts: wins. A probe after each one checks that
@@ -155,12 +200,51 @@ static unsigned predicted(enum attack a, bool *fits, unsigned *resyncs)
 /* The 95% Wilson score interval of k successes in n, in percent. */
 static void wilson(unsigned k, unsigned n, double *lo, double *hi)
 {
+    /* LAB 8 BEGIN: the 95% Wilson score interval of k successes in n, in percent */
     const double z = 1.959964;
     double p = (double)k / n, z2n = z * z / n;
     double centre = (p + z2n / 2) / (1 + z2n);
     double half = z / (1 + z2n) * sqrt(p * (1 - p) / n + z2n / (4.0 * n));
     *lo = 100 * fmax(0, centre - half);
     *hi = 100 * fmin(1, centre + half);
+    /* LAB 8 STUB
+    (void)k;
+    (void)n;
+    *lo = *hi = 0;
+    LAB 8 END */
+}
+
+/* wilson() and median() on known answers (lab 8): the intervals computed
+ * in double precision from the formula, to 0.01 percentage points. */
+static void check_statistics(void)
+{
+    static const struct {
+        unsigned k, n;
+        double lo, hi;
+    } known[] = {{64, 4096, 1.2256, 1.9902},
+                 {0, 10, 0, 27.7533},
+                 {10, 10, 72.2467, 100},
+                 {4090, 4096, 99.6808, 99.9328},
+                 {1, 2, 9.4531, 90.5469}};
+    bool ok = true;
+    for (unsigned i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        double lo, hi;
+        wilson(known[i].k, known[i].n, &lo, &hi);
+        if (fabs(lo - known[i].lo) > 0.01 || fabs(hi - known[i].hi) > 0.01) {
+            ktap_note("wilson(%u, %u) = [%.4f, %.4f], expected [%.4f, %.4f]", known[i].k,
+                      known[i].n, lo, hi, known[i].lo, known[i].hi);
+            ok = false;
+        }
+    }
+    ktap_check(ok, "vuln.stats.wilson_interval");
+    unsigned five[] = {5, 1, 4, 2, 3}, same[] = {7, 7, 7}, one[] = {9}, big[RETRIES];
+    for (unsigned i = 0; i < RETRIES; i++)
+        big[i] = (i * 37) % RETRIES + 1000; /* a permutation of 1000..1100 */
+    unsigned m5 = median(five, 5), m3 = median(same, 3), m1 = median(one, 1);
+    unsigned mb = median(big, RETRIES);
+    if (m5 != 3 || m3 != 7 || m1 != 9 || mb != 1050)
+        ktap_note("median: %u %u %u %u, expected 3 7 9 1050", m5, m3, m1, mb);
+    ktap_check(m5 == 3 && m3 == 7 && m1 == 9 && mb == 1050, "vuln.stats.median");
 }
 
 /*
@@ -175,13 +259,29 @@ static void wilson(unsigned k, unsigned n, double *lo, double *hi)
  * kernel fails this test less than once in 7e9 runs; one without the
  * offset (4,096 wins) always fails it.
  */
-static void judge(unsigned id, enum attack a, unsigned wins)
+static void judge(unsigned id, enum attack a, unsigned wins, bool honest)
 {
     const char *attack = attack_names[a], *name = kstack_names[id];
     if (id == KSTACK_OFF)
-        ktap_check(wins * 100 >= TRIALS * 95u, "vuln.%s.%s", attack, name);
+        ktap_check(honest && wins * 100 >= TRIALS * 95u, "vuln.%s.%s", attack, name);
     else if (id == KSTACK_PRNG || id == KSTACK_POOL)
-        ktap_check(wins >= 20 && wins <= 120, "vuln.%s.%s", attack, name);
+        ktap_check(honest && wins >= 20 && wins <= 120, "vuln.%s.%s", attack, name);
+}
+
+/*
+ * The retrying attackers' median, judged for fill_use: 1 under `off`; for
+ * prng and pool between 16 and 100 (45 expected: for the median of 101
+ * draws of the geometric distribution with p = 1/64, P(median <= 15) =
+ * 5.9e-11 and P(median > 100) = 3.2e-11). Every attacker wins (at most
+ * MAX_TRIES tries each), and the kernel must have granted one use to each.
+ */
+static void judge_retrying(unsigned id, unsigned m, unsigned winners, bool honest)
+{
+    bool ok = honest && winners == RETRIES;
+    if (id == KSTACK_OFF)
+        ktap_check(ok && m == 1, "vuln.fill_use.%s.retrying", kstack_names[id]);
+    else if (id == KSTACK_PRNG || id == KSTACK_POOL)
+        ktap_check(ok && m >= 16 && m <= 100, "vuln.fill_use.%s.retrying", kstack_names[id]);
 }
 
 /*
@@ -191,11 +291,11 @@ static void judge(unsigned id, enum attack a, unsigned wins)
  * misses, more than 26 has probability 6e-12). pool: at most 30 of 512, as
  * without prediction (p = 1/64: P(X > 30) = 3.2e-10).
  */
-static void judge_predicted(unsigned id, enum attack a, unsigned wins)
+static void judge_predicted(unsigned id, enum attack a, unsigned wins, bool honest)
 {
     const char *attack = attack_names[a], *name = kstack_names[id];
     if (id == KSTACK_PRNG)
-        ktap_check(wins >= 486, "vuln.%s.%s.predicted", attack, name);
+        ktap_check(honest && wins >= 486, "vuln.%s.%s.predicted", attack, name);
     else if (id == KSTACK_POOL)
         ktap_check(wins <= 30, "vuln.%s.%s.predicted", attack, name);
 }
@@ -208,26 +308,50 @@ static void row(const char *name, enum attack a, unsigned wins, unsigned n, cons
               100.0 * wins / n, lo, hi, median);
 }
 
+/*
+ * Does the kernel agree? For fill_use, the wins the attacker claims must be
+ * the uses the kernel granted meanwhile (`before` is granted() at the start);
+ * addr_reuse has no count in the kernel, and is believed.
+ */
+static bool honest(enum attack a, unsigned long before, unsigned claimed)
+{
+    if (a != FILL_USE)
+        return true;
+    unsigned long counted = granted() - before;
+    if (counted != claimed)
+        ktap_note("fill_use: the attacker claims %u wins, the kernel granted %lu", claimed,
+                  counted);
+    return counted == claimed;
+}
+
 static void measure(unsigned id)
 {
     for (enum attack a = 0; a < NATTACKS; a++) {
-        unsigned wins = 0, tries[RETRIES];
+        unsigned wins = 0, tries[RETRIES], winners = 0;
+        unsigned long before = granted();
         for (unsigned i = 0; i < TRIALS; i++)
             wins += attempt(a);
-        /* Once half the attackers gave up, the median is known: > MAX_TRIES. */
+        bool one_shot_honest = honest(a, before, wins);
+        /* Once half the attackers gave up, the median is known: > MAX_TRIES;
+         * an attack that never won one-shot is not retried either. */
+        before = granted();
         for (unsigned i = 0, gave_up = 0; i < RETRIES; i++) {
-            tries[i] = gave_up > RETRIES / 2 ? MAX_TRIES : tries_to_win(a);
-            gave_up += tries[i] >= MAX_TRIES;
+            bool won = false;
+            tries[i] = gave_up > RETRIES / 2 || wins == 0 ? MAX_TRIES : tries_to_win(a, &won);
+            gave_up += !won;
+            winners += won;
         }
-        qsort(tries, RETRIES, sizeof(tries[0]), cmp_unsigned);
-        char median[48];
-        unsigned m = tries[RETRIES / 2];
-        if (m < MAX_TRIES)
-            snprintf(median, sizeof(median), "median %u tries", m);
+        bool retry_honest = honest(a, before, winners);
+        char text[48];
+        unsigned m = median(tries, RETRIES);
+        if (winners > RETRIES / 2)
+            snprintf(text, sizeof(text), "median %u tries", m);
         else
-            snprintf(median, sizeof(median), "median > %d tries (never wins)", MAX_TRIES);
-        row(kstack_names[id], a, wins, TRIALS, median);
-        judge(id, a, wins);
+            snprintf(text, sizeof(text), "median > %d tries (never wins)", MAX_TRIES);
+        row(kstack_names[id], a, wins, TRIALS, text);
+        judge(id, a, wins, one_shot_honest);
+        if (a == FILL_USE)
+            judge_retrying(id, m, winners, retry_honest);
     }
 }
 
@@ -237,13 +361,15 @@ static void measure_predicted(unsigned id)
         bool fits;
         unsigned resyncs;
         fflush(stdout); /* nothing may write while the attacker counts draws */
+        unsigned long before = granted();
         unsigned wins = predicted(a, &fits, &resyncs);
+        bool ok = honest(a, before, wins);
         char name[32], how[64];
         snprintf(name, sizeof(name), "%s+predict", kstack_names[id]);
         snprintf(how, sizeof(how), "%s, %u resyncs",
                  fits ? "LFSR113 state recovered" : "no LFSR113 state fits", resyncs);
         row(name, a, wins, PRED_TRIALS, how);
-        judge_predicted(id, a, wins);
+        judge_predicted(id, a, wins, ok);
     }
 }
 
@@ -257,6 +383,7 @@ int main(void)
         ktap_check(false, "vuln.probe_available (needs kstack.debug on the command line)");
         return ktap_done();
     }
+    check_statistics();
     kstack_pin(0);
     ktap_note("two stack bugs (kernel/sys_vuln.c), one-shot: %d attempts, 95%% Wilson interval; "
               "retrying: median attempts of %d attackers",
