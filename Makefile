@@ -3,10 +3,10 @@
 #   make [ARCH=x86_64|arm64|riscv64]   build the kernel (default x86_64)
 #   make image                          the bootable disk image for ARCH
 #   make run [BOOT=...] [CMDLINE=...]   boot it in QEMU through the firmware and run
+#                                       the short benchmark (CMDLINE=ktest=all: self-tests)
 #   make run BOARD=sifive_u|versal      the same on QEMU's model of a real board
 #   make run VULN=1 CMDLINE=run=vuln_demo  attack two deliberately vulnerable calls (docs/attacks.md)
 #   make image BOARD=rpi4               the Raspberry Pi 4 SD card image (no QEMU model)
-#                                       the short benchmark (CMDLINE=ktest=all: self-tests)
 #   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
 #   make test                           host unit tests + boot tests, all arches
 #   make fuzz [FUZZ_CALLS= FUZZ_SEED= FUZZ_REPLAY=]  the syscall fuzzer, 10^7 calls per arch
