@@ -15,12 +15,12 @@ struct sip {
     uint64_t v0, v1, v2, v3;
 };
 
-static uint64_t rotl64(uint64_t x, unsigned b)
+static inline uint64_t rotl64(uint64_t x, unsigned b)
 {
     return (x << b) | (x >> (64 - b));
 }
 
-static void sip_round(struct sip *s)
+static inline void sip_round(struct sip *s)
 {
     s->v0 += s->v1, s->v1 = rotl64(s->v1, 13), s->v1 ^= s->v0, s->v0 = rotl64(s->v0, 32);
     s->v2 += s->v3, s->v3 = rotl64(s->v3, 16), s->v3 ^= s->v2;
@@ -28,7 +28,7 @@ static void sip_round(struct sip *s)
     s->v2 += s->v1, s->v1 = rotl64(s->v1, 17), s->v1 ^= s->v2, s->v2 = rotl64(s->v2, 32);
 }
 
-static void sip_init(struct sip *s, uint64_t k0, uint64_t k1)
+static inline void sip_init(struct sip *s, uint64_t k0, uint64_t k1)
 {
     s->v0 = k0 ^ 0x736f6d6570736575ull; /* "somepseu" */
     s->v1 = k1 ^ 0x646f72616e646f6dull; /* "dorandom" */
@@ -36,7 +36,7 @@ static void sip_init(struct sip *s, uint64_t k0, uint64_t k1)
     s->v3 = k1 ^ 0x7465646279746573ull; /* "tedbytes" */
 }
 
-static void sip_compress(struct sip *s, uint64_t m)
+static inline void sip_compress(struct sip *s, uint64_t m)
 {
     s->v3 ^= m;
     sip_round(s);
@@ -44,7 +44,7 @@ static void sip_compress(struct sip *s, uint64_t m)
     s->v0 ^= m;
 }
 
-static uint64_t sip_finish(struct sip *s)
+static inline uint64_t sip_finish(struct sip *s)
 {
     s->v2 ^= 0xff;
     for (int i = 0; i < 4; i++)
@@ -83,7 +83,7 @@ void kstack_siphash_init(struct kstack_siphash *g, const uint8_t key[16], uint64
 }
 
 /* The 16-byte message counter || cpu, without the byte loop. */
-static uint64_t hash_counter(const struct kstack_siphash *g, uint64_t counter)
+uint64_t kstack_siphash_block(const struct kstack_siphash *g, uint64_t counter)
 {
     struct sip s;
     sip_init(&s, g->k0, g->k1);
@@ -91,16 +91,4 @@ static uint64_t hash_counter(const struct kstack_siphash *g, uint64_t counter)
     sip_compress(&s, g->cpu);
     sip_compress(&s, (uint64_t)16 << 56); /* no bytes left; the length */
     return sip_finish(&s);
-}
-
-uint32_t kstack_siphash_draw(struct kstack_siphash *g)
-{
-    if (g->left == 0) {
-        g->bits = hash_counter(g, g->counter++);
-        g->left = KSTACK_SIPHASH_OFFSETS;
-    }
-    uint32_t offset = kstack_offset_of((uint32_t)(g->bits & 63) * KSTACK_OFFSET_ALIGN);
-    g->bits >>= 6;
-    g->left--;
-    return offset;
 }
