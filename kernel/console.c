@@ -16,11 +16,11 @@
 #include "kernel/bootinfo.h"
 #include "kernel/dev/uart.h"
 #include "kernel/errno.h"
-#include "kernel/ipc/ipc.h"
 #include "kernel/mm.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
+#include "kernel/uapi/ipc.h"
 #include "lib/cmdline.h"
 #include "lib/fdt.h"
 #include "lib/printf.h"
@@ -179,10 +179,18 @@ static void rx_service(void)
     rx_stall();
 }
 
+/* Asked first on every UART interrupt; true: it took the interrupt. */
+static bool (*irq_hook)(void);
+
+void console_set_irq_hook(bool (*hook)(void))
+{
+    irq_hook = hook;
+}
+
 /* The UART's interrupt (arch code calls it, IRQs off). */
 static void console_rx_interrupt(void)
 {
-    if (device_console_interrupt())
+    if (irq_hook && irq_hook())
         return; /* a user-space driver serves it */
     unsigned long flags = spin_lock_irqsave(&rx_lock);
     rx_service();

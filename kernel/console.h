@@ -16,6 +16,10 @@ int console_getc(void);
 /* Boot CPU, interrupts running: take input by interrupt from now on, into
  * a buffer console_getc() drains, if the arch can route the UART's IRQ. */
 void console_start_input_irq(void);
+/* Set before console_start_input_irq: a hook the UART's interrupt calls
+ * first, which returns true when it took the interrupt (a user-space driver
+ * serves the UART; kernel/ipc/device.c). The console knows nothing above it. */
+void console_set_irq_hook(bool (*hook)(void));
 /* Bytes received by interrupt since boot (tests). */
 unsigned long console_rx_interrupts(void);
 /* The console's register page if it is memory-mapped (mm_init maps it). */
