@@ -112,7 +112,11 @@ KLDFLAGS := -nostdlib -static -z noexecstack -z max-page-size=4096 --build-id=no
 # lib/kstack/: the parts of the stack offset library the kernel builds as
 # they are (kernel/kstack_offset/kstack_lib.c supplies the rest).
 KSTACK_LIB_SRCS := lib/kstack/kstack_pool.c lib/kstack/kstack_siphash.c
-KERNEL_SRCS := $(wildcard kernel/*.c kernel/*/*.c lib/*.c tests/kernel/*.c) $(KSTACK_LIB_SRCS) $(ARCH_SRCS)
+# lib/ files only user programs use (the attacks' LFSR113 solver, the
+# min-entropy measure) stay out of the kernel.
+USER_ONLY_LIB_SRCS := lib/lfsr113_solve.c lib/entropy.c
+KERNEL_SRCS := $(filter-out $(USER_ONLY_LIB_SRCS),$(wildcard kernel/*.c kernel/*/*.c lib/*.c \
+    tests/kernel/*.c)) $(KSTACK_LIB_SRCS) $(ARCH_SRCS)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 

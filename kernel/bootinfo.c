@@ -134,11 +134,6 @@ const struct fdt *boot_fdt(void)
     return have_fdt ? &fdt : NULL;
 }
 
-int boot_fdt_error(void)
-{
-    return fdt_error;
-}
-
 const char *boot_path_name(uint32_t path)
 {
     switch (path) {

@@ -24,7 +24,6 @@ const struct fdt *boot_fdt(void);
 /* mm_init switched page tables: find the devicetree through the direct map. */
 void bootinfo_relocate(void);
 /* What went wrong with the devicetree, if one was passed but rejected. */
-int boot_fdt_error(void);
 /* "uefi", "booti", "direct" */
 const char *boot_path_name(uint32_t path);
 

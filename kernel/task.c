@@ -150,11 +150,6 @@ int task_spawn_kernel(const char *name, int argc, const char *const argv[], unsi
                  gifts & (TASK_GIFT_DEVICE | TASK_GIFT_CONTROL | TASK_GIFT_CONSOLE));
 }
 
-int task_spawn_console_driver(const char *name, int argc, const char *const argv[])
-{
-    return task_spawn_kernel(name, argc, argv, TASK_GIFT_DEVICE);
-}
-
 int task_spawn_init(int argc, const char *const argv[])
 {
     return spawn("init", argc, argv, NULL, NULL, 0, GIFTS_INIT);

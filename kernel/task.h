@@ -56,7 +56,6 @@ int task_spawn_with(const char *name, int argc, const char *const argv[], struct
 #define TASK_GIFT_CONSOLE 8u
 int task_spawn_kernel(const char *name, int argc, const char *const argv[], unsigned gifts);
 /* task_spawn_kernel(name, argc, argv, TASK_GIFT_DEVICE). */
-int task_spawn_console_driver(const char *name, int argc, const char *const argv[]);
 /* init (user/init.c), started by the kernel: handle 0 the console device,
  * handle 1 the console service with every endpoint right, so that the
  * console server init starts serves every program

@@ -89,16 +89,3 @@ int elf_parse(const void *data, size_t size, unsigned machine, uint64_t lo, uint
         return ELF_ERR_SEGMENT;
     return entry_ok ? ELF_OK : ELF_ERR_ENTRY;
 }
-
-const char *elf_strerror(int err)
-{
-    switch (err) {
-    case ELF_OK: return "ok";
-    case ELF_ERR_HEADER: return "not a 64-bit little-endian ELF executable";
-    case ELF_ERR_MACHINE: return "built for another CPU";
-    case ELF_ERR_PHDRS: return "bad program headers";
-    case ELF_ERR_SEGMENT: return "bad segment";
-    case ELF_ERR_ENTRY: return "entry point outside the code";
-    default: return "unknown error";
-    }
-}

@@ -49,6 +49,5 @@ struct elf_image {
  */
 int elf_parse(const void *data, size_t size, unsigned machine, uint64_t lo, uint64_t hi,
               struct elf_image *img);
-const char *elf_strerror(int err);
 
 #endif

@@ -75,11 +75,6 @@ static uint32_t calibrate(unsigned hz)
     return (uint32_t)((uint64_t)counted * 100 / hz);
 }
 
-uint32_t x86_lapic_id(void)
-{
-    return x2apic ? rd(LAPIC_ID) : rd(LAPIC_ID) >> 24; /* x2APIC: all 32 bits (SDM 11.12.5.1) */
-}
-
 static bool cpu_has_x2apic(void)
 {
     uint32_t r[4];

@@ -66,7 +66,6 @@ uint64_t x86_kernel_root(void);
 /* lapic.c */
 void x86_lapic_init(void);
 void x86_lapic_eoi(void);
-uint32_t x86_lapic_id(void);
 const char *x86_lapic_mode(void); /* "x2APIC" or "xAPIC" */
 void x86_lapic_send(uint32_t apic_id, uint32_t icr);
 void x86_timer_rearm(void);

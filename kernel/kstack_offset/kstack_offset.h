@@ -112,7 +112,6 @@ bool kstack_offset_debug_allowed(void);
 bool kstack_offset_locked(void);
 
 /* Per-strategy implementation details the system calls need. */
-const struct kstack_strategy *kstack_strategy_by_id(unsigned id);
 unsigned kstack_strategy_id(const struct kstack_strategy *s);
 /* KSTACK_DEBUG_VERIFY on this CPU (IRQs off): the number of generators whose
  * state is not their seed advanced by exactly the draws counted. */

@@ -44,11 +44,6 @@ const struct kstack_strategy *kstack_strategy_now = &kstack_off; /* until init *
 static bool debug_allowed;
 static bool locked; /* kstack.lock: the boot's choice stands */
 
-const struct kstack_strategy *kstack_strategy_by_id(unsigned id)
-{
-    return id <= KSTACK_NR ? strategies[id] : NULL;
-}
-
 unsigned kstack_strategy_id(const struct kstack_strategy *s)
 {
     return s->id;

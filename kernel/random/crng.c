@@ -190,7 +190,5 @@ void get_random_bytes(void *buf, size_t len)
         return v;                                                                      \
     }
 
-GET_RANDOM(uint8_t, get_random_u8)
 GET_RANDOM(uint16_t, get_random_u16)
-GET_RANDOM(uint32_t, get_random_u32)
 GET_RANDOM(uint64_t, get_random_u64)

@@ -28,9 +28,7 @@ void random_cpu_init(void);
 bool crng_ready(void);
 /* CRNG output, any context. Cheap: per-CPU batches, IRQs masked briefly. */
 void get_random_bytes(void *buf, size_t len);
-uint8_t get_random_u8(void);
 uint16_t get_random_u16(void);
-uint32_t get_random_u32(void);
 uint64_t get_random_u64(void);
 /* Tests: make the next refill reseed from the hardware source (false if
  * there is none) and tell the current key generation. */
