@@ -63,8 +63,9 @@ class Progress:
     """One line of progress: rewritten in place on a terminal (with the
     seconds ticking), otherwise printed once per change."""
 
-    def __init__(self, arch, stream=sys.stdout):
+    def __init__(self, arch, stream=sys.stdout, prefix="stackshift"):
         self.arch, self.stream, self.tty = arch, stream, stream.isatty()
+        self.prefix = prefix
         self.start, self.what, self.lock = time.time(), "booting through the firmware", \
             threading.Lock()
         self.stopped = threading.Event()
@@ -75,7 +76,7 @@ class Progress:
             self._show()
 
     def _line(self):
-        return f"stackshift: {self.arch} {self.what} ... {time.time() - self.start:.0f} s"
+        return f"{self.prefix}: {self.arch} {self.what} ... {time.time() - self.start:.0f} s"
 
     def _show(self):
         with self.lock:
@@ -90,6 +91,15 @@ class Progress:
 
     def _tick(self):
         while not self.stopped.wait(1.0):
+            self._show()
+
+    def note(self, text):
+        """A line of its own above the progress line."""
+        with self.lock:
+            self.stream.write(("\r\x1b[K" if self.tty else "") + text + "\n")
+            self.stream.flush()
+            self.shown = None if self.tty else self.shown
+        if self.tty:
             self._show()
 
     def set(self, what):
