@@ -189,8 +189,7 @@ def cost_cells(run, strategy, scale, tcg):
         if not off or not ours:
             cells.append("-")
         elif strategy == "off":
-            base = off[0] if tcg else off[0] / scale
-            cells.append(f"({base:.0f} ticks)" if tcg else f"({base:.0f})")
+            cells.append(f"{off[0] if tcg else off[0] / scale:.0f}")
         elif field != "mean" and max(off + ours) >= bench_report.OVERFLOW:
             cells.append("overflow")
         elif tcg:
@@ -246,6 +245,7 @@ def table(arch, lines, shift, tcg):
             out.append("  ".join([s.ljust(width[0]), row[1]]))
             continue
         costs = " / ".join(cost_cells(run, s, scale, tcg))
+        costs = f"({costs})" if s == "off" else costs
         row = [s, f"{k['distinct']}", f"{k['min_milli'] / 1000:.2f}", costs,
                migration_cell(k, ncpu_note), lfsr_cell(s, k)]
         out.append("  ".join(c.ljust(w) for c, w in zip(row, width)).rstrip())
@@ -255,7 +255,8 @@ def table(arch, lines, shift, tcg):
     rounds = len({r["round"] for r in run.rows}) if run else 0
     out += ["",
             f"{cost.split(':')[0]}: {cost.split(': ')[1]}: the median of {rounds} blocks of {calls} calls, "
-            "timed by the kernel from entry to exit" + ("; off's own count in brackets" if not tcg else ""),
+            "timed by the kernel from entry to exit; off's own "
+            + ("ticks" if tcg else "instructions") + " in brackets",
             f"offsets, min-entropy: {offsets} probe calls (uniform: 64 and 6.00 bits); "
             f"Bug 1: {trials} staged migrations (chance {CHANCE * 100:.2f}%, docs/attacks.md)",
             "LFSR113 recovery: observe offsets on CPU 0, solve for the 113 state bits, "

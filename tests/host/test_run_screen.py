@@ -65,7 +65,7 @@ def costs():
     # off's 556.784 ticks, 8 per instruction: +14; p99.9 672 against 552: +15.
     _, out = OUT
     expect("+14 / +15 / +15" in row(out, "pool"), row(out, "pool"))
-    expect("(70) / (69) / (69)" in row(out, "off"), row(out, "off"))
+    expect("(70 / 69 / 69)" in row(out, "off"), row(out, "off"))
     _, out1 = render(canned(), "--shift", "0")
     expect("+115 / +120 / +120" in row(out1, "pool"), "shift 0: ticks are instructions")
 
