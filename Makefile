@@ -315,7 +315,8 @@ endif
 TCG ?= 0
 RUN_ICOUNT_SHIFT ?= 3
 RUN_SCREEN := $(if $(filter command line,$(origin CMDLINE)),,1)
-RUN_ICOUNT := $(if $(RUN_SCREEN),$(if $(filter 1,$(TCG)),,1))
+# A board (BOARD=) keeps its own CPU count and plain TCG.
+RUN_ICOUNT := $(if $(RUN_SCREEN),$(if $(or $(filter 1,$(TCG)),$(BOARD)),,1))
 # user/bench.c's arguments: calls per system call, rounds (blocks in a row),
 # strategies,
 # whether counts are instructions, the summary (and its migration trials).
@@ -327,7 +328,9 @@ RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if $(an
     $(ATTACK_RUN),$(if $(findstring run.control,$(CMDLINE)),,y)), run.control),\
     run=bench run.args=$(RUN_ARGS) kstack.debug run.control)
 ifneq ($(RUN_SCREEN),)
+ifeq ($(BOARD),)
 run: SMP = $(if $(and $(RUN_ICOUNT),$(filter riscv64,$(ARCH))),1,2)
+endif
 ifneq ($(RUN_ICOUNT),)
 run: QEMU_EXTRA += -icount shift=$(RUN_ICOUNT_SHIFT),align=off,sleep=off -rtc clock=vm
 ifeq ($(ARCH),arm64)

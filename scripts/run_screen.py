@@ -125,12 +125,15 @@ def boot(cmd, log_path, progress, timeout):
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              start_new_session=True)
 
-        def kill():
-            expired.set()
+        def stop():
             try:
                 os.killpg(p.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+        def kill():
+            expired.set()
+            stop()
 
         timer = threading.Timer(timeout, kill)
         timer.start()
@@ -143,6 +146,11 @@ def boot(cmd, log_path, progress, timeout):
                     progress.set(f"measuring strategy {m.group(3)} ({m.group(1)}/{m.group(2)})")
                 elif "BENCH end" in line:
                     progress.set("done, powering off")
+                    # A machine that cannot power off (BOARD=sifive_u) is
+                    # stopped once it has had time to.
+                    grace = threading.Timer(15, stop)
+                    grace.daemon = True
+                    grace.start()
                 elif "stackshift 0.1" in line:
                     progress.set("kernel up, starting the measurements")
                 elif "PANIC" in line:
