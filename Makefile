@@ -320,7 +320,7 @@ RUN_ICOUNT := $(if $(RUN_SCREEN),$(if $(or $(filter 1,$(TCG)),$(BOARD)),,1))
 # user/bench.c's arguments: calls per system call, rounds (blocks in a row),
 # strategies,
 # whether counts are instructions, the summary (and its migration trials).
-RUN_ARGS := $(if $(RUN_ICOUNT),1000,3000),3,all,$(if $(RUN_ICOUNT),1,0),screen:200
+RUN_ARGS := $(if $(RUN_ICOUNT),1000,3000),5,all,$(if $(RUN_ICOUNT),1,0),screen:200
 ATTACK_RUN = $(or $(findstring run=attack_,$(CMDLINE)),$(findstring run=vuln_,$(CMDLINE)))
 RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if $(and \
     $(or $(ATTACK_RUN),$(findstring ktest=,$(CMDLINE))),\

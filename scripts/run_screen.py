@@ -33,7 +33,6 @@ import importlib.util
 import os
 import re
 import signal
-import statistics
 import subprocess
 import sys
 import threading
@@ -189,11 +188,13 @@ def cost_cells(run, strategy, scale, tcg):
     """The added cost of one getpid round trip against off: mean, p99, p99.9."""
     cells = []
     for field, _ in bench_report.STATS:
-        # The median over the rounds (blocks in a row): a tick of the other
-        # CPU inside a timed call shows in one block's p99.9, rarely in two.
+        # The least disturbed of the rounds (blocks in a row): under -icount
+        # the CPUs run in turn on one clock, and a timer tick (the other
+        # CPU's, or this one's) inside a timed call adds its instructions to
+        # it, often enough to move one block's p99.9; it only ever adds.
         off = run.values(SIDE, "off", SYSCALL, field) if run else []
         ours = run.values(SIDE, strategy, SYSCALL, field) if run else []
-        off, ours = [statistics.median(off)] if off else [], [statistics.median(ours)] if ours else []
+        off, ours = [min(off)] if off else [], [min(ours)] if ours else []
         if not off or not ours:
             cells.append("-")
         elif strategy == "off":
@@ -262,7 +263,8 @@ def table(arch, lines, shift, tcg):
     calls = run.rows[0]["count"] if run and run.rows else 0
     rounds = len({r["round"] for r in run.rows}) if run else 0
     out += ["",
-            f"{cost.split(':')[0]}: {cost.split(': ')[1]}: the median of {rounds} blocks of {calls} calls, "
+            f"{cost.split(':')[0]}: {cost.split(': ')[1]}: the least of {rounds} blocks of {calls} calls "
+            "(timer ticks only add), "
             "timed by the kernel from entry to exit; off's own "
             + ("ticks" if tcg else "instructions") + " in brackets",
             f"offsets, min-entropy: {offsets} probe calls (uniform: 64 and 6.00 bits); "
