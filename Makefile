@@ -299,8 +299,10 @@ endif
 # busy waits make shift=0 too slow to boot, so the counter advances
 # 2^RUN_ICOUNT_SHIFT per instruction and the table divides that out) with
 # two CPUs (the migration attack needs them; riscv64 under -icount hangs
-# with two, so it gets one and no migration column); the serial console
-# goes to build/<arch>/run.log. TCG=1: plain TCG instead, wall-clock ticks
+# with two, so it gets one and no migration column) and five blocks of
+# timed calls per strategy, of which the table takes the least (a timer
+# tick inside a timed call only adds); the serial console goes to
+# build/<arch>/run.log. TCG=1: plain TCG instead, wall-clock ticks
 # (only ratios within the run mean anything). CMDLINE=... boots something
 # else instead, on the raw console as it is (CMDLINE=ktest=all: the
 # self-tests).

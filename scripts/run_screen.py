@@ -267,8 +267,9 @@ def table(arch, lines, shift, tcg):
             "(timer ticks only add), "
             "timed by the kernel from entry to exit; off's own "
             + ("ticks" if tcg else "instructions") + " in brackets",
-            f"offsets, min-entropy: {offsets} probe calls (uniform: 64 and 6.00 bits); "
-            f"Bug 1: {trials} staged migrations (chance {CHANCE * 100:.2f}%, docs/attacks.md)",
+            f"offsets, min-entropy: {offsets} probe calls (uniform: 64 and 6.00 bits); Bug 1: "
+            + (f"{trials} staged migrations (chance {CHANCE * 100:.2f}%, docs/attacks.md)"
+               if trials else "not run: it needs two CPUs (docs/attacks.md)"),
             "LFSR113 recovery: observe offsets on CPU 0, solve for the 113 state bits, "
             "predict the next ones (chance 1.56%)"]
     whole = bool(kstack) and run is not None and run.ended
