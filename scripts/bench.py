@@ -93,6 +93,10 @@ def run_arch(arch, args):
                 m = ROUND.search(line)
                 if m:
                     progress.set(f"round {m.group(1)}/{m.group(2)}, strategy {m.group(3)}")
+                elif "stackshift 0.1" in line:
+                    progress.set("kernel up, starting the benchmark")
+                elif "BENCH end" in line:
+                    progress.set("done, powering off")
                 elif line.startswith("bench:") or "PANIC" in line:
                     progress.note(f"bench: {arch}: {line.strip()[7:]}")
         finally:
