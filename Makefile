@@ -2,8 +2,11 @@
 #
 #   make [ARCH=x86_64|arm64|riscv64]   build the kernel (default x86_64)
 #   make image                          the bootable disk image for ARCH
-#   make run [BOOT=...] [CMDLINE=...]   boot it in QEMU through the firmware and run
-#                                       the short benchmark (CMDLINE=ktest=all: self-tests)
+#   make run [BOOT=...] [TCG=1]         boot it in QEMU through the firmware: every stack
+#                                       offset strategy's offsets, cost (exact instruction
+#                                       counts, -icount) and attacks in one table
+#   make run CMDLINE=...                boot something else on the raw console
+#                                       (CMDLINE=ktest=all: the self-tests)
 #   make run BOARD=sifive_u|versal      the same on QEMU's model of a real board
 #   make run VULN=1 CMDLINE=run=vuln_demo  attack two deliberately vulnerable calls (docs/attacks.md)
 #   make image BOARD=rpi4               the Raspberry Pi 4 SD card image (no QEMU model)
@@ -167,7 +170,7 @@ UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
     -I. -MMD -MP -DCONFIG_VULN=$(VULN) $(ARCH_USER_CFLAGS)
 ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno.c \
-    lib/user/errno_kernel.c lib/user/pages.c lib/entropy.c lib/hist.c lib/user/kstack_probe.c \
+    lib/user/errno_kernel.c lib/user/pages.c lib/entropy.c lib/hist.c lib/user/kstack_probe.c lib/user/kstack_attack.c \
     lib/lfsr113_solve.c lib/user/fuzz_ipc.c lib/user/uart_dev.c lib/user/console_client.c \
     lib/user/bench_ipc.c lib/user/bench_irq.c lib/result_guard.c lib/user/crt0_$(ARCH).S
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
@@ -293,9 +296,20 @@ ifeq ($(filter $(BOOT),$(BOOTS)),)
 $(error Unknown BOOT '$(BOOT)' for $(ARCH): valid ones are $(BOOTS))
 endif
 
-# make run: the main job, a short benchmark of every stack offset strategy
-# (about 20 s) and each one's offsets, then the table. CMDLINE=... boots
-# something else instead (CMDLINE=ktest=all: the self-tests).
+# make run: the main job, the subject on one screen (scripts/run_screen.py):
+# per stack offset strategy, the offsets it gives, what it costs a system
+# call and how the two attacks fare against it, in one table. It boots
+# under QEMU -icount (exact, repeatable instruction counts; the firmware's
+# busy waits make shift=0 too slow to boot, so the counter advances
+# 2^RUN_ICOUNT_SHIFT per instruction and the table divides that out) with
+# two CPUs (the migration attack needs them; riscv64 under -icount hangs
+# with two, so it gets one and no migration column) and five blocks of
+# timed calls per strategy, of which the table takes the least (a timer
+# tick inside a timed call only adds); the serial console goes to
+# build/<arch>/run.log. TCG=1: plain TCG instead, wall-clock ticks
+# (only ratios within the run mean anything). CMDLINE=... boots something
+# else instead, on the raw console as it is (CMDLINE=ktest=all: the
+# self-tests).
 # The attack demonstrations (run=attack_migrate, run=attack_lfsr) and the
 # self-tests (ktest=) read offsets through the probe, which stands in for
 # an info leak and answers only with kstack.debug: it is added for them, and
@@ -304,21 +318,48 @@ endif
 # capability). So do the attacks on the deliberately vulnerable calls of a
 # VULN=1 kernel (make run VULN=1 CMDLINE=run=vuln_demo, user/demos/).
 # The image itself (make image) has neither.
+TCG ?= 0
+RUN_ICOUNT_SHIFT ?= 3
+RUN_SCREEN := $(if $(filter command line,$(origin CMDLINE)),,1)
+# A board (BOARD=) keeps its own CPU count and plain TCG.
+RUN_ICOUNT := $(if $(RUN_SCREEN),$(if $(or $(filter 1,$(TCG)),$(BOARD)),,1))
+# user/bench.c's arguments: calls per system call, rounds (blocks in a row),
+# strategies,
+# whether counts are instructions, the summary (and its migration trials).
+RUN_ARGS := $(if $(RUN_ICOUNT),1000,3000),5,all,$(if $(RUN_ICOUNT),1,0),screen:200
 ATTACK_RUN = $(or $(findstring run=attack_,$(CMDLINE)),$(findstring run=vuln_,$(CMDLINE)))
 RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if $(and \
     $(or $(ATTACK_RUN),$(findstring ktest=,$(CMDLINE))),\
     $(if $(findstring kstack.debug,$(CMDLINE)),,y)), kstack.debug)$(if $(and \
     $(ATTACK_RUN),$(if $(findstring run.control,$(CMDLINE)),,y)), run.control),\
-    run=bench run.args=3000,3,all,0,dist kstack.debug run.driver run.control)
+    run=bench run.args=$(RUN_ARGS) kstack.debug run.control)
+ifneq ($(RUN_SCREEN),)
+ifeq ($(BOARD),)
+run: SMP = $(if $(and $(RUN_ICOUNT),$(filter riscv64,$(ARCH))),1,2)
+endif
+ifneq ($(RUN_ICOUNT),)
+run: QEMU_EXTRA += -icount shift=$(RUN_ICOUNT_SHIFT),align=off,sleep=off -rtc clock=vm
+ifeq ($(ARCH),arm64)
+# The generic timer at 1 GHz: under -icount it counts virtual nanoseconds.
+run: QEMU_CPU = max,pauth-impdef=on,cntfrq=1000000000
+endif
+endif
+run: export RUN_QEMU_CMD = $(QEMU_CMD)
+endif
 run: IMAGE = $(BUILD)/run.img
 run: check-deps image
 	$(Q)cp -f $(BUILD)/disk.img $(BUILD)/run.img
 	$(Q)$(PYTHON) boot/mkimage.py --set-cmdline $(BUILD)/run.img "$(RUN_CMDLINE)"
 	$(Q)$(if $(VARS_TEMPLATE_$(BOOT)),cp -f $(VARS_TEMPLATE_$(BOOT)) $(VARS);) true
+ifneq ($(RUN_SCREEN),)
+	$(Q)$(PYTHON) scripts/run_screen.py --arch $(ARCH) --log $(BUILD)/run.log \
+	    $(if $(RUN_ICOUNT),--shift $(RUN_ICOUNT_SHIFT),--tcg)
+else
 	@echo "  QEMU    $(ARCH) $(BOOT): $(RUN_CMDLINE) (exit: Ctrl-A x)"
 	$(Q)$(QEMU_CMD) | tee $(BUILD)/run.log; echo "qemu exit status $${PIPESTATUS[0]}"
 	$(Q)if grep -q "BENCH end" $(BUILD)/run.log; then \
 	    $(PYTHON) scripts/bench_report.py --log $(BUILD)/run.log --out build/bench/$(ARCH)/run --no-plots; fi
+endif
 
 # make bench: the full benchmark on every arch (or ARCH=...), with the
 # tables, build/bench/<arch>/results.csv and the plots (scripts/bench.py).

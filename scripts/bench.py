@@ -7,14 +7,20 @@ its command line, boot it through the arch's default firmware path (with
 `-icount shift=0,align=off,sleep=off` on one CPU when --icount 1, and on
 arm64 a 1 GHz generic timer), show progress while it runs, keep the serial
 log in build/bench/<arch>/bench.log and hand it to scripts/bench_report.py,
-which prints the tables and writes results.csv and the plots there. The same
+which prints the tables and writes results.csv and the plots there (its
+printed tables are kept as report.txt). One progress line shows the arch,
+the strategy and the round (rewritten in place on a terminal); at the end
+scripts/bench_html.py writes build/bench/index.html, one page with every
+arch's tables and plots, and its path is printed. The same
 run has the IPC round trips and one-way legs (the ipc/ rows, docs/ipc.md);
 their cross-CPU rows need the default -smp 4 and are skipped under
 --icount 1 (one CPU).
 Python standard library only.
 """
 import argparse
+import importlib.util
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -24,6 +30,14 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ICOUNT = "-icount shift=0,align=off,sleep=off -rtc clock=vm"
+ROUND = re.compile(r"bench: round (\d+) of (\d+), strategy (\S+)")
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def qemu_command(arch, image, vars_path, icount):
@@ -54,6 +68,7 @@ def run_arch(arch, args):
         shutil.copyfile(template, vars_path)
     print(f"bench: {arch}: booting ({'-icount: instructions' if args.icount else 'QEMU TCG'})",
           flush=True)
+    progress = _load("run_screen").Progress(arch, prefix="bench")
     start = time.time()
     with open(log_path, "w") as log:
         p = subprocess.Popen(cmd, shell=True, cwd=ROOT, stdin=subprocess.DEVNULL,
@@ -75,10 +90,18 @@ def run_arch(arch, args):
         try:
             for line in p.stdout:
                 log.write(line)
-                if line.startswith("bench:") or "PANIC" in line:
-                    print(f"bench: {arch}: {line.strip()[7:]}", flush=True)
+                m = ROUND.search(line)
+                if m:
+                    progress.set(f"round {m.group(1)}/{m.group(2)}, strategy {m.group(3)}")
+                elif "stackshift 0.1" in line:
+                    progress.set("kernel up, starting the benchmark")
+                elif "BENCH end" in line:
+                    progress.set("done, powering off")
+                elif line.startswith("bench:") or "PANIC" in line:
+                    progress.note(f"bench: {arch}: {line.strip()[7:]}")
         finally:
             timer.cancel()
+            progress.done()
         p.wait()
         if expired.is_set():
             print(f"bench: {arch}: timed out after {args.timeout} s", flush=True)
@@ -86,7 +109,11 @@ def run_arch(arch, args):
     print(f"bench: {arch}: {time.time() - start:.0f} s", flush=True)
     report = [sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
               log_path, "--out", out_dir] + (["--check"] if args.check else [])
-    return subprocess.run(report).returncode == 0
+    r = subprocess.run(report, stdout=subprocess.PIPE, text=True)
+    sys.stdout.write(r.stdout)
+    with open(os.path.join(out_dir, "report.txt"), "w") as f:
+        f.write(r.stdout)
+    return r.returncode == 0
 
 
 def main():
@@ -103,6 +130,8 @@ def main():
     ok = True
     for arch in args.arches.split():
         ok = run_arch(arch, args) and ok
+    _load("bench_html").main(["--dir", os.path.join(ROOT, "build", "bench"),
+                              "--arches", args.arches])
     return 0 if ok else 1
 
 

@@ -24,6 +24,9 @@ line that is not a record:
                                        <empty> is the cost of the reads alone
   BENCH end                            the arch's benchmark finished
 
+(`make run`'s summary adds BENCH step and BENCH kstack records, which
+scripts/run_screen.py reads and this script ignores.)
+
 side is "user" (round trip timed in user space) or "kernel" (the in-kernel
 timers); strategy and syscall are any tokens without spaces (strategies off
 counter crng16 task siphash prng prng-task pool hw; syscalls getpid getppid

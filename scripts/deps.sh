@@ -3,7 +3,8 @@
 #
 #   scripts/deps.sh check     install what is missing when root, otherwise
 #                             print the exact apt-get line and fail
-#   scripts/deps.sh install   the same (kept for `make deps`)
+#   scripts/deps.sh install   the same, plus the optional packages below
+#                             (`make deps`)
 #
 # gnu-efi for arm64 cannot be installed beside the amd64 one; boot/efi/efi.mk
 # downloads and unpacks it under build/ (it needs the arm64 foreign
@@ -11,6 +12,10 @@
 # benchmark plots (scripts/bench_report.py); about 3.5 MB, no X11.
 # newlib-source is the tarball lib/user/newlib.mk builds the user C library from.
 # device-tree-compiler (dtc) builds the test devicetrees in tests/dtb/.
+# Optional (OPTIONAL, installed by `make deps` only, never required):
+# chromium renders make bench's build/bench/index.html in a host test
+# (tests/host/test_bench_html.py), which is skipped without it; about
+# 300 MB with its libraries.
 # make image BOARD=rpi4 fetches the Raspberry Pi 4's U-Boot (u-boot-rpi), TF-A
 # (arm-trusted-firmware) and devicetree (from the arm64 kernel package) the
 # same way, unpacked under build/rpi4-firmware by boot/rpi/fetch.sh (the same
@@ -24,6 +29,7 @@ qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
 mtools gdb-multiarch newlib-source device-tree-compiler
 gnuplot-nox"
+OPTIONAL="chromium"
 
 # Firmware files the boot paths load, and the package each comes from.
 FIRMWARE="/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf
@@ -35,7 +41,17 @@ FIRMWARE="/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf
 /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin:opensbi"
 
 missing=""
-for p in $PACKAGES; do
+wanted=$PACKAGES
+if [ "${1:-check}" = install ] && [ "$(id -u)" = 0 ]; then
+    for p in $OPTIONAL; do
+        if apt-cache show "$p" >/dev/null 2>&1; then
+            wanted="$wanted $p"
+        else
+            echo "deps: optional package $p is not in this system's Debian archive: skipped"
+        fi
+    done
+fi
+for p in $wanted; do
     if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $p"
     fi

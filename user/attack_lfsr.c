@@ -6,8 +6,8 @@
  * For every strategy the program, pinned to CPU 0, observes the offsets of
  * consecutive system calls through the probe (standing in for an info
  * leak), feeds them to the GF(2) solver (lib/lfsr113_solve.c) until the
- * 113 state bits are determined, checks the solution against CHECK_DRAWS
- * more offsets, and then predicts the next PREDICTIONS offsets one by one,
+ * 113 state bits are determined, checks the solution against
+ * KSTACK_LFSR_CHECK_DRAWS more offsets, and then predicts the next PREDICTIONS offsets one by one,
  * each before the call is made. `prng` and `prng-task` are LFSR113 and fall;
  * `pool`, `siphash` and `hw` leave it at chance, 1 in 64.
  *
@@ -19,84 +19,24 @@
  * attacker does not see. The program pins itself there and expects a quiet
  * CPU, and it detects the gap: a foreign draw in the observation window
  * makes the equations contradict each other (the check offsets catch it),
- * and the program starts again, at most MAX_SOLVES times; a foreign draw
- * during the predictions shows as two misses in a row, and it observes and
- * solves again, at most MAX_RESYNCS times. Misses are counted as misses.
+ * and the program starts again, at most KSTACK_LFSR_MAX_SOLVES times; a
+ * foreign draw during the predictions shows as two misses in a row, and it
+ * observes and solves again, at most KSTACK_LFSR_MAX_RESYNCS times. Misses
+ * are counted as misses.
+ *
+ * The attack itself is kstack_lfsr_attack() (lib/user/kstack_attack.c),
+ * which `make run` runs too; this program judges it.
  *
  * KTAP: attack.lfsr.<strategy>.
  */
-#include "lib/lfsr113_solve.h"
+#include "lib/user/kstack_attack.h"
 #include "lib/user/kstack_probe.h"
 #include "lib/user/ulib.h"
 
 #define PREDICTIONS 1000
-#define CHECK_DRAWS 8 /* offsets after full rank that must agree: 48 equations */
-#define MAX_SOLVES  4
-#define MAX_RESYNCS 3
-
-struct result {
-    bool fits;       /* an LFSR113 state explained every observed offset */
-    unsigned needed; /* offsets it took to reach full rank */
-    unsigned solves; /* observation windows used */
-    unsigned contradictions;
-    int hits;
-    bool probe_failed;
-};
-
-static struct lfsr113_solver solver;
-
-/* Observe until full rank plus CHECK_DRAWS; *now is the generator after
- * the last observed draw (the best fit, even if it does not fit). */
-static bool observe_once(struct lfsr113 *now, struct result *r)
-{
-    lfsr113_solver_init(&solver);
-    unsigned extra = 0, needed = 0;
-    while (extra < CHECK_DRAWS) {
-        long off = kstack_offset_now();
-        if (off < 0 || !lfsr113_solver_add(&solver, (uint32_t)off))
-            return !(r->probe_failed = true);
-        if (solver.rank == LFSR113_STATE_BITS && needed == 0)
-            needed = solver.draws;
-        else if (needed)
-            extra++;
-    }
-    r->needed = needed;
-    r->contradictions = solver.inconsistent;
-    lfsr113_solver_state(&solver, now);
-    for (unsigned n = 0; n < solver.draws; n++)
-        lfsr113_next(now);
-    return solver.inconsistent == 0;
-}
-
-/* Up to MAX_SOLVES windows, until one fits. */
-static void observe(struct lfsr113 *now, struct result *r)
-{
-    do {
-        r->solves++;
-        r->fits = observe_once(now, r);
-    } while (!r->fits && !r->probe_failed && r->solves < MAX_SOLVES);
-}
-
-static void attack(struct result *r)
-{
-    struct lfsr113 g;
-    memset(r, 0, sizeof(*r));
-    observe(&g, r);
-    unsigned misses_in_a_row = 0, resyncs = 0;
-    for (int i = 0; i < PREDICTIONS && !r->probe_failed; i++) {
-        long predicted = (long)(lfsr113_next(&g) & KSTACK_OFFSET_MASK);
-        bool hit = kstack_offset_now() == predicted;
-        r->hits += hit;
-        misses_in_a_row = hit ? 0 : misses_in_a_row + 1;
-        if (misses_in_a_row == 2 && resyncs < MAX_RESYNCS) {
-            resyncs++;
-            observe(&g, r);
-        }
-    }
-}
 
 /* What each strategy must show; `off` and `counter` are reported only. */
-static void judge(unsigned id, const struct result *r)
+static void judge(unsigned id, const struct kstack_lfsr_result *r)
 {
     const char *name = kstack_names[id];
     if (id == KSTACK_PRNG || id == KSTACK_PRNG_TASK)
@@ -109,7 +49,7 @@ static void judge(unsigned id, const struct result *r)
         ktap_check(!r->fits && r->hits <= PREDICTIONS * 4 / 100, "attack.lfsr.%s", name);
 }
 
-static void report(unsigned id, const struct result *r)
+static void report(unsigned id, const struct kstack_lfsr_result *r)
 {
     ktap_note("%-9s full rank after %u offsets; %s (%u contradictions, %u windows); "
               "predicted %4d of %d (%3d.%d%%)",
@@ -128,7 +68,7 @@ int main(void)
     kstack_pin(0);
     ktap_note("LFSR113 recovery: observe offsets on CPU 0 until the 113 state bits are "
               "determined (+%d checking), then predict the next %d",
-              CHECK_DRAWS, PREDICTIONS);
+              KSTACK_LFSR_CHECK_DRAWS, PREDICTIONS);
     for (unsigned id = 0; id < KSTACK_NR; id++) {
         long err = kstack_set(id);
         if (err != 0) {
@@ -138,8 +78,8 @@ int main(void)
                       err == -ENODEV ? "not available on this CPU/firmware" : "cannot select");
             continue;
         }
-        struct result r;
-        attack(&r);
+        struct kstack_lfsr_result r;
+        kstack_lfsr_attack(PREDICTIONS, &r);
         if (r.probe_failed) {
             ktap_check(false, "attack.lfsr.%s (probe failed)", kstack_names[id]);
             continue;

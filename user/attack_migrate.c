@@ -13,6 +13,7 @@
  *
  * KTAP: attack.migrate.<strategy>. run.args=<trials> (default 5000).
  */
+#include "lib/user/kstack_attack.h"
 #include "lib/user/kstack_probe.h"
 #include "lib/user/ulib.h"
 
@@ -36,15 +37,10 @@ static void attack(unsigned id, int trials)
     }
     /* Only cleanly staged trials count: one that a busy host spoils (a move
      * delayed) says nothing about the strategy and is staged again, up to
-     * twice as many attempts as trials. */
-    int hits = 0, clean = 0, attempts = 0;
-    while (clean < trials && attempts < 2 * trials) {
-        struct kstack_trial t;
-        attempts++;
-        bool predicted = kstack_migration_trial(&t);
-        clean += t.clean;
-        hits += t.clean && predicted;
-    }
+     * twice as many attempts as trials (lib/user/kstack_attack.c). */
+    struct kstack_migration_result m;
+    kstack_migration_attack(trials, &m);
+    int hits = m.hits, clean = m.clean, attempts = m.attempts;
     ktap_note("%-9s predicted %5d of %d (%3d.%02d%%; chance 1.56%%), %d attempts",
               kstack_names[id], hits, clean, hits * 100 / trials, hits * 10000 / trials % 100,
               attempts);

@@ -13,6 +13,12 @@
  *     STRATEGIES  "all" or names joined by '+', e.g. off+prng+pool
  *     ICOUNT      1 if QEMU runs with -icount (ticks are then instructions)
  *     dist        also sample each strategy's offsets (needs kstack.debug)
+ *     screen      instead, the one-screen summary of `make run`
+ *                 (scripts/run_screen.py): per strategy, ROUNDS blocks of
+ *                 each system call in a row, its offsets and both
+ *                 attacks (lib/user/kstack_attack.h); no IPC or interrupt
+ *                 rows, no histograms. Needs kstack.debug and run.control.
+ *                 `screen:T` stages T migration trials per strategy (200).
  *
  * Under off, prng and pool (those of them chosen) each round also times IPC
  * round trips (lib/user/bench_ipc.h): an ipc_call answered by the
@@ -42,6 +48,8 @@
 #include "lib/user/bench_ipc.h"
 #include "lib/user/bench_irq.h"
 #include "lib/user/counter.h"
+#include "lib/user/kstack_attack.h"
+#include "lib/user/kstack_probe.h"
 #include "lib/user/ulib.h"
 
 #define INVALID_NR 9999
@@ -399,32 +407,84 @@ static void print_ipc_cdfs(void)
     }
 }
 
-/* The offsets each strategy gives, as the tests measure them (make run). */
+/* The offsets strategy id gives in `probes` probe calls, as the tests
+ * measure them (kstack_calibrate() first); false if it cannot be chosen. */
+static bool offsets(unsigned id, int probes, struct entropy_report *e)
+{
+    static uint64_t counts[64];
+    if (kstack_set(id) != 0)
+        return false;
+    memset(counts, 0, sizeof(counts));
+    for (int i = 0; i < probes; i++)
+        counts[((unsigned long)kstack_offset_now() / 16) & 63]++;
+    entropy_measure(counts, 64, e);
+    return true;
+}
+
 static void distributions(unsigned mask)
 {
-    struct kstack_probe r;
-    syscall1(SYS_kstack_set, KSTACK_OFF);
-    if (syscall3(SYS_kstack_probe, 0, 0, &r) != 0) {
+    if (!kstack_calibrate()) {
         printf("bench: offset distributions need kstack.debug on the command line\n");
         return;
     }
-    unsigned long base = r.depth;
     for (unsigned id = 0; id < KSTACK_NR; id++) {
-        static uint64_t counts[64];
-        if (!(mask & (1u << id)) || syscall1(SYS_kstack_set, id) != 0)
-            continue;
-        memset(counts, 0, sizeof(counts));
-        for (int i = 0; i < 20000; i++) {
-            syscall3(SYS_kstack_probe, 0, 0, &r);
-            counts[((r.depth - base) / 16) & 63]++;
-        }
         struct entropy_report e;
-        entropy_measure(counts, 64, &e);
+        if (!(mask & (1u << id)) || !offsets(id, 20000, &e))
+            continue;
         printf("bench: offsets under %-9s %2u distinct of 64, min-entropy %lu.%02lu bits, "
                "chi2(63) %lu (20000 calls)\n", names[id], e.distinct,
                (unsigned long)e.min_milli / 1000, (unsigned long)e.min_milli % 1000 / 10,
                (unsigned long)e.chi2_milli / 1000);
     }
+}
+
+/* The one-screen summary (`make run`): per strategy a "BENCH step" marker
+ * (scripts/run_screen.py shows progress from it), `rounds` blocks of each
+ * system call, SCREEN_OFFSETS offsets, `trials` Bug 1 migration trials (two CPUs
+ * needed) and the LFSR113 recovery, then one "BENCH kstack" record. The
+ * timed blocks run on `cpu`, away from CPU 0's console interrupts; the
+ * attacks pin to CPU 0 themselves. */
+#define SCREEN_OFFSETS     20000
+#define SCREEN_PREDICTIONS 500
+static int screen(unsigned mask, long n, long rounds, int trials, unsigned cpu, unsigned ncpus)
+{
+    unsigned steps = 0, step = 0;
+    for (unsigned id = 0; id < KSTACK_NR; id++)
+        steps += (mask >> id) & 1;
+    if (!kstack_calibrate()) {
+        printf("bench: the summary needs kstack.debug on the command line\n");
+        return 1;
+    }
+    if (ncpus < 2)
+        printf("bench: the migration attack needs two CPUs: skipped\n");
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        if (!(mask & (1u << id)))
+            continue;
+        printf("BENCH step %u %u %s\n", ++step, steps, names[id]);
+        kstack_pin(cpu);
+        if (kstack_set(id) != 0) {
+            printf("BENCH kstack %s unavailable\n", names[id]);
+            continue;
+        }
+        for (int round = 0; round < rounds; round++) {
+            for (unsigned k = 0; k < NCALLS; k++)
+                block(id, k, n, round);
+        }
+        struct entropy_report e;
+        offsets(id, SCREEN_OFFSETS, &e);
+        struct kstack_migration_result m = {0, 0, 0};
+        if (ncpus >= 2)
+            kstack_migration_attack(trials, &m);
+        kstack_pin(0);
+        struct kstack_lfsr_result l;
+        kstack_lfsr_attack(SCREEN_PREDICTIONS, &l);
+        printf("BENCH kstack %s %u %lu %d %d %d %d %d %d\n", names[id], e.distinct,
+               (unsigned long)e.min_milli, m.hits, m.clean, l.fits && !l.probe_failed,
+               l.hits, l.predictions, SCREEN_OFFSETS);
+    }
+    kstack_unpin(ncpus);
+    kstack_set(KSTACK_DEFAULT);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -466,6 +526,13 @@ int main(int argc, char **argv)
     printf("bench: %ld calls x %d system calls x %ld rounds per strategy; counter %s; empty "
            "read pair %lu ticks (user), %lu (kernel), both subtracted\n",
            n, NCALLS, rounds, counters[counter_kind % 5], (unsigned long)empty_cost, st.read_cost);
+    if (argc > 5 && strncmp(argv[5], "screen", 6) == 0) {
+        long trials = number(argv[5][6] == ':' ? argv[5] + 7 : NULL, 200);
+        int status = screen(mask, n, rounds, (int)trials, cpu, (unsigned)ds.cpus_online);
+        syscall1(SYS_latency_ctl, LATENCY_OFF);
+        printf("BENCH end\n");
+        return status;
+    }
     ipc_start(cpu, ds.cpus_online);
     irq_start();
     for (int round = 0; round < rounds; round++) {

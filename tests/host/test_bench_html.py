@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/host/test_bench_html.py - host tests of scripts/bench_html.py, the
+page `make bench` writes (build/bench/index.html).
+
+Makes a bench directory as scripts/bench.py leaves it from
+tests/host/bench_canned.log (scripts/bench_report.py's tables as report.txt,
+results.csv and, with gnuplot, the plots), writes the page, checks what it
+holds, and renders it in headless Chromium to a PNG that must not be blank
+(its pixels decoded here). Without chromium (Debian package chromium,
+optional in scripts/deps.sh) the rendering case is skipped, saying so. One
+KTAP line per case ("ok N - bench_html.<case>"); tests/run.py collects them.
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CANNED = os.path.join(HERE, "bench_canned.log")
+BROWSERS = ("chromium", "chromium-browser", "chromium-headless-shell", "google-chrome")
+
+
+def expect(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def make_bench_dir(tmp, plots):
+    """tmp/bench/x86_64 as scripts/bench.py leaves it; the page's path."""
+    out = os.path.join(tmp, "bench", "x86_64")
+    os.makedirs(out)
+    shutil.copy(CANNED, os.path.join(out, "bench.log"))
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
+                        CANNED, "--out", out] + ([] if plots else ["--no-plots"]),
+                       capture_output=True, text=True)
+    expect(p.returncode == 0, "bench_report failed: " + p.stderr[-400:])
+    with open(os.path.join(out, "report.txt"), "w") as f:
+        f.write(p.stdout)
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_html.py"), "--dir",
+                        os.path.join(tmp, "bench"), "--arches", "x86_64 arm64"],
+                       capture_output=True, text=True)
+    expect(p.returncode == 0, "bench_html failed: " + p.stderr[-400:])
+    page = os.path.join(tmp, "bench", "index.html")
+    expect(os.path.abspath(page) in p.stdout, f"path not printed: {p.stdout!r}")
+    return page
+
+
+def page_contents():
+    with tempfile.TemporaryDirectory() as tmp:
+        plots = shutil.which("gnuplot") is not None
+        with open(make_bench_dir(tmp, plots)) as f:
+            page = f.read()
+    expect(page.startswith("<!DOCTYPE html>") and "<style>" in page, "self-contained page")
+    expect("<h3>x86_64, user: round trip timed in user space</h3>" in page, "table heading")
+    expect("<td>+3.00% (R)</td>" in page, "a cell of the seeds' table (counter getpid mean)")
+    expect('href="x86_64/results.csv"' in page, "CSV link")
+    expect('id="arm64"' not in page, "an arch without results has no section")
+    expect("<link" not in page and "<script" not in page, "nothing fetched from elsewhere")
+    if plots:
+        expect('src="data:image/png;base64,iVBORw0KGgo' in page, "plots embedded")
+        return None
+    return "SKIP gnuplot is not installed: the page has no plots to check"
+
+
+def png_pixels(path):
+    """(width, height, rows of pixel tuples) of an 8-bit RGB or RGBA PNG."""
+    with open(path, "rb") as f:
+        data = f.read()
+    expect(data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG")
+    pos, idat, head = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            head = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    w, h, depth, color = head[:4]
+    expect(depth == 8 and color in (2, 6), f"PNG depth {depth} color type {color}")
+    bpp = 3 if color == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        ftype, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if ftype == 1:
+                line[i] = (line[i] + a) & 255
+            elif ftype == 2:
+                line[i] = (line[i] + b) & 255
+            elif ftype == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def blank(path):
+    """True if nearly every pixel has the same colour (nothing drawn)."""
+    w, h, rows = png_pixels(path)
+    counts = {}
+    for r in rows[::4]:
+        for px in r[::4]:
+            counts[px] = counts.get(px, 0) + 1
+    common = max(counts.values())
+    return len(counts) < 8 or common > 0.995 * sum(counts.values())
+
+
+def write_png(path, w, h, pixel):
+    raw = b"".join(b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(w)) for y in range(h))
+    chunk = lambda k, d: struct.pack(">I", len(d)) + k + d + struct.pack(">I", zlib.crc32(k + d))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def blank_check_can_fail():
+    # The checker itself: a white image is blank, one with stripes is not.
+    with tempfile.TemporaryDirectory() as tmp:
+        white, lines = os.path.join(tmp, "white.png"), os.path.join(tmp, "lines.png")
+        write_png(white, 64, 64, lambda x, y: (255, 255, 255))
+        write_png(lines, 64, 64, lambda x, y: (x * 4 % 256, y * 4 % 256, (x ^ y) * 4 % 256))
+        expect(blank(white), "a white PNG judged not blank")
+        expect(not blank(lines), "a striped PNG judged blank")
+
+
+def renders_in_chromium():
+    browser = next((b for b in BROWSERS if shutil.which(b)), None)
+    if not browser:
+        return ("SKIP chromium is not installed (Debian package chromium; scripts/deps.sh "
+                "install adds it as an optional package)")
+    with tempfile.TemporaryDirectory() as tmp:
+        page = make_bench_dir(tmp, shutil.which("gnuplot") is not None)
+        shot = os.path.join(tmp, "shot.png")
+        cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+               f"--user-data-dir={os.path.join(tmp, 'profile')}", "--window-size=1280,1600",
+               f"--screenshot={shot}", "file://" + os.path.abspath(page)]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=tmp)
+        expect(os.path.exists(shot), f"no screenshot (exit {p.returncode}): {p.stderr[-600:]}")
+        expect(not blank(shot), "the rendered page is blank")
+    return None
+
+
+CASES = [page_contents, blank_check_can_fail, renders_in_chromium]
+
+
+def main():
+    print(f"KTAP version 1\n# suite: bench_html\n1..{len(CASES)}")
+    failed = 0
+    for n, case in enumerate(CASES, 1):
+        skip = None
+        try:
+            skip = case()
+            ok = True
+        except Exception as e:  # one broken case must not hide the others
+            print(f"    # {type(e).__name__}: {e}")
+            ok = False
+        failed += not ok
+        print(f"{'ok' if ok else 'not ok'} {n} - bench_html.{case.__name__}"
+              + (f" # {skip}" if skip else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
