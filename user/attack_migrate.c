@@ -37,16 +37,25 @@ static void attack(unsigned id, int trials)
     }
     /* Only cleanly staged trials count: one that a busy host spoils (a move
      * delayed) says nothing about the strategy and is staged again, up to
-     * twice as many attempts as trials (lib/user/kstack_attack.c). */
+     * ten times as many attempts as trials (lib/user/kstack_attack.c; the
+     * host's load changes only how many attempts it takes, the cap ends a
+     * kernel that never stages one cleanly, and the note says so). */
     struct kstack_migration_result m;
     kstack_migration_attack(trials, &m);
     int hits = m.hits, clean = m.clean, attempts = m.attempts;
+    if (clean < trials)
+        ktap_note("%s: only %d of %d attempts staged cleanly, fewer than the %d trials asked",
+                  kstack_names[id], clean, attempts, trials);
     ktap_note("%-9s predicted %5d of %d (%3d.%02d%%; chance 1.56%%), %d attempts",
               kstack_names[id], hits, clean, hits * 100 / trials, hits * 10000 / trials % 100,
               attempts);
-    /* Binomial at 1/64: 2.5% of 5,000 trials is 5 standard deviations above. */
+    /* At chance (1/64) a strategy fails with probability at most 1e-8:
+     * 133 or more of the default 5,000 (the exact binomial tail; 1.8e-7 per
+     * make test run, 6 strategies x 3 attack boots). counter and crng16 are
+     * predicted in every clean trial; a design that gave one trial in 20
+     * away would score about 320. */
     bool ok = clean == trials &&
-              (predictable(id) ? hits >= clean * 97 / 100 : hits <= trials * 25 / 1000);
+              (predictable(id) ? hits >= clean * 97 / 100 : hits < kstack_chance_fail_at(trials));
     ktap_check(ok, "%s", name);
 }
 

@@ -31,7 +31,8 @@
 #define NTHREADS   8
 #define STACK_SIZE (16 * 1024)
 #define RUN_NS     1500000000ull
-#define WAIT_NS    (RUN_NS + 30000000000ull)
+#define WAIT_NS    30000000000ull /* for every thread to see `stop` */
+#define MAX_ROUNDS 40000ul /* 20 times the 2,108 of RUN_NS on x86_64 (1,635 migrations) */
 
 /* ---- The registers, per arch ------------------------------------------ */
 
@@ -268,11 +269,12 @@ static void pattern_round(struct worker *w, uint64_t r)
     }
 }
 
+static volatile int stop;
+
 static void work(void *arg)
 {
     struct worker *w = arg;
-    uint64_t end = now_ns() + RUN_NS;
-    while (now_ns() < end) {
+    while (!stop) {
         uint64_t r = next_random(&w->seed);
         w->compute_rounds++;
         w->compute_bad += !compute_round(w, r);
@@ -336,6 +338,30 @@ static int test_threads(void)
         started += thread_create(work, &workers[i], stacks + i * STACK_SIZE, STACK_SIZE) > 0;
     }
     KTAP_EXPECT_EQ(started, NTHREADS, "fpu.threads_started");
+    /* RUN_NS at least, and then until every variant has run and a thread
+     * has migrated: guest events, so a slow host only makes it take
+     * longer. A kernel that never migrates is stopped after MAX_ROUNDS
+     * compute rounds, and the checks below say what was missing. */
+    uint64_t end = now_ns() + RUN_NS;
+    for (;;) {
+        sleep_ns(10000000);
+        unsigned long rounds = 0;
+        bool every_variant = true;
+        for (int v = 0; v < NVARIANTS; v++) {
+            unsigned long n = 0;
+            for (int i = 0; i < NTHREADS; i++)
+                n += workers[i].rounds[v];
+            every_variant = every_variant && n > 0;
+        }
+        for (int i = 0; i < NTHREADS; i++)
+            rounds += workers[i].compute_rounds;
+        syscall1(SYS_debug_stats, &after);
+        bool seen = every_variant &&
+                    (before.cpus_online < 2 || after.migrations != before.migrations);
+        if ((seen && now_ns() >= end) || rounds >= MAX_ROUNDS)
+            break;
+    }
+    stop = 1;
     ktap_check(wait_all(), "fpu.threads_finished");
     syscall1(SYS_debug_stats, &after);
     report_threads(after.migrations - before.migrations);

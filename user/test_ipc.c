@@ -363,11 +363,23 @@ static void test_dead_server(void)
     KTAP_EXPECT_EQ(waiter[0].done ? waiter[0].r : 1, -EPIPE, "ipc.server_died_during_call");
     KTAP_EXPECT_EQ(waiter[1].done ? waiter[1].r : 1, -EPIPE, "ipc.server_died_caller_queued");
     ktap_check(got == pid && status == 5, "ipc.server_task_ended_with_thread_in_recv");
-    struct ipc_msg m = msg(L_ECHO, 0, 0, 0, 0, 0);
-    uint64_t t0 = now_ns();
-    long r = ipc_call(s, &m);
+    /* "At once": the fastest of five calls under a second. A loaded host
+     * can stall any one call for longer (the guest clock follows the host
+     * under TCG), but not every one of five; a kernel that waits (for a
+     * server that will never come, or for a timeout) is slow every time. */
+    struct ipc_msg m;
+    long r = 0;
+    uint64_t fastest = ~0ull;
+    for (int i = 0; i < 5; i++) {
+        m = msg(L_ECHO, 0, 0, 0, 0, 0);
+        uint64_t t0 = now_ns();
+        long ri = ipc_call(s, &m);
+        uint64_t took = now_ns() - t0;
+        fastest = took < fastest ? took : fastest;
+        r = i == 0 || ri != -EPIPE ? ri : r;
+    }
     KTAP_EXPECT_EQ(r, -EPIPE, "ipc.call_to_dead_server");
-    ktap_check(now_ns() - t0 < 1000 * MS, "ipc.call_to_dead_server_fails_at_once");
+    ktap_check(fastest < 1000 * MS, "ipc.call_to_dead_server_fails_at_once");
     m = msg(L_ECHO, 0, 0, 0, 0, 0);
     KTAP_EXPECT_EQ(ipc_send(s, &m), -EPIPE, "ipc.send_to_dead_server");
     handle_close(s);

@@ -14,7 +14,8 @@
 #include "lib/user/ulib.h"
 
 #define SPIN_NS 200000 /* 0.2 ms: under 2^20 ticks on a 5 GHz counter */
-#define CALLS 20
+#define CALLS   20
+#define ROUNDS  5
 
 static unsigned long kind;
 static struct hist kernel_side, user_side;
@@ -37,30 +38,41 @@ int main(void)
               st.read_cost, st.bytes_per_cpu);
     ktap_check(st.on == 1 && st.bytes_per_cpu <= 256 * 1024, "latency.status");
     unsigned strategy = (unsigned)syscall0(SYS_kstack_get);
-    read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1); /* start empty */
-    hist_reset(&user_side);
-    for (int i = 0; i < CALLS; i++) {
-        uint64_t t0 = counter_begin(kind);
-        syscall1(SYS_debug_spin, SPIN_NS);
-        hist_add(&user_side, counter_end(kind) - t0);
+    /* Up to ROUNDS rounds of CALLS calls, until one satisfies the check: on
+     * a loaded host every call of a round can be interrupted (then the
+     * fastest round trip is long and the in-kernel time not), but a kernel
+     * that measures wrongly fails every round. */
+    bool ok = false;
+    uint64_t k = 0, u = 0;
+    int round;
+    for (round = 1; round <= ROUNDS && !ok; round++) {
+        read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1); /* start empty */
+        hist_reset(&user_side);
+        for (int i = 0; i < CALLS; i++) {
+            uint64_t t0 = counter_begin(kind);
+            syscall1(SYS_debug_spin, SPIN_NS);
+            hist_add(&user_side, counter_end(kind) - t0);
+        }
+        read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);
+        /* The fastest samples, not the medians: on a loaded host a TCG guest
+         * loses the CPU at any moment, and a median of 20 calls, 7 of them
+         * interrupted, once read 237568 ticks in the kernel against 413696
+         * from user space. Every call's in-kernel time is at most its round
+         * trip, so the fastest in-kernel sample is at most the fastest round
+         * trip, and the uninterrupted fastest round trip adds only the entry
+         * and exit to the 0.2 ms. */
+        k = kernel_side.min, u = user_side.min;
+        ktap_note(
+            "round %d: 0.2 ms in the kernel: fastest %lu ticks in-kernel, %lu from user space; "
+            "medians %lu and %lu (%lu samples, %lu interrupted)",
+            round, (unsigned long)k, (unsigned long)u,
+            (unsigned long)hist_percentile(&kernel_side, 50000),
+            (unsigned long)hist_percentile(&user_side, 50000), (unsigned long)kernel_side.count,
+            (unsigned long)kernel_side.interrupted);
+        ok =
+            kernel_side.count == CALLS && hist_bucket_of(k) <= hist_bucket_of(u) && k >= u - u / 10;
     }
-    read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);
-    /* The fastest samples, not the medians: on a loaded host a TCG guest
-     * loses the CPU at any moment, and a median of 20 calls, 7 of them
-     * interrupted, once read 237568 ticks in the kernel against 413696
-     * from user space. Every call's in-kernel time is at most its round
-     * trip, so the fastest in-kernel sample is at most the fastest round
-     * trip, and the uninterrupted fastest round trip adds only the entry
-     * and exit to the 0.2 ms. */
-    uint64_t k = kernel_side.min, u = user_side.min;
-    ktap_note("0.2 ms in the kernel: fastest %lu ticks in-kernel, %lu from user space; medians "
-              "%lu and %lu (%lu samples, %lu interrupted)", (unsigned long)k, (unsigned long)u,
-              (unsigned long)hist_percentile(&kernel_side, 50000),
-              (unsigned long)hist_percentile(&user_side, 50000),
-              (unsigned long)kernel_side.count, (unsigned long)kernel_side.interrupted);
-    ktap_check(kernel_side.count == CALLS && hist_bucket_of(k) <= hist_bucket_of(u) &&
-                   k >= u - u / 10,
-               "latency.known_delay_in_the_right_bucket");
+    ktap_check(ok, "latency.known_delay_in_the_right_bucket");
     KTAP_EXPECT_EQ(syscall1(SYS_latency_ctl, LATENCY_OFF), 0, "latency.switch_off");
     syscall1(SYS_debug_spin, SPIN_NS);
     read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);

@@ -12,7 +12,7 @@
 void kstack_migration_attack(int trials, struct kstack_migration_result *r)
 {
     r->hits = r->clean = r->attempts = 0;
-    while (r->clean < trials && r->attempts < 2 * trials) {
+    while (r->clean < trials && r->attempts < 10 * trials) {
         struct kstack_trial t;
         r->attempts++;
         bool predicted = kstack_migration_trial(&t);

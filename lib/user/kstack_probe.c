@@ -64,3 +64,33 @@ bool kstack_migration_trial(struct kstack_trial *t)
                victim.entry_updates == leak.entry_updates;
     return victim.depth == leak.depth;
 }
+
+/* The exact binomial tail, in doubles: the terms relative to the one at
+ * n/64 (each from its neighbour, so no factorials), summed both ways until
+ * they vanish; then the upper tail is walked up until it is at most 1e-8
+ * of the whole. */
+int kstack_chance_fail_at(int n)
+{
+    const double odds = 1.0 / 63; /* p / (1 - p) for p = 1/64 */
+    int mode = n / 64;
+    double r = 1, total = 1, upper = 0;
+    for (int k = mode; k > 0 && r > 1e-300; k--) {
+        r *= (double)k / (double)(n - k + 1) / odds; /* r(k - 1) */
+        total += r;
+    }
+    r = 1;
+    for (int k = mode; k < n && r > 1e-300; k++) {
+        r *= (double)(n - k) / (double)(k + 1) * odds; /* r(k + 1) */
+        upper += r;
+    }
+    total += upper;
+    double tail = upper; /* the mass at mode + 1 and above */
+    int t = mode + 1;
+    r = 1;
+    while (tail > 1e-8 * total && t < n) {
+        r *= (double)(n - t + 1) / (double)t * odds; /* r(t) */
+        tail -= r;
+        t++;
+    }
+    return t;
+}

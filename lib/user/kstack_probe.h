@@ -41,4 +41,11 @@ struct kstack_trial {
 /* Stage one trial into *t; true if the next call ran at the leaked offset. */
 bool kstack_migration_trial(struct kstack_trial *t);
 
+/* The number of correct guesses in n trials at which a prediction test
+ * fails: the smallest t with P(Binomial(n, 1/64) >= t) <= 1e-8, so a
+ * strategy that leaves the attacker at chance fails with probability at
+ * most 1e-8 per test (tools/kstack-conformance's binom_critical at its
+ * ALPHA; 133 for 5,000 trials, 43 for 1,000, 232 for 10,000). */
+int kstack_chance_fail_at(int n);
+
 #endif

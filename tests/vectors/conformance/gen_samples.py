@@ -10,7 +10,7 @@ with a zero timestamp so the files are byte-for-byte reproducible.
     python3 tests/vectors/conformance/gen_samples.py --check   # exit 1 if one differs
 
 Each sample is 4 CPUs taking turns in an order drawn from the keystream,
-131072 system calls (enough for every test's false-fail rate of 1e-7), and
+131072 system calls (enough for every test's false-fail rate of 1e-8), and
 1000 Bug 1 trials (`migrate` lines):
 
   good       pool-like: each CPU its own ChaCha20 keystream, a byte per call

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/false_fail.py - the false-fail rate of every statistical threshold
+in the tests, computed exactly (binomial tails from log-gamma sums, the
+chi-square tail as tools/kstack-conformance computes it). Prints one line
+per threshold: where it is, the rate per test, the repetitions in one
+make test run, and the rate per run; exits 1 if a rate per run is above
+1e-6. docs/testing.md is the table this prints. Standard library only.
+"""
+import importlib.machinery
+import importlib.util
+import math
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_loader = importlib.machinery.SourceFileLoader(
+    "kit", os.path.join(ROOT, "tools", "kstack-conformance"))
+_spec = importlib.util.spec_from_loader("kit", _loader)
+kit = importlib.util.module_from_spec(_spec)
+_loader.exec_module(kit)
+
+LIMIT = 1e-6
+KSTACK_BOOTS = 5     # tests/run.py: x86_64.uefi, arm64.uboot, riscv64.uboot, riscv64.sifive_u, arm64.versal
+ATTACK_BOOTS = 3     # one per arch
+RANDOM_BOOTS = 100   # at most every boot of make test runs the `random` ktests
+
+
+def log_pmf(n, k, p):
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+            + k * math.log(p) + (n - k) * math.log1p(-p))
+
+
+def upper(n, t, p):
+    """P(Binomial(n, p) >= t)."""
+    return sum(math.exp(log_pmf(n, k, p)) for k in range(max(t, 0), n + 1))
+
+
+def lower(n, t, p):
+    """P(Binomial(n, p) <= t)."""
+    return sum(math.exp(log_pmf(n, k, p)) for k in range(0, min(t, n) + 1))
+
+
+def rows():
+    a = kit.ALPHA
+    samples = 120000
+    yield ("tests/kernel/test_random.c random.outputs_vary: ones in 16384 bits in 7681..8703",
+           lower(16384, 7680, 0.5) + upper(16384, 8704, 0.5), RANDOM_BOOTS)
+    yield ("tests/kernel/test_random.c random.outputs_vary: no two of 256 u64 equal",
+           256 * 255 / 2 / 2 ** 64, RANDOM_BOOTS)
+    yield ("user/test_kstack.c distribution: all 64 offsets seen in 120,000",
+           64 * (63 / 64) ** samples, 8 * KSTACK_BOOTS)
+    yield ("user/test_kstack.c distribution: chi2(63) < 147.46",
+           kit.chi2_sf(147.46, 63), 8 * KSTACK_BOOTS)
+    yield ("user/test_kstack.c distribution: min-entropy >= 5.8 bits of 120,000",
+           min(1.0, 64 * upper(samples, kit.min_entropy_limit(samples) + 1, 1 / 64)),
+           8 * KSTACK_BOOTS)
+    yield ("user/test_kstack.c migration_attack: fewer than 232 of 10,000",
+           upper(10000, 232, 1 / 64), 6 * KSTACK_BOOTS)
+    yield ("user/attack_migrate.c: fewer than 133 of 5,000", upper(5000, 133, 1 / 64),
+           6 * ATTACK_BOOTS)
+    yield ("user/attack_lfsr.c: fewer than 43 of 1,000", upper(1000, 43, 1 / 64),
+           5 * ATTACK_BOOTS)
+    yield ("user/attack_lfsr.c: an LFSR113 state fits 40 offsets (per window)",
+           2.0 ** -127, 5 * ATTACK_BOOTS * 64)
+    yield (f"tools/kstack-conformance: each statistical test at ALPHA={a:g}", a,
+           9 * KSTACK_BOOTS)
+
+
+def main():
+    worst = 0.0
+    for what, rate, reps in rows():
+        run = min(1.0, rate * reps)
+        worst = max(worst, run)
+        print(f"{rate:9.2e} x {reps:4d} = {run:9.2e}  {what}")
+    print(f"largest per run: {worst:.2e} (limit {LIMIT:g})")
+    return 0 if worst <= LIMIT else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
