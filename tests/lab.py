@@ -64,6 +64,7 @@ class Lab:
     # (tests/host/test_<prog>.c, compiled with the host cc against the
     # student's files): graded once, before any boot, as it takes seconds.
     boot: str = ""    # the boot of tests/run.py to grade on: "" the arch's main one, or e.g. "attack"
+    wrong_timeout: int = 60  # seconds a wrong solution's boot may take (many hang: no need to wait 240)
     # (the full test run boots it too, with all the lab's tests: its results
     # stand for the reference tree's grade in make test). The kernel graded
     # is built with that boot's make_vars (e.g. VULN=1 for the "vuln" boot).
@@ -101,7 +102,7 @@ LABS = [
         ("host.lfsr113.known_answers_long", 2),
         ("kstack.distribution_and_bounds", 10),
         ("kstack.migration_attack.prng", 4),
-    ], boot="kstack"),
+    ], boot="kstack", wrong_timeout=400),
     Lab(5, "latency", "latency", [
         ("host.hist.percentiles_known_answers", 4),
         ("host.hist.percentiles_adversarial", 2),
@@ -249,9 +250,30 @@ def skeleton(lab, dest):
                     ignore=lambda d, names: [n for n in names if n in ("build", ".git")
                                              and os.path.abspath(d) == ROOT])
     remove_answers(dest)
+    # newlib takes minutes to build: the new tree shares this one's cache
+    # (NEWLIB_CACHE, else build/newlib; lib/user/newlib.mk) rather than rebuild it.
+    cache = os.environ.get("NEWLIB_CACHE") or os.path.join(ROOT, "build", "newlib")
+    cache = os.path.realpath(os.path.join(ROOT, cache))
+    if os.path.isdir(cache):
+        os.makedirs(os.path.join(dest, "build"), exist_ok=True)
+        os.symlink(cache, os.path.join(dest, "build", "newlib"))
     count = write_skeleton(dest, lab)
+    # A git repository holding the skeleton as its first commit, so that
+    # `git diff` shows the student's work (build/ stays out of it).
+    ignore = os.path.join(dest, ".gitignore")
+    if "/build/" not in (open(ignore).read().split() if os.path.exists(ignore) else []):
+        with open(ignore, "a") as f:
+            f.write("/build/\n")
+    git = ["git", "-c", "user.name=stackshift lab", "-c", "user.email=lab@localhost"]
+    try:
+        for cmd in (["init", "-q"], ["add", "-A"],
+                    ["commit", "-q", "-m", f"lab {lab.number} ({lab.name}): the skeleton"]):
+            subprocess.run(git + cmd, cwd=dest, check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"lab: no git repository in {dest} ({e})")
     print(f"lab {lab.number} ({lab.name}): {count} regions to write in {dest}; "
-          f"read {lab.handout}, then `make grade LAB={lab.number}`")
+          f"read {lab.handout}, then `make grade LAB={lab.number}` "
+          f"(`git diff` shows your changes)")
 
 
 def grading_boot(lab, arch):
@@ -273,12 +295,12 @@ RESULT_LINE = re.compile(r"^(\s*)(not ok|ok) (\d+)(?: - (\S+))?")
 PLAN_LINE = re.compile(r"^(\s*)1\.\.(\d+)\s*$")
 
 
-def parse_results(text, prefix=""):
+def parse_results(text, prefix="", after=False):
     """{name: (ok, diagnostics)} from KTAP text: a host test's, or tests/run.py's
     (whose lines already carry the boot's name). A name fails if any of its
     result lines fails: a later "ok" line for the same name (a forged one, say)
     does not undo a "not ok". The "#" lines before a result are its
-    diagnostics. Nested subtests (indented) count under their own names; a
+    diagnostics (after it with `after`: tests/run.py prints them so). Nested subtests (indented) count under their own names; a
     plan "1..N" whose block ends with another number of results adds a
     failing "<prefix>ktap_plan"."""
     results, diag, plans, bad_plans = {}, [], {}, []
@@ -307,6 +329,11 @@ def parse_results(text, prefix=""):
             diag = []
         elif line.strip().startswith("#"):
             diag.append(line.strip())
+            if after and results:
+                last = next(reversed(results))
+                if not results[last][0]:
+                    results[last] = (False, results[last][1] + diag)
+                diag = []
     close(-1)
     if bad_plans:
         results[prefix + "ktap_plan"] = (False, bad_plans)
@@ -345,7 +372,7 @@ def host_results(root, lab):
     return out
 
 
-def boot_results(root, lab, arch):
+def boot_results(root, lab, arch, timeout=240):
     """{name: (ok, diagnostics)} of the lab's grading boot on one arch
     (built first), and the boot's log path; a build that fails gives one
     failing "<boot>.build"."""
@@ -359,10 +386,10 @@ def boot_results(root, lab, arch):
         return {f"{boot}.build": (False, [f"{arch}: does not build: "
                                           f"{err[0] if err else p.stderr[-300:]}"])}, log
     p = subprocess.run([sys.executable, os.path.join(root, "tests", "run.py"), "--no-host",
-                        "--jobs", "1", "--boot", boot, "--timeout", "240",
+                        "--jobs", "1", "--boot", boot, "--timeout", str(timeout),
                         *(["--ktest", lab.ktest] if lab.ktest else [])],
                        cwd=root, capture_output=True, text=True)
-    return parse_results(p.stdout), log
+    return parse_results(p.stdout, after=True), log
 
 
 def score_parts(lab, results, arch, prefix, host):
@@ -411,7 +438,7 @@ def grade_tree(root, lab, arches, stop_early=False, progress=False):
         if progress:
             print(f"  {arch}: building the kernel (the first build takes a few minutes) "
                   f"and booting {grading_boot(lab, arch)}", flush=True)
-        results, log = boot_results(root, lab, arch)
+        results, log = boot_results(root, lab, arch, lab.wrong_timeout if stop_early else 240)
         prefix = grading_boot(lab, arch) + "."
         res = {n[len(prefix):]: v for n, v in results.items() if n.startswith(prefix)}
         s, t, out, failed = score_parts(lab, res, arch, prefix, False)

@@ -18,7 +18,8 @@ timeout or crash. Python standard library only.
                [--timeout S] [--jobs N] [--verbose] [--list] [--no-host] [--no-labs]
 
 A full run (no --arch, --boot or --ktest) ends with the course labs' check
-(tests/lab.py check: the tree scores full marks, every skeleton none).
+(tests/lab.py check: the tree scores full marks, every skeleton none;
+tests/lab.py wrong: every wrong solution of tests/labs/wrong scores less).
 
 --boot picks boots by exact name (repeatable), --ktest replaces the ktest=
 list of the boots that run self-tests (e.g. user.bad_input), --timeout caps
@@ -467,6 +468,16 @@ def run_host_tests(results, flt):
                            + lines[-40:])
 
 
+def check_wrong_solutions(results, flt):
+    """Every tests/labs/wrong/<lab>/*.wrong still applies to this tree (its
+    text is there once, inside the lab's regions), without building it."""
+    import lab
+    for w in lab.load_wrong(lab.LABS):
+        name = f"host.labs.wrong.{w.lab}.{w.name}_applies"
+        if not flt or flt in name:
+            results.report(not lab.wrong_problems(w), name, lab.wrong_problems(w))
+
+
 def check_mutants(results, flt):
     """Every tests/mutants/*.mut still applies to this tree (its text is there
     exactly once, its boots exist), without building or running it."""
@@ -487,12 +498,17 @@ def check_mutants(results, flt):
 def check_labs(results, jobs):
     """Every course lab (tests/lab.py): the tree scores full marks (from the
     boots just run, which include every lab's tests), each skeleton builds
-    and scores less, on every arch."""
+    and scores less, on every arch; then every wrong solution of
+    tests/labs/wrong scores below full marks (labs.<n>.wrong.<name>.scores_below_full)."""
     import lab
     started = time.time()
     for ok, name, diag in lab.check(lab.LABS, jobs, dict(results.outcomes)):
         results.report(ok, name, diag)
     print(f"# labs checked in {time.time() - started:.0f} s")
+    started = time.time()
+    for ok, name, diag in lab.check_wrong(lab.LABS, jobs):
+        results.report(ok, name, diag)
+    print(f"# the labs' wrong solutions (tests/labs/wrong) graded in {time.time() - started:.0f} s")
 
 
 def qemu_command(b, image, vars_path):
@@ -732,6 +748,7 @@ def main():
     if not args.no_host:
         run_host_tests(results, args.filter)
         check_mutants(results, args.filter)
+        check_wrong_solutions(results, args.filter)
     outputs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         # Longest first (the timeout says how long a boot may take), so that
