@@ -120,6 +120,8 @@ def _():
 
 @case("wrong_solutions_parse_and_apply")
 def _():
+    if not os.path.isdir(lab.WRONG_DIR):
+        return True  # a student's tree (tests/lab.py leaves the corpus out)
     wrongs = lab.load_wrong(lab.LABS)
     per_lab = {l.number: sum(w.lab == l.number for w in wrongs) for l in lab.LABS}
     return all(n >= 8 for n in per_lab.values()) and \
