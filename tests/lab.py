@@ -86,7 +86,7 @@ LABS = [
     ]),
     Lab(2, "percpu", "", [
         ("boot", 10),
-    ], boot="crash-percpu"),
+    ], boot="crash-percpu", wrong_timeout=30),
     Lab(3, "crng", "random", [
         ("host.chacha20.rfc_2_3_2_block_function", 2),
         ("host.chacha20.rfc_a_1_block_vectors", 2),

@@ -210,7 +210,9 @@ def boot_matrix():
         crashes = {
             "panic": r"deliberate panic",
             "fault": r"KERNEL PANIC on CPU \d+: .*(fault|abort)",
-            "percpu": r"this_cpu\(\) with preemption enabled",
+            # (the allowed uses first: a check refusing them is wrong too)
+            "percpu": [r"crash=percpu: this_cpu\(\) allowed with preemption off and with "
+                       r"interrupts masked", r"this_cpu\(\) with preemption enabled"],
             "lock-to-user": r"returning to user space with preempt count 1: .*"
                             r"last lock taken at kernel/sys_debug\.c:\d+",
             "exec-user": r"KERNEL PANIC on CPU \d+: .*(instruction fetch|instruction page fault)",
