@@ -24,10 +24,13 @@ region a student writes is marked in a C, header or assembly file:
 The skeleton of lab n is the tree with lab n's regions replaced by a line
 "/* LAB n TODO: <what> */" and their stubs; other labs' regions keep their
 solutions. A lab's tests are ordinary KTAP tests of the suite (kernel self-
-tests and their subtests), each worth some points; `grade` builds the tree
-for each arch, boots it once with only the lab's self-tests (ktest=...),
-and prints every test with its points and "Score: X/Y" (exit status 1
-below full marks). A test that did not run scores nothing. The labs'
+tests and their subtests, and host tests' cases: known answers, checked
+first and once, as they take seconds), each worth some points; `grade`
+builds the tree for each arch, boots it once with only the lab's
+self-tests (ktest=...), and prints every test with its points, a failing
+one with its diagnostics and the boot's log, and "Score: X/Y" (exit
+status 1 below full marks). A test that did not run scores nothing; a
+name with a failing result line fails whatever other lines say of it. The labs'
 handouts are docs/labs/NN-name.md. Python standard library only.
 """
 import argparse
