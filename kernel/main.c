@@ -184,8 +184,23 @@ static void maybe_crash(const char *cmdline)
         panic("deliberate panic requested by crash=panic");
     if (strcmp(what, "fault") == 0)
         (void)*(volatile uint64_t *)ARCH_UNMAPPED_TEST_ADDR;
-    if (strcmp(what, "percpu") == 0)
-        kprintf("running on cpu %u\n", this_cpu()->id); /* preemption is on here */
+    if (strcmp(what, "percpu") == 0) {
+        /* First the uses that are allowed, which a check must let through:
+         * preemption off (count 1, then 2) with interrupts on, and interrupts
+         * masked with preemption on. Then the misuse: preemption is on here. */
+        preempt_disable();
+        unsigned a = this_cpu()->id;
+        preempt_disable();
+        unsigned b = this_cpu()->id;
+        preempt_enable();
+        preempt_enable();
+        unsigned long flags = arch_irq_save();
+        unsigned c = this_cpu()->id;
+        arch_irq_restore(flags);
+        kprintf("crash=percpu: this_cpu() allowed with preemption off and with interrupts "
+                "masked (cpus %u %u %u)\n", a, b, c);
+        kprintf("running on cpu %u\n", this_cpu()->id);
+    }
     if (strcmp(what, "lock-to-user") == 0) {
         const char *argv[] = {"crash_lock"};
         int status, pid = task_spawn("crash_lock", 1, argv, NULL);

@@ -18,7 +18,8 @@ timeout or crash. Python standard library only.
                [--timeout S] [--jobs N] [--verbose] [--list] [--no-host] [--no-labs]
 
 A full run (no --arch, --boot or --ktest) ends with the course labs' check
-(tests/lab.py check: the tree scores full marks, every skeleton none).
+(tests/lab.py check: the tree scores full marks, every skeleton none;
+tests/lab.py wrong: every wrong solution of tests/labs/wrong scores less).
 
 --boot picks boots by exact name (repeatable), --ktest replaces the ktest=
 list of the boots that run self-tests (e.g. user.bad_input), --timeout caps
@@ -75,6 +76,9 @@ class Boot:
     parallel: bool = False         # every vCPU a host thread (see qemu_extra)
 
 
+# The .kstack boots' self-tests: the pool has a boot of its own, and the
+# prng's migration trials alone (lab 4's grade) are part of migration_attack.
+KSTACK_KTEST = "ktest=kstack,-kstack.pool,-kstack.migration_attack_prng"
 KSTACK_TIMEOUT = 1800  # seconds: the .kstack boots (boot_matrix explains)
 
 
@@ -102,7 +106,7 @@ def boot_matrix():
         # clean make test (two boots at once on two cores) measured 451 s on
         # x86_64 and 755 s on arm64, so its timeout leaves room for a host
         # twice as busy.
-        boots.append(Boot(f"{arch}.{fw}.kstack", arch, fw, cmdline="ktest=kstack,-kstack.pool",
+        boots.append(Boot(f"{arch}.{fw}.kstack", arch, fw, cmdline=KSTACK_KTEST,
                           expect=booted(arch, 4), timeout=KSTACK_TIMEOUT))
         # The attack demonstrations (docs/attacks.md) have one too.
         boots.append(Boot(f"{arch}.{fw}.attack", arch, fw, cmdline="ktest=attack",
@@ -207,7 +211,9 @@ def boot_matrix():
         crashes = {
             "panic": r"deliberate panic",
             "fault": r"KERNEL PANIC on CPU \d+: .*(fault|abort)",
-            "percpu": r"this_cpu\(\) with preemption enabled",
+            # (the allowed uses first: a check refusing them is wrong too)
+            "percpu": [r"crash=percpu: this_cpu\(\) allowed with preemption off and with "
+                       r"interrupts masked", r"this_cpu\(\) with preemption enabled"],
             "lock-to-user": r"returning to user space with preempt count 1: .*"
                             r"last lock taken at kernel/sys_debug\.c:\d+",
             "exec-user": r"KERNEL PANIC on CPU \d+: .*(instruction fetch|instruction page fault)",
@@ -256,7 +262,7 @@ def board_boots():
             Boot(name, arch, board, smp=cpus, parallel=True,
                  cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
                  expect=booted(arch, cpus) + says + [r"console: input by interrupt"]),
-            Boot(f"{name}.kstack", arch, board, smp=cpus, cmdline="ktest=kstack,-kstack.pool",
+            Boot(f"{name}.kstack", arch, board, smp=cpus, cmdline=KSTACK_KTEST,
                  expect=booted(arch, cpus), timeout=KSTACK_TIMEOUT),
             Boot(f"{name}.init-console", arch, board, smp=cpus, ktap=False, timeout=120,
                  cmdline="run=init run.args=hello_console:input",
@@ -465,6 +471,16 @@ def run_host_tests(results, flt):
                            + lines[-40:])
 
 
+def check_wrong_solutions(results, flt):
+    """Every tests/labs/wrong/<lab>/*.wrong still applies to this tree (its
+    text is there once, inside the lab's regions), without building it."""
+    import lab
+    for w in lab.load_wrong(lab.LABS):
+        name = f"host.labs.wrong.{w.lab}.{w.name}_applies"
+        if not flt or flt in name:
+            results.report(not lab.wrong_problems(w), name, lab.wrong_problems(w))
+
+
 def check_mutants(results, flt):
     """Every tests/mutants/*.mut still applies to this tree (its text is there
     exactly once, its boots exist), without building or running it."""
@@ -485,12 +501,17 @@ def check_mutants(results, flt):
 def check_labs(results, jobs):
     """Every course lab (tests/lab.py): the tree scores full marks (from the
     boots just run, which include every lab's tests), each skeleton builds
-    and scores less, on every arch."""
+    and scores less, on every arch; then every wrong solution of
+    tests/labs/wrong scores below full marks (labs.<n>.wrong.<name>.scores_below_full)."""
     import lab
     started = time.time()
     for ok, name, diag in lab.check(lab.LABS, jobs, dict(results.outcomes)):
         results.report(ok, name, diag)
     print(f"# labs checked in {time.time() - started:.0f} s")
+    started = time.time()
+    for ok, name, diag in lab.check_wrong(lab.LABS, jobs):
+        results.report(ok, name, diag)
+    print(f"# the labs' wrong solutions (tests/labs/wrong) graded in {time.time() - started:.0f} s")
 
 
 def qemu_extra(b):
@@ -781,6 +802,7 @@ def main():
     if not args.no_host:
         run_host_tests(results, args.filter)
         check_mutants(results, args.filter)
+        check_wrong_solutions(results, args.filter)
     outputs = run_boots(boots, results, args.jobs)
     check_groups(boots, outputs, results)
     print(f"# {len(boots)} boots in {time.time() - started:.0f} s")

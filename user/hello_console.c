@@ -49,6 +49,14 @@ static void hello(void)
                "ipc.console_write_through_server");
     ktap_check(r2 == 0 && big.w[0] == CONSOLE_MSG_BYTES, "ipc.console_write_length_cut_to_message");
     ktap_check(r3 == 0 && n2 == 28, "ipc.console_server_refuses_quit_from_a_client");
+    if (r2 == 0 && r3 == 0 && (IPC_TAG_LABEL(big.tag) != CONSOLE_WRITE ||
+                               IPC_TAG_LABEL(quit.tag) != CONSOLE_QUIT))
+        ktap_note("reply labels %lu and %lu, expected %u (WRITE) and %u (QUIT)",
+                  (unsigned long)IPC_TAG_LABEL(big.tag), (unsigned long)IPC_TAG_LABEL(quit.tag),
+                  (unsigned)CONSOLE_WRITE, (unsigned)CONSOLE_QUIT);
+    ktap_check(r2 == 0 && r3 == 0 && IPC_TAG_LABEL(big.tag) == CONSOLE_WRITE &&
+                   IPC_TAG_LABEL(quit.tag) == CONSOLE_QUIT,
+               "ipc.console_replies_carry_the_label");
 }
 
 /* Through the console service, as every program prints. */

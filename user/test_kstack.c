@@ -73,8 +73,14 @@ static void stats(long cpu, struct kstack_stats *st)
 }
 
 /* Switch to strategy id; false (and a SKIP line for `what`) if unavailable. */
+/* A strategy named as the program's second argument: the only one tested
+ * (a lab's grading boot runs one strategy's migration trials); NULL: all. */
+static const char *only;
+
 static bool use(unsigned id, const char *what)
 {
+    if (only && strcmp(only, kstack_names[id]) != 0)
+        return false;
     long err = kstack_set(id);
     if (err == 0)
         return true;
@@ -488,6 +494,7 @@ int main(int argc, char **argv)
         return ktap_done();
     }
     const char *part = argc > 1 ? argv[1] : "";
+    only = argc > 2 ? argv[2] : NULL;
     if (strcmp(part, "distribution") == 0)
         test_distribution();
     else if (strcmp(part, "migration") == 0)

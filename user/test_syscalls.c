@@ -45,11 +45,42 @@ static void test_console(void)
     KTAP_EXPECT_EQ(sys_read(1, buf, 1), -EBADF, "syscalls.read_bad_fd");
 }
 
+/* The values clock_gettime gives: tv_nsec below a second once the clock is
+ * past one (it waits for that), and a 25 ms sleep (timed by the kernel)
+ * advancing the clock by 25 ms to 2 s, not by a thousand times that. */
+static void test_time_values(void)
+{
+    struct timespec ts = {-1, -1};
+    long err = sys_clock_gettime(CLOCK_MONOTONIC, &ts);
+    for (int i = 0; err == 0 && ts.tv_sec == 0 && i < 30; i++) {
+        struct timespec nap = {0, 100 * 1000 * 1000};
+        sys_nanosleep(&nap, NULL);
+        err = sys_clock_gettime(CLOCK_MONOTONIC, &ts);
+    }
+    bool ok = err == 0 && ts.tv_sec > 0 && ts.tv_nsec >= 0 && ts.tv_nsec < 1000000000;
+    if (!ok)
+        ktap_note("clock_gettime: %ld, {%ld, %ld}: expected 0 and 0 <= tv_nsec < 10^9 past 1 s",
+                  err, (long)ts.tv_sec, (long)ts.tv_nsec);
+    uint64_t t0 = now_ns();
+    struct timespec req = {0, 25 * 1000 * 1000};
+    sys_nanosleep(&req, NULL);
+    uint64_t slept = now_ns() - t0;
+    if (slept < 25000000 || slept > 2000000000) {
+        ktap_note("a 25 ms sleep took %llu ns by clock_gettime", (unsigned long long)slept);
+        ok = false;
+    }
+    ktap_check(ok, "syscalls.clock_gettime_values");
+}
+
 static void test_time(void)
 {
     struct timespec ts;
     KTAP_EXPECT_EQ(sys_clock_gettime(CLOCK_MONOTONIC, &ts), 0, "syscalls.clock_gettime");
     KTAP_EXPECT_EQ(sys_clock_gettime(42, &ts), -EINVAL, "syscalls.clock_gettime_bad_clock");
+    /* Every bit of the clock id counts: 2^32 + CLOCK_MONOTONIC is no clock. */
+    KTAP_EXPECT_EQ(syscall2(SYS_clock_gettime, (1ul << 32) | CLOCK_MONOTONIC, &ts), -EINVAL,
+                   "syscalls.clock_gettime_bad_clock_high_bits");
+    test_time_values();
     uint64_t prev = now_ns();
     bool monotonic = true;
     for (int i = 0; i < 2000; i++) {

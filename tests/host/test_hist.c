@@ -290,6 +290,52 @@ TEST(exact_fields)
     CHECK(hist_mean_x1000(&h) == (uint64_t)want);
 }
 
+/* Known answers, worked out by hand from the bucket layout: 131 lies in
+ * [130, 132) (width 2 above 128), 5000 in [4992, 5056) (width 64 above
+ * 4096). Then the same buckets under counts they no longer hold (a bucket
+ * wrapped): any rank past the buckets answers max; and counts near 2^64,
+ * where p * count overflows 64 bits (50000 * 2^60 wraps to 0). */
+TEST(percentiles_known_answers)
+{
+    static const struct {
+        uint64_t count;
+        uint32_t p;
+        uint64_t want;
+    } kat[] = {
+        {2, 0, 131},           /* rank 1: bucket [130, 132), raised to min */
+        {2, 1, 131},           /* rank ceil(0.00002) = 1 */
+        {2, 50000, 131},       /* rank 1 exactly */
+        {2, 50001, 4992},      /* rank ceil(1.00002) = 2, not 1 */
+        {2, 100000, 4992},     /* rank 2: the lower edge, not max */
+        {2, 100001, 4992},     /* p above 100000 is p100 */
+        {2, 4294967295u, 4992},
+        {5, 20000, 131},       /* wrapped: rank 1 */
+        {5, 40000, 4992},      /* rank 2 */
+        {5, 40001, 5000},      /* rank 3: past the buckets, max */
+        {5, 100000, 5000},     /* rank 5: max, not 0 or the last edge */
+        {1ull << 60, 50000, 5000},  /* rank 2^59; p * count wraps to 0 */
+        {1ull << 60, 1, 5000},      /* rank 2^60 / 100000, rounded up */
+        {3ull << 62, 100000, 5000}, /* p * count wraps */
+        {UINT64_MAX, 100000, 5000}, /* rank 2^64 - 1: no overflow adding 99999 */
+        {UINT64_MAX, 1, 5000},
+        {(1ull << 47) + 1, 33333, 5000},
+    };
+    for (unsigned i = 0; i < ARRAY_SIZE(kat); i++) {
+        struct hist h;
+        hist_reset(&h);
+        hist_add(&h, 131);
+        hist_add(&h, 5000);
+        h.count = kat[i].count;
+        uint64_t got = hist_percentile(&h, kat[i].p);
+        if (got != kat[i].want) {
+            printf("    # count %llu, p %u/100000: got %llu, expected %llu\n",
+                   (unsigned long long)kat[i].count, kat[i].p, (unsigned long long)got,
+                   (unsigned long long)kat[i].want);
+            check_failures++;
+        }
+    }
+}
+
 /* Samples spread over four CPUs, merged, equal one histogram of them all. */
 TEST(merge_cpus)
 {
@@ -330,4 +376,5 @@ TEST(reset)
 
 RUN_TESTS("hist", CASE(layout), CASE(log2_soft_matches_clz), CASE(bucket_edges),
           CASE(bucket_of_reference), CASE(percentiles_random), CASE(percentiles_adversarial),
+          CASE(percentiles_known_answers),
           CASE(overflow), CASE(exact_fields), CASE(merge_cpus), CASE(reset))

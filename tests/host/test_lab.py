@@ -100,6 +100,45 @@ def _():
                and l.points for l in lab.LABS) and set(counts) <= {l.number for l in lab.LABS}
 
 
+@case("ktap_a_later_ok_does_not_undo_a_failure")
+def _():
+    text = ("not ok 1 - x86_64.uefi.a.b\n    # a.c:3: got 1, expected 2\nok 2 - x86_64.uefi.c\n"
+            "ok 3 - x86_64.uefi.a.b\n")
+    r = lab.parse_results(text, after=True)  # tests/run.py's order: diagnostics after
+    return r["x86_64.uefi.a.b"] == (False, ["# a.c:3: got 1, expected 2"]) \
+        and r["x86_64.uefi.c"][0] and "ktap_plan" not in r
+
+
+@case("ktap_plan_counts_nested_results")
+def _():
+    good = "KTAP version 1\n1..2\n    1..2\n    ok 1 - s.a\n    ok 2 - s.b\nok 1 - s\nok 2 - t\n"
+    short = "1..3\n    1..2\n    ok 1 - s.a\nok 1 - s\nok 2 - t\n"
+    bad = lab.parse_results(short, "host.")
+    return "host.ktap_plan" not in lab.parse_results(good, "host.") and \
+        not bad["host.ktap_plan"][0] and len(bad["host.ktap_plan"][1]) == 2
+
+
+@case("wrong_solutions_parse_and_apply")
+def _():
+    if not os.path.isdir(lab.WRONG_DIR):
+        return True  # a student's tree (tests/lab.py leaves the corpus out)
+    wrongs = lab.load_wrong(lab.LABS)
+    per_lab = {l.number: sum(w.lab == l.number for w in wrongs) for l in lab.LABS}
+    return all(n >= 8 for n in per_lab.values()) and \
+        not any(lab.wrong_problems(w) for w in wrongs)
+
+
+@case("wrong_solution_outside_a_region_refused")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "1", "x.wrong")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write("mistake: edits outside the lab\nfile: kernel/syscall.c\n---\n"
+                    "#include \"kernel/kstack_offset/kstack_offset.h\"\n+++\n\n")
+        return any("not inside" in p for p in lab.wrong_problems(lab.parse_wrong(path)))
+
+
 def main():
     print(f"1..{len(cases)}")
     failed = 0
