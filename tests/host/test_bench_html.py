@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import zlib
+import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -154,20 +155,7 @@ CASES = [page_contents, blank_check_can_fail, renders_in_chromium]
 
 
 def main():
-    print(f"KTAP version 1\n# suite: bench_html\n1..{len(CASES)}")
-    failed = 0
-    for n, case in enumerate(CASES, 1):
-        skip = None
-        try:
-            skip = case()
-            ok = True
-        except Exception as e:  # one broken case must not hide the others
-            print(f"    # {type(e).__name__}: {e}")
-            ok = False
-        failed += not ok
-        print(f"{'ok' if ok else 'not ok'} {n} - bench_html.{case.__name__}"
-              + (f" # {skip}" if skip else ""))
-    return 1 if failed else 0
+    return ktap_cases.run("bench_html", CASES)
 
 
 if __name__ == "__main__":

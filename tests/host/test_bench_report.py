@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -338,20 +339,7 @@ CASES = [csv_header_and_rows, percent_change, regression_mark, improvement_mark,
 
 
 def main():
-    print(f"KTAP version 1\n# suite: bench_report\n1..{len(CASES)}")
-    failed = 0
-    for n, case in enumerate(CASES, 1):
-        skip = None
-        try:
-            skip = case()
-            ok = True
-        except Exception as e:  # one broken case must not hide the others
-            print(f"    # {type(e).__name__}: {e}")
-            ok = False
-        failed += not ok
-        print(f"{'ok' if ok else 'not ok'} {n} - bench_report.{case.__name__}"
-              + (f" # {skip}" if skip else ""))
-    return 1 if failed else 0
+    return ktap_cases.run("bench_report", CASES)
 
 
 if __name__ == "__main__":

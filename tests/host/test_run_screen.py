@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -122,18 +123,7 @@ CASES = [one_screen, costs, offsets_and_attacks, lfsr_partial_is_no, unavailable
 
 
 def main():
-    print(f"KTAP version 1\n# suite: run_screen\n1..{len(CASES)}")
-    failed = 0
-    for n, case in enumerate(CASES, 1):
-        try:
-            case()
-            ok = True
-        except Exception as e:  # one broken case must not hide the others
-            print(f"    # {type(e).__name__}: {e}")
-            ok = False
-        failed += not ok
-        print(f"{'ok' if ok else 'not ok'} {n} - run_screen.{case.__name__}")
-    return 1 if failed else 0
+    return ktap_cases.run("run_screen", CASES)
 
 
 if __name__ == "__main__":
