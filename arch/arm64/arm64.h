@@ -81,6 +81,12 @@ bool arm64_armctrl_init(const struct fdt *f, int node);
 void arm64_armctrl_enable(unsigned bank, unsigned irq, bool on);
 int arm64_armctrl_pending(void);
 
+/* spin_table.c: whether the CPU with this MPIDR affinity asks for
+ * spin-table (and where it waits); release it to entry_pa (spin_table_entry
+ * in start.S) with its boot record at record_pa: 0, or -1 after saying why. */
+bool arm64_spin_table_release(uint64_t hwid, uint64_t *release);
+int arm64_spin_table_start(const struct cpu *c, uint64_t entry_pa, uint64_t record_pa);
+
 /* mmu.c: whether PAN is on (for fault reports). */
 bool arm64_has_pan(void);
 /* mmu.c: the kernel's root table (physical), once arch_mmu_switch has run. */
