@@ -70,6 +70,18 @@ BOOTS += virt-bus
 QEMU_DEPS_virt-bus := build/dtb/virt-bus.dtb
 QEMU_ARGS_virt-bus = -M virt,acpi=off -cpu $(QEMU_CPU) -smp 2 -m 512M -semihosting \
     -kernel $(BUILD)/Image -dtb build/dtb/virt-bus.dtb -append '$(KERNEL_CMDLINE)'
+# BOARD=raspi3b: QEMU's Raspberry Pi 3 Model B (BCM2837: four Cortex-A53s,
+# 1 GiB, the BCM2836 per-core interrupt controller instead of a GIC,
+# spin-table SMP, no PSCI). QEMU loads the kernel (-kernel, at EL2) with
+# Debian's bcm2837-rpi-3-b.dtb (boot/rpi/fetch.sh); its stdout-path is
+# serial1, the mini UART, QEMU's second serial port: the first (the PL011)
+# goes to null, QEMU_COMMON's mon:stdio to the mini UART. The SoC fixes the
+# CPU count and the memory size. Why not U-Boot: docs/boards.md.
+BOOTS += raspi3b
+RASPI3B_DTB = $(or $(RPI4_FIRMWARE),build/rpi4-firmware)/bcm2837-rpi-3-b.dtb
+QEMU_DEPS_raspi3b = $(RASPI3B_DTB)
+QEMU_ARGS_raspi3b = -M raspi3b -m 1G -semihosting -serial null \
+    -kernel $(BUILD)/Image -dtb $(RASPI3B_DTB) -append '$(KERNEL_CMDLINE)'
 # BOARD=rpi4: a real Raspberry Pi 4, no QEMU model; `make image BOARD=rpi4`
 # writes its SD card (boot/rpi/, docs/boards.md).
 BOOTS += rpi4
