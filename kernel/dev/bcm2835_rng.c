@@ -10,9 +10,11 @@
  * +0x0 (bit 0 enables the generator), status at +0x4 (bits [31:24]: how
  * many 32-bit words wait in its FIFO), data at +0x8 (the next word).
  *
- * Its quality is not documented either, so the claim is modest: one bit
- * of min-entropy per 32-bit word (seed.c's health tests run on every
- * sample; 1024 samples then credit the full 256 bits).
+ * Its quality is not documented either, so the claim is modest: a sample
+ * is two 32-bit words, credited 8 bits of min-entropy (one bit in eight;
+ * seed.c's health tests run on every sample). 1024 samples at boot credit
+ * the full 256 bits, and crng.c's reseed, which wants 256 bits from at
+ * most 64 samples, gets them from 32.
  */
 #include "arch/arch.h"
 #include "kernel/arch_callbacks.h"
@@ -37,23 +39,33 @@ static const char *bcm2835_rng_init(const struct fdt *f, int node)
     return NULL;
 }
 
-static unsigned bcm2835_rng_read(uint64_t *out)
+/* One 32-bit word once the FIFO has one; false after WAIT_SPINS polls. */
+static bool read_word(uint32_t *out)
 {
     for (unsigned spins = 0; spins < WAIT_SPINS; spins++) {
         if (arch_mmio_read32(base + RNG_STATUS) >> 24) {
             *out = arch_mmio_read32(base + RNG_DATA);
-            return 32;
+            return true;
         }
         arch_cpu_relax();
     }
-    return 0;
+    return false;
+}
+
+static unsigned bcm2835_rng_read(uint64_t *out)
+{
+    uint32_t lo, hi;
+    if (!read_word(&lo) || !read_word(&hi))
+        return 0;
+    *out = (uint64_t)hi << 32 | lo;
+    return 64;
 }
 
 const struct rng_driver bcm2835_rng_driver = {
     .name = "bcm2835-rng",
     .compatible = "brcm,bcm2835-rng",
-    .sample_bits = 32,
-    .h_x8 = 8,
+    .sample_bits = 64,
+    .h_x8 = 8 * 8,
     .seed_class = true,
     .init = bcm2835_rng_init,
     .read = bcm2835_rng_read,
