@@ -272,8 +272,8 @@ RPI4_DTB := $(RPI4_FIRMWARE)/bcm2711-rpi-4-b.dtb
 $(RPI4_FIRMWARE)/VERSIONS: boot/rpi/fetch.sh
 	$(Q)boot/rpi/fetch.sh $(RPI4_FIRMWARE)
 	$(Q)touch $@
-# BOARD=raspi3b's devicetree (QEMU -dtb) comes from the same fetch.
-$(RPI4_FIRMWARE)/bcm2837-rpi-3-b.dtb: $(RPI4_FIRMWARE)/VERSIONS
+# BOARD=raspi3b's devicetree (QEMU -dtb) and U-Boot come from the same fetch.
+$(RPI4_FIRMWARE)/bcm2837-rpi-3-b.dtb $(RPI4_FIRMWARE)/u-boot-rpi_arm64.bin: $(RPI4_FIRMWARE)/VERSIONS
 
 $(BUILD)/rpi4/sdcard.img: $(KERNEL_ELF) $(BUILD)/Image $(RPI4_FIRMWARE)/VERSIONS boot/mkimage.py \
     boot/uboot/extlinux.conf.in boot/rpi/config.txt boot/rpi/firmware-note.txt FORCE

@@ -8,6 +8,8 @@
 #
 # DIR gets, from Debian's arm64 packages (apt-get download, then dpkg-deb):
 #   u-boot.bin               u-boot-rpi: /usr/lib/u-boot/rpi_4/u-boot.bin
+#   u-boot-rpi_arm64.bin     u-boot-rpi: /usr/lib/u-boot/rpi_arm64/u-boot.bin, the
+#                            64-bit build for the Pi 3 and 4, for BOARD=raspi3b
 #   bl31.bin                 arm-trusted-firmware: /usr/lib/arm-trusted-firmware/rpi4/bl31.bin
 #   bcm2711-rpi-4-b.dtb      the kernel package linux-image-arm64 depends on:
 #                            /usr/lib/linux-image-*/broadcom/bcm2711-rpi-4-b.dtb,
@@ -24,7 +26,8 @@ set -eu
 DIR=${1:?usage: boot/rpi/fetch.sh DIR}
 DTB=bcm2711-rpi-4-b.dtb
 DTB3=bcm2837-rpi-3-b.dtb
-if [ -f "$DIR/u-boot.bin" ] && [ -f "$DIR/$DTB" ] && [ -f "$DIR/$DTB3" ] &&
+if [ -f "$DIR/u-boot.bin" ] && [ -f "$DIR/u-boot-rpi_arm64.bin" ] && [ -f "$DIR/$DTB" ] &&
+   [ -f "$DIR/$DTB3" ] &&
    { [ -f "$DIR/bl31.bin" ] || [ -f "$DIR/bl31.bin.missing" ]; }; then
     exit 0
 fi
@@ -56,6 +59,7 @@ dpkg-deb --fsys-tarfile "$TMP/${KPKG}"_*_arm64.deb |
         "./usr/lib/linux-image-*/broadcom/$DTB3"
 
 cp "$TMP/root/usr/lib/u-boot/rpi_4/u-boot.bin" "$TMP/u-boot.bin"
+cp "$TMP/root/usr/lib/u-boot/rpi_arm64/u-boot.bin" "$TMP/u-boot-rpi_arm64.bin"
 if [ -f "$TMP/root/usr/lib/arm-trusted-firmware/rpi4/bl31.bin" ]; then
     cp "$TMP/root/usr/lib/arm-trusted-firmware/rpi4/bl31.bin" "$TMP/bl31.bin"
 else
@@ -69,5 +73,5 @@ for deb in "$TMP"/*.deb; do
 done
 
 rm -rf "$DIR" && mkdir -p "$DIR"
-mv "$TMP/u-boot.bin" "$TMP/$DTB" "$TMP/$DTB3" "$TMP/VERSIONS" "$DIR/"
+mv "$TMP/u-boot.bin" "$TMP/u-boot-rpi_arm64.bin" "$TMP/$DTB" "$TMP/$DTB3" "$TMP/VERSIONS" "$DIR/"
 mv "$TMP"/bl31.bin* "$DIR/"
