@@ -187,32 +187,31 @@ static unsigned reseed_read64(uint64_t *out)
     return s->h_x8 / 8;
 }
 
-/* The devicetree's RNG devices, after the CPU's sources (arch_rng_probe
- * left a slot): absent, or in sources[] as usable or not (why). */
+/* The devicetree's RNG devices, in sources[] after the CPU's (arch_rng_probe
+ * left them room): absent, found but not usable (why), or started. */
 static void device_sources(void)
 {
     const struct fdt *f = boot_fdt();
     for (unsigned d = 0; f && d < ARRAY_SIZE(rng_drivers); d++) {
         const struct rng_driver *drv = rng_drivers[d];
         int node = fdt_find_compatible(f, -1, drv->compatible);
-        if (node < 0 || nsources >= MAX_CPU_SOURCES) {
-            kprintf("random: %-10s absent (%s)\n", drv->name,
-                    node < 0 ? "not in the devicetree" : "no room for another source");
-            continue;
-        }
-        const char *why = fdt_node_enabled(f, node) ? drv->init(f, node)
-                                                    : "disabled in the devicetree";
+        const char *why = node < 0                     ? "not in the devicetree"
+                          : !fdt_node_enabled(f, node) ? "disabled in the devicetree"
+                                                       : drv->init(f, node);
+        enum arch_rng_state state = node < 0 ? ARCH_RNG_ABSENT
+                                    : why    ? ARCH_RNG_DISABLED
+                                             : ARCH_RNG_OK;
         device_of[nsources] = drv;
         sources[nsources++] = (struct arch_rng_info){drv->name, drv->seed_class, drv->sample_bits,
-                                                     drv->h_x8,
-                                                     why ? ARCH_RNG_DISABLED : ARCH_RNG_OK, why};
+                                                     drv->h_x8, state, why};
     }
 }
 
 static unsigned cpu_sources(const struct boot_info *bi, bool disabled)
 {
     unsigned total = 0;
-    nsources = ncpu_sources = arch_rng_probe(bi, sources, MAX_CPU_SOURCES - 1);
+    nsources = ncpu_sources =
+        arch_rng_probe(bi, sources, MAX_CPU_SOURCES - (int)ARRAY_SIZE(rng_drivers));
     device_sources();
     parse_inject(bi->cmdline);
     if (ncpu_sources == 0)
