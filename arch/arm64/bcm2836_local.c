@@ -11,16 +11,16 @@
  *   32-127  the chained BCM2835 controller (bcm2835_armctrl.c): 32 + bank *
  *           32 + number, from its <bank number> specifiers
  *
- * Registers (BCM2836 "ARM Quad A7 core" document, QA7_rev3.4, 4.1 "Register
- * overview", at 0x40000000, the devicetree's reg translated through /soc's
- * ranges): GPU interrupt routing 0x0c (bits [1:0]: the core that gets the
- * GPU IRQ), core n timers interrupt control 0x40 + 4n (bit 3 = nCNTVIRQ to
- * IRQ; 4.6), core n mailboxes interrupt control 0x50 + 4n (bit m = mailbox m
- * to IRQ; 4.7), core n IRQ source 0x60 + 4n (bit 0 CNTPSIRQ, 1 CNTPNSIRQ,
- * 2 CNTHPIRQ, 3 CNTVIRQ, 4-7 mailboxes 0-3, 8 GPU interrupt, 9 PMU, 11 local
- * timer; 4.10), core n mailbox m write-set 0x80 + 16n + 4m and
- * read/write-high-to-clear 0xc0 + 16n + 4m (4.8). A core's number is its
- * MPIDR_EL1.Aff0, the devicetree's /cpus reg.
+ * Registers (Broadcom's "QA7: ARM Quad A7 core" document, rev 3.4, chapters
+ * 3 "ARM control" and 4 "Registers"; at 0x40000000, the devicetree's reg
+ * translated through /soc's ranges): GPU interrupt routing 0x0c (bits
+ * [1:0]: the core that gets the GPU IRQ), core n timers interrupt control
+ * 0x40 + 4n (bit 3: nCNTVIRQ to IRQ), core n mailboxes interrupt control
+ * 0x50 + 4n (bit m: mailbox m to IRQ), core n IRQ source 0x60 + 4n (bit 0
+ * CNTPSIRQ, 1 CNTPNSIRQ, 2 CNTHPIRQ, 3 CNTVIRQ, 4-7 mailboxes 0-3, 8 GPU
+ * interrupt, 9 PMU, 11 local timer), core n mailbox m write-set 0x80 + 16n
+ * + 4m and read/write-high-to-clear 0xc0 + 16n + 4m. A core's number is
+ * its MPIDR_EL1.Aff0, the devicetree's /cpus reg.
  *
  * Every source is level-like: the timer's line is its condition, a
  * mailbox's is "any bit set", the GPU's is the BCM2835 controller's pending
