@@ -510,6 +510,12 @@ build/host/test_rpi4_dtb: tests/host/test_rpi4_dtb.c lib/fdt.c lib/fdt_lookup.c 
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI4_DTB='"$(abspath $(RPI4_DTB))"' $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
 
+# The Raspberry Pi 3 devicetree BOARD=raspi3b boots with: the same fetch.
+build/host/test_rpi3_dtb: tests/host/test_rpi3_dtb.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h tests/host/check.h \
+    | rpi4-dtb-fetch
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI3_DTB='"$(abspath $(RPI4_FIRMWARE)/bcm2837-rpi-3-b.dtb)"' $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
+
 .PHONY: rpi4-dtb-fetch
 rpi4-dtb-fetch:
 	@mkdir -p build
