@@ -31,19 +31,19 @@
 #include "kernel/arch_callbacks.h"
 #include "lib/fdt.h"
 
-#define GPU_ROUTING       0x0c
-#define TIMER_CTL(core)   (0x40 + 4 * (core))
-#define MBOX_CTL(core)    (0x50 + 4 * (core))
-#define IRQ_SOURCE(core)  (0x60 + 4 * (core))
-#define MBOX_SET(core)    (0x80 + 16 * (core)) /* mailbox 0 */
-#define MBOX_CLR(core)    (0xc0 + 16 * (core))
-#define SRC_CNTV          3
-#define SRC_MBOX0         4
-#define SRC_GPU           8
-#define LOCAL_BASE_ID     16
-#define ARMCTRL_BASE_ID   32
-#define IDS               (ARMCTRL_BASE_ID + 3 * 32)
-#define IPI_IDS           4
+#define GPU_ROUTING      0x0c
+#define TIMER_CTL(core)  (0x40 + 4 * (core))
+#define MBOX_CTL(core)   (0x50 + 4 * (core))
+#define IRQ_SOURCE(core) (0x60 + 4 * (core))
+#define MBOX_SET(core)   (0x80 + 16 * (core)) /* mailbox 0 */
+#define MBOX_CLR(core)   (0xc0 + 16 * (core))
+#define SRC_CNTV         3
+#define SRC_MBOX0        4
+#define SRC_GPU          8
+#define LOCAL_BASE_ID    16
+#define ARMCTRL_BASE_ID  32
+#define IDS              (ARMCTRL_BASE_ID + 3 * 32)
+#define IPI_IDS          4
 
 static uintptr_t local;
 static int local_node = -1, armctrl_node = -1;

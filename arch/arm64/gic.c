@@ -181,8 +181,9 @@ bool arch_console_irq(void (*handler)(void))
     console_intid = id;
     gic->irq_setup(id, edge);
     arch_irq_restore(irqs);
-    kprintf("gic: console interrupt: %s INTID %u, %s-triggered\n",
-            gic->xlate ? gic->name : type ? "PPI" : "SPI", id, edge ? "edge" : "level");
+    const char *kind = gic->xlate ? gic->name : type ? "PPI" : "SPI";
+    kprintf("gic: console interrupt: %s INTID %u, %s-triggered\n", kind, id,
+            edge ? "edge" : "level");
     return true;
 }
 

@@ -73,7 +73,8 @@ const char *arch_smp_method(void)
     switch (arm64_psci_conduit) {
     case PSCI_SMC: return "PSCI CPU_ON via smc";
     case PSCI_HVC: return "PSCI CPU_ON via hvc";
-    default: return arm64_spin_table_release(cpus[0].hwid, NULL) ? "spin-table" : "nothing (no PSCI)";
+    default:
+        return arm64_spin_table_release(cpus[0].hwid, NULL) ? "spin-table" : "nothing (no PSCI)";
     }
 }
 

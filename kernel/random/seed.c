@@ -202,8 +202,12 @@ static void device_sources(void)
                                     : why    ? ARCH_RNG_DISABLED
                                              : ARCH_RNG_OK;
         device_of[nsources] = drv;
-        sources[nsources++] = (struct arch_rng_info){drv->name, drv->seed_class, drv->sample_bits,
-                                                     drv->h_x8, state, why};
+        sources[nsources++] = (struct arch_rng_info){.name = drv->name,
+                                                     .seed_class = drv->seed_class,
+                                                     .sample_bits = drv->sample_bits,
+                                                     .h_x8 = drv->h_x8,
+                                                     .state = state,
+                                                     .why = why};
     }
 }
 
@@ -347,6 +351,14 @@ static void print_test_output(void)
             sample[2], sample[3], sample[4], sample[5], sample[6], sample[7]);
 }
 
+/* What reseeds the CRNG, for the ready line: "the CPU", a device's name, or "". */
+static const char *reseed_name(void)
+{
+    if (reseed_source < 0)
+        return "";
+    return reseed_source < ncpu_sources ? "the CPU" : sources[reseed_source].name;
+}
+
 void random_init(struct boot_info *bi)
 {
     const char *cl = bi->cmdline;
@@ -361,10 +373,7 @@ void random_init(struct boot_info *bi)
         crng_set_reseed_source(reseed_read64);
     if (crng_ready())
         kprintf("random: %u bits credited: CRNG ready%s%s%s\n", total,
-                reseed_source >= 0 ? ", reseeded from " : "",
-                reseed_source < 0               ? ""
-                : reseed_source < ncpu_sources ? "the CPU"
-                                               : sources[reseed_source].name,
+                reseed_source >= 0 ? ", reseeded from " : "", reseed_name(),
                 reseed_source >= 0 ? " every 60 s" : "");
     else if (!kat)
         kprintf("random: CRNG NOT READY: the ChaCha20 self-test failed\n");
