@@ -3,13 +3,13 @@
  * arch/arm64/spin_table.c - starting a CPU by spin-table, where the
  * devicetree has no /psci (the Raspberry Pi 3; QEMU raspi3b).
  *
- * Devicetree Specification v0.4, 3.8.1 ("cpus/cpu*" node properties):
- * enable-method = "spin-table" means the CPU waits in the firmware, and
- * cpu-release-addr is the 64-bit physical address it watches. The booting
- * CPU writes the entry point's physical address there; the waiting CPU
- * (in a WFE loop) jumps to it once it sees a value other than zero, with
- * the MMU and caches off and no argument (the firmware's own protocol: the
- * Raspberry Pi's armstub and QEMU's raspi boot stub). So:
+ * Devicetree Specification v0.4, 3.8.1 ("cpus/cpu*" node properties)
+ * names the properties: enable-method = "spin-table", and cpu-release-addr,
+ * the physical address the waiting CPU watches. On arm64 that address holds
+ * one 64-bit word (the arm64 boot protocol's spin-table, which the Pi's
+ * armstub and QEMU's raspi boot stub implement): the CPU waits in WFE until
+ * the word is not zero, then jumps to it at the EL the boot CPU was given,
+ * MMU and caches off, with no argument. So:
  *
  *   1. spin_table_entry (start.S) finds its own boot record by its
  *      MPIDR_EL1.Aff0 in arm64_spin_records[] and goes on as PSCI's
