@@ -7,7 +7,7 @@
 #                                       counts, -icount) and attacks in one table
 #   make run CMDLINE=...                boot something else on the raw console
 #                                       (CMDLINE=ktest=all: the self-tests)
-#   make run BOARD=sifive_u|versal      the same on QEMU's model of a real board
+#   make run BOARD=sifive_u|versal|raspi3b  the same on QEMU's model of a real board
 #   make run VULN=1 CMDLINE=run=vuln_demo  attack two deliberately vulnerable calls (docs/attacks.md)
 #   make image BOARD=rpi4               the Raspberry Pi 4 SD card image (no QEMU model)
 #   make bench [N= ROUNDS= STRATEGIES= ICOUNT=1]  the benchmark, all arches (or ARCH=)
@@ -29,12 +29,14 @@ ARCHES := x86_64 arm64 riscv64
 # BOARD= boots QEMU's model of a real board instead of its generic machine
 # (docs/boards.md). A board fixes the arch, the boot path (named after the
 # board) and, by default, the CPU count.
-BOARDS := sifive_u versal rpi4
+BOARDS := sifive_u versal raspi3b rpi4
 BOARD_ARCH.sifive_u := riscv64
 BOARD_ARCH.versal := arm64
+BOARD_ARCH.raspi3b := arm64
 BOARD_ARCH.rpi4 := arm64
 BOARD_CPUS.sifive_u := 4
 BOARD_CPUS.versal := 2
+BOARD_CPUS.raspi3b := 4
 BOARD_CPUS.rpi4 := 4
 ifneq ($(BOARD),)
 ifeq ($(filter $(BOARD),$(BOARDS)),)
@@ -270,6 +272,8 @@ RPI4_DTB := $(RPI4_FIRMWARE)/bcm2711-rpi-4-b.dtb
 $(RPI4_FIRMWARE)/VERSIONS: boot/rpi/fetch.sh
 	$(Q)boot/rpi/fetch.sh $(RPI4_FIRMWARE)
 	$(Q)touch $@
+# BOARD=raspi3b's devicetree (QEMU -dtb) and U-Boot come from the same fetch.
+$(RPI4_FIRMWARE)/bcm2837-rpi-3-b.dtb $(RPI4_FIRMWARE)/u-boot-rpi_arm64.bin: $(RPI4_FIRMWARE)/VERSIONS
 
 $(BUILD)/rpi4/sdcard.img: $(KERNEL_ELF) $(BUILD)/Image $(RPI4_FIRMWARE)/VERSIONS boot/mkimage.py \
     boot/uboot/extlinux.conf.in boot/rpi/config.txt boot/rpi/firmware-note.txt FORCE
@@ -391,6 +395,7 @@ fuzz soak: check-deps
 print-qemu: $(QEMU_DEPS_$(BOOT))
 	@echo "VARS_TEMPLATE=$(VARS_TEMPLATE_$(BOOT))"
 	@echo "QEMU=$(QEMU_CMD)"
+run qemu-gdb: $(QEMU_DEPS_$(BOOT))
 
 qemu-gdb: check-deps image
 	$(Q)$(if $(VARS_TEMPLATE_$(BOOT)),cp -f $(VARS_TEMPLATE_$(BOOT)) $(VARS);) true
@@ -504,6 +509,12 @@ build/host/test_rpi4_dtb: tests/host/test_rpi4_dtb.c lib/fdt.c lib/fdt_lookup.c 
     | rpi4-dtb-fetch
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI4_DTB='"$(abspath $(RPI4_DTB))"' $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
+
+# The Raspberry Pi 3 devicetree BOARD=raspi3b boots with: the same fetch.
+build/host/test_rpi3_dtb: tests/host/test_rpi3_dtb.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h tests/host/check.h \
+    | rpi4-dtb-fetch
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI3_DTB='"$(abspath $(RPI4_FIRMWARE)/bcm2837-rpi-3-b.dtb)"' $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
 
 .PHONY: rpi4-dtb-fetch
 rpi4-dtb-fetch:

@@ -246,20 +246,26 @@ void console_relocate(void)
         uart.base = (uintptr_t)phys_to_virt(uart.phys);
 }
 
+/* Where the registers start in their page, in DEVICE_INFO_PAGE_OFFSET's place. */
+static unsigned long page_offset(void)
+{
+    return (unsigned long)(uart.phys & 0xfff) << 32;
+}
+
 unsigned long console_device_info(void)
 {
     switch (uart.kind) {
     case UART_NS16550_PIO: return DEVICE_UART_NS16550 | 1ul << 16 | DEVICE_INFO_PORTS;
     case UART_NS16550_MMIO:
         return DEVICE_UART_NS16550 | (unsigned long)uart.reg_shift << 8 |
-               (unsigned long)uart.io_width << 16;
-    case UART_PL011: return DEVICE_UART_PL011 | 4ul << 16;
-    case UART_SIFIVE: return DEVICE_UART_SIFIVE | 4ul << 16;
+               (unsigned long)uart.io_width << 16 | page_offset();
+    case UART_PL011: return DEVICE_UART_PL011 | 4ul << 16 | page_offset();
+    case UART_SIFIVE: return DEVICE_UART_SIFIVE | 4ul << 16 | page_offset();
     default: return 0;
     }
 }
 
-/* Ports: DEVICE_PORTS bytes; memory: the register page, at the UART's
+/* Ports: DEVICE_PORTS bytes; memory: the registers' page from the first, at the UART's
  * access width (PL011 TRM 3.2: 32-bit registers). */
 long console_device_io(unsigned long offset, unsigned long value, bool write)
 {
@@ -277,7 +283,7 @@ long console_device_io(unsigned long offset, unsigned long value, bool write)
         return 0;
     }
 #endif
-    if (offset >= 0x1000)
+    if (offset >= 0x1000 - (uart.phys & 0xfff)) /* the registers' page, no further */
         return -EINVAL;
     uintptr_t a = uart.base + offset;
     if (!write)

@@ -249,6 +249,15 @@ BOARDS = {
                             r"smp: starting 1 more CPU by PSCI CPU_ON via smc",
                             r"gic: GICv3 distributor 0xf9000000",
                             r"random: RNDR +absent", r"random: jitter +used"]),
+    "raspi3b": ("arm64", 4, [r"boot: booti via", r"board: Raspberry Pi 3 Model B \(raspberrypi,3-model-b\)",
+                             r"console: ns16550 @ 0x3f215040",
+                             r"psci: none; cpu@0 asks for spin-table \(release address 0xd8\)",
+                             r"smp: starting 3 more CPUs by spin-table",
+                             r"gic: BCM2836 local interrupt controller @ 0x40000000, BCM2835 "
+                             r"controller chained",
+                             r"gic: console interrupt: BCM2836 local INTID 93",
+                             r"random: RNDR +absent",
+                             r"random: bcm2835-rng found, used: 256 bits credited"]),
 }
 
 

@@ -56,7 +56,8 @@ static void test_info_and_io(void)
     KTAP_EXPECT_EQ(device_info(ep), -EINVAL, "ipc.device_info_not_a_device");
     KTAP_EXPECT_EQ(device_read(IPC_CONTROL_HANDLE - 1, 0), -EBADF, "ipc.device_io_bad_handle");
     KTAP_EXPECT_EQ(device_read(ep, 0), -EINVAL, "ipc.device_io_not_a_device");
-    unsigned long window = info & DEVICE_INFO_PORTS ? DEVICE_PORTS : 0x1000;
+    unsigned long window =
+        info & DEVICE_INFO_PORTS ? DEVICE_PORTS : 0x1000 - DEVICE_INFO_PAGE_OFFSET(info);
     KTAP_EXPECT_EQ(device_read(DEV_H, window), -EINVAL, "ipc.device_io_offset_out_of_range");
     KTAP_EXPECT_EQ(device_read(DEV_H, -1ul), -EINVAL, "ipc.device_io_offset_huge");
     KTAP_EXPECT_EQ(syscall6(SYS_device_io, DEV_H, 0, 0, 2, 0, 0), -EINVAL,
@@ -94,7 +95,7 @@ static void test_map(void)
     unsigned long reg = uart.kind == DEVICE_UART_PL011    ? 0x30
                         : uart.kind == DEVICE_UART_SIFIVE ? 0x08
                                                           : 3ul << uart.shift;
-    volatile uint8_t *regs = (volatile uint8_t *)MAP_VA;
+    volatile uint8_t *regs = (volatile uint8_t *)(MAP_VA + DEVICE_INFO_PAGE_OFFSET(info));
     long via_io = device_read(DEV_H, reg);
     long mapped = DEVICE_INFO_WIDTH(info) == 4 ? (long)*(volatile uint32_t *)(regs + reg)
                                                : (long)regs[reg];

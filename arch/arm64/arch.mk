@@ -70,6 +70,22 @@ BOOTS += virt-bus
 QEMU_DEPS_virt-bus := build/dtb/virt-bus.dtb
 QEMU_ARGS_virt-bus = -M virt,acpi=off -cpu $(QEMU_CPU) -smp 2 -m 512M -semihosting \
     -kernel $(BUILD)/Image -dtb build/dtb/virt-bus.dtb -append '$(KERNEL_CMDLINE)'
+# BOARD=raspi3b: QEMU's Raspberry Pi 3 Model B (BCM2837: four Cortex-A53s,
+# 1 GiB, the BCM2836 per-core interrupt controller instead of a GIC,
+# spin-table SMP, no PSCI). QEMU stands in for the Pi's start firmware: it
+# loads Debian's U-Boot rpi_arm64 (-kernel) with Debian's
+# bcm2837-rpi-3-b.dtb (-dtb; both from boot/rpi/fetch.sh) and starts it at
+# EL2; U-Boot's distro boot reads /extlinux/extlinux.conf from the SD card
+# (the same disk image as BOOT=uboot) and `booti`s the Image with that
+# devicetree. Its stdout-path is serial1, the mini UART, QEMU's second
+# serial port: the first (the PL011) goes to null, QEMU_COMMON's mon:stdio
+# to the mini UART. The SoC fixes the CPU count and the memory size.
+BOOTS += raspi3b
+RASPI3B_FIRMWARE = $(or $(RPI4_FIRMWARE),build/rpi4-firmware)
+QEMU_DEPS_raspi3b = $(RASPI3B_FIRMWARE)/bcm2837-rpi-3-b.dtb $(RASPI3B_FIRMWARE)/u-boot-rpi_arm64.bin
+QEMU_ARGS_raspi3b = -M raspi3b -m 1G -semihosting -serial null \
+    -kernel $(RASPI3B_FIRMWARE)/u-boot-rpi_arm64.bin -dtb $(RASPI3B_FIRMWARE)/bcm2837-rpi-3-b.dtb \
+    -drive if=sd,format=raw,file=$(IMAGE)
 # BOARD=rpi4: a real Raspberry Pi 4, no QEMU model; `make image BOARD=rpi4`
 # writes its SD card (boot/rpi/, docs/boards.md).
 BOOTS += rpi4

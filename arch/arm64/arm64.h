@@ -67,8 +67,25 @@ struct arm64_gic_ops {
     /* Acknowledge: the INTID; *token goes back to eoi. */
     unsigned (*ack)(uint32_t *token);
     void (*eoi)(uint32_t token);
+    /* Optional, for a controller whose specifiers are not the GIC's
+     * <type number flags>: the index-th interrupt of devicetree node
+     * `node` in this controller's numbering (ARM64_INTID_SPECIAL if not
+     * its own), *edge its trigger. */
+    unsigned (*xlate)(const struct fdt *f, int node, unsigned index, bool *edge);
 };
-extern const struct arm64_gic_ops arm64_gicv2, arm64_gicv3;
+extern const struct arm64_gic_ops arm64_gicv2, arm64_gicv3, arm64_bcm2836_local;
+
+/* bcm2835_armctrl.c, for bcm2836_local.c: the chained BCM2835 controller
+ * (banks 0-2 of 32 sources); pending: bank * 32 + number, or -1. */
+bool arm64_armctrl_init(const struct fdt *f, int node);
+void arm64_armctrl_enable(unsigned bank, unsigned irq, bool on);
+int arm64_armctrl_pending(void);
+
+/* spin_table.c: whether the CPU with this MPIDR affinity asks for
+ * spin-table (and where it waits); release it to entry_pa (spin_table_entry
+ * in start.S) with its boot record at record_pa: 0, or -1 after saying why. */
+bool arm64_spin_table_release(uint64_t hwid, uint64_t *release);
+int arm64_spin_table_start(const struct cpu *c, uint64_t entry_pa, uint64_t record_pa);
 
 /* mmu.c: whether PAN is on (for fault reports). */
 bool arm64_has_pan(void);

@@ -102,7 +102,8 @@ uint64_t arm64_psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
 /*
  * No /psci: say how the CPUs ask to be started instead (Devicetree
  * Specification v0.4, 3.8.1), as the raw Raspberry Pi devicetrees do with
- * spin-table. Only the boot CPU then runs (arch_cpu_start refuses).
+ * spin-table, which smp.c then uses (spin_table.c); with neither, only
+ * the boot CPU runs (arch_cpu_start refuses).
  */
 static void describe_cpu_start_without_psci(const struct fdt *f)
 {
@@ -111,8 +112,8 @@ static void describe_cpu_start_without_psci(const struct fdt *f)
     int method = cpu >= 0 ? fdt_cpu_enable_method(f, cpu, &release) : FDT_ERR_NOTFOUND;
     const char *name = cpu >= 0 ? fdt_node_name(f, cpu) : "/cpus";
     if (method == FDT_CPU_SPIN_TABLE)
-        kprintf("psci: none; %s asks for spin-table (release address %#llx), which this kernel "
-                "does not implement: the other CPUs stay off\n",
+        kprintf("psci: none; %s asks for spin-table (release address %#llx): the other CPUs "
+                "are started that way (spin_table.c)\n",
                 name, (unsigned long long)release);
     else if (method < 0)
         kprintf("psci: none; %s has no usable enable-method (spin-table needs "

@@ -39,6 +39,8 @@ static uint64_t timer_period;
 static const char *const gicv3_compatible[] = {"arm,gic-v3"};
 static const char *const gicv2_compatible[] = {"arm,cortex-a15-gic", "arm,gic-400",
                                                "arm,cortex-a9-gic", "arm,cortex-a7-gic"};
+/* No GIC: the Raspberry Pi 2/3's per-core controller (bcm2836_local.c). */
+static const char *const bcm2836_compatible[] = {"brcm,bcm2836-l1-intc"};
 
 __noreturn void arm64_gic_fail(const char *why)
 {
@@ -48,10 +50,19 @@ __noreturn void arm64_gic_fail(const char *why)
 }
 
 /* The virtual timer's INTID from /timer (cells: type (1 = PPI), number, flags). */
-static void find_timer(const struct fdt *f)
+static void find_timer(const struct fdt *f, const struct arm64_gic_ops *ops)
 {
     uint32_t len;
     int node = fdt_find_compatible(f, -1, "arm,armv8-timer");
+    if (node < 0) /* the same timer, as 32-bit devicetrees name it (BCM2837) */
+        node = fdt_find_compatible(f, -1, "arm,armv7-timer");
+    if (node >= 0 && ops->xlate) {
+        bool edge;
+        unsigned id = ops->xlate(f, node, 2, &edge);
+        if (id < ARM64_INTID_SPECIAL)
+            timer_intid = id;
+        return;
+    }
     const uint8_t *irqs = node >= 0 ? fdt_prop(f, node, "interrupts", &len) : NULL;
     if (irqs && len >= 3 * 12 && fdt_be32(irqs + 24) == 1)
         timer_intid = PPI_BASE + fdt_be32(irqs + 28);
@@ -86,13 +97,17 @@ void arm64_gic_init(const struct fdt *f)
         node = find_compatible(f, gicv2_compatible, ARRAY_SIZE(gicv2_compatible));
     }
     if (node < 0) {
+        ops = &arm64_bcm2836_local;
+        node = find_compatible(f, bcm2836_compatible, ARRAY_SIZE(bcm2836_compatible));
+    }
+    if (node < 0) {
         unknown_controller(f);
         return; /* arch_timer_start stops the boot */
     }
-    find_timer(f);
     gic_intids = ops->init(f, node);
     if (!gic_intids)
         return; /* ops->init said why; arch_timer_start stops */
+    find_timer(f, ops);
     gic = ops;
     gic_node = node;
     kprintf("gic: %s, %u INTIDs; timer INTID %u\n", gic->name, gic_intids, timer_intid);
@@ -112,7 +127,8 @@ void arch_timer_start(unsigned hz)
 {
     if (!gic)
         arm64_gic_fail("gic: no usable interrupt controller in the devicetree: neither a GICv3 "
-                       "(arm,gic-v3) nor a GICv2 (arm,cortex-a15-gic, arm,gic-400)");
+                       "(arm,gic-v3), a GICv2 (arm,cortex-a15-gic, arm,gic-400) nor a BCM2836 "
+                       "local controller (brcm,bcm2836-l1-intc)");
     gic->cpu_init(1u << SGI_RESCHEDULE | 1u << SGI_STOP | 1u << timer_intid);
     timer_period = arch_counter_hz() / hz;
     timer_rearm();
@@ -141,22 +157,32 @@ bool arch_console_irq(void (*handler)(void))
     uint32_t len, cells;
     int uart = f ? fdt_stdout_node(f, NULL) : FDT_ERR_NOTFOUND;
     const uint8_t *irq = uart >= 0 ? fdt_prop(f, uart, "interrupts", &len) : NULL;
-    if (!irq || !gic || fdt_interrupt_parent(f, uart) != gic_node ||
-        !fdt_prop_u32(f, gic_node, "#interrupt-cells", &cells) || cells != 3 || len < 12)
+    unsigned id, type = 0;
+    bool edge;
+    if (!irq || !gic)
         return false;
-    uint32_t type = fdt_be32(irq), number = fdt_be32(irq + 4), flags = fdt_be32(irq + 8);
-    unsigned id = type == 0 && number < 988  ? 32 + number
-                  : type == 1 && number < 16 ? PPI_BASE + number
-                                             : ARM64_INTID_SPECIAL;
+    if (gic->xlate) {
+        id = gic->xlate(f, uart, 0, &edge);
+    } else {
+        if (fdt_interrupt_parent(f, uart) != gic_node ||
+            !fdt_prop_u32(f, gic_node, "#interrupt-cells", &cells) || cells != 3 || len < 12)
+            return false;
+        uint32_t number = fdt_be32(irq + 4), flags = fdt_be32(irq + 8);
+        type = fdt_be32(irq);
+        id = type == 0 && number < 988  ? 32 + number
+             : type == 1 && number < 16 ? PPI_BASE + number
+                                        : ARM64_INTID_SPECIAL;
+        edge = flags & 0x3;
+    }
     if (id >= ARM64_INTID_SPECIAL || id >= gic_intids || id == timer_intid)
         return false;
-    bool edge = flags & 0x3;
     unsigned long irqs = arch_irq_save(); /* stay on this CPU; no IRQ while half set up */
     console_handler = handler;
     console_intid = id;
     gic->irq_setup(id, edge);
     arch_irq_restore(irqs);
-    kprintf("gic: console interrupt: %s INTID %u, %s-triggered\n", type ? "PPI" : "SPI", id,
+    const char *kind = gic->xlate ? gic->name : type ? "PPI" : "SPI";
+    kprintf("gic: console interrupt: %s INTID %u, %s-triggered\n", kind, id,
             edge ? "edge" : "level");
     return true;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/arm64/smp.c - starting the other CPUs with PSCI CPU_ON.
+ * arch/arm64/smp.c - starting the other CPUs with PSCI CPU_ON, or by
+ * spin-table where the devicetree has no /psci (spin_table.c).
  *
  * The devicetree's /cpus `reg` values on Arm are MPIDR_EL1's affinity
  * fields: Aff2..Aff0 in bits [23:0], and Aff3 in bits [39:32] when /cpus
@@ -37,7 +38,7 @@ _Static_assert(__builtin_offsetof(struct arm64_cpu_boot, tcr) == 24, "SB_TCR");
 _Static_assert(__builtin_offsetof(struct arm64_cpu_boot, pa_minus_va) == 32, "SB_PA_MINUS_VA");
 
 static struct arm64_cpu_boot boot_records[MAX_CPUS];
-extern const char secondary_entry[]; /* start.S */
+extern const char secondary_entry[], spin_table_entry[]; /* start.S */
 
 /* Nothing to keep aside: PSCI needs no memory of ours beyond the image. */
 void arch_memory_reserve(struct boot_info *bi) {}
@@ -72,13 +73,14 @@ const char *arch_smp_method(void)
     switch (arm64_psci_conduit) {
     case PSCI_SMC: return "PSCI CPU_ON via smc";
     case PSCI_HVC: return "PSCI CPU_ON via hvc";
-    default: return "nothing (no PSCI)";
+    default:
+        return arm64_spin_table_release(cpus[0].hwid, NULL) ? "spin-table" : "nothing (no PSCI)";
     }
 }
 
 int arch_cpu_start(struct cpu *c, uintptr_t stack_top)
 {
-    if (arm64_psci_conduit == PSCI_NONE)
+    if (arm64_psci_conduit == PSCI_NONE && !arm64_spin_table_release(c->hwid, NULL))
         return -1;
     struct arm64_cpu_boot *b = &boot_records[c->id];
     *b = (struct arm64_cpu_boot){
@@ -91,6 +93,8 @@ int arch_cpu_start(struct cpu *c, uintptr_t stack_top)
     /* The new CPU reads the record with its MMU (so its caches) off: push
      * it from this CPU's caches out to the PoC first. */
     arm64_dcache_clean_poc(b, sizeof(*b));
+    if (arm64_psci_conduit == PSCI_NONE)
+        return arm64_spin_table_start(c, image_pa(spin_table_entry), image_pa(b));
     int64_t r =
         (int64_t)arm64_psci_call(PSCI_CPU_ON_64, c->hwid, image_pa(secondary_entry), image_pa(b));
     if (r != 0) {

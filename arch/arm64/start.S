@@ -372,6 +372,20 @@ el2_to_el1:
  * have been read through the caches ever since, and with the MMU on every
  * access here is cacheable, Inner Shareable and so coherent.
  */
+/*
+ * spin_table_entry - where a spin-table CPU starts (spin_table.c): as
+ * secondary_entry, but the firmware passes nothing, so the record's
+ * physical address comes from arm64_spin_records[MPIDR_EL1.Aff0], which
+ * the boot CPU cleaned to the PoC before it released this CPU.
+ */
+    .globl spin_table_entry
+spin_table_entry:
+    mrs     x1, mpidr_el1
+    and     x1, x1, #0xff
+    adr_l   x0, arm64_spin_records
+    ldr     x0, [x0, x1, lsl #3]
+    b       secondary_entry
+
 #define SB_CPU 0                    /* struct arm64_cpu_boot (smp.c) */
 #define SB_STACK 8
 #define SB_ROOT 16

@@ -129,7 +129,9 @@ long sys_device_map(const struct sysargs *args)
         return err;
     if (!console_mmio(&pa, &size) || va == 0 || va % PAGE_SIZE || va >= USER_TOP - PAGE_SIZE)
         return -EINVAL;
-    return vm_map(&current_task()->as, va, pa, PAGE_SIZE, VM_USER | VM_READ | VM_WRITE | VM_DEVICE);
+    /* The page the registers are in (DEVICE_INFO_PAGE_OFFSET says where). */
+    return vm_map(&current_task()->as, va, ALIGN_DOWN(pa, PAGE_SIZE), PAGE_SIZE,
+                  VM_USER | VM_READ | VM_WRITE | VM_DEVICE);
 }
 
 long sys_irq_bind(const struct sysargs *args)

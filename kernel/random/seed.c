@@ -5,7 +5,8 @@
  *
  * Sources, in order, each reported on one "random:" line:
  *   1. the CPU's generators (arch_rng_probe: RDSEED/RDRAND, RNDRRS/RNDR,
- *      the Zkr seed CSR). Each must pass a start-up self-test (8 reads that
+ *      the Zkr seed CSR), then the devicetree's RNG devices (kernel/dev/
+ *      rng.h: bcm2835-rng), treated alike. Each must pass a start-up self-test (8 reads that
  *      succeed, are not 0 or all-ones, and change) and then 1024 samples
  *      through the SP 800-90B repetition count and adaptive proportion tests
  *      (lib/health.c) before it is credited; all samples are mixed in.
@@ -33,13 +34,14 @@
 #include "arch/arch.h"
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
+#include "kernel/dev/rng.h"
 #include "kernel/printk.h"
 #include "lib/cmdline.h"
 #include "lib/health.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define MAX_CPU_SOURCES 4
+#define MAX_CPU_SOURCES 6 /* the CPU's, then the devices' */
 #define SELFTEST_READS 8
 #define STARTUP_SAMPLES 1024
 #define HEALTH_ALPHA_LOG2 30
@@ -49,6 +51,10 @@ enum inject_mode { INJECT_NONE, INJECT_STUCK, INJECT_ONES, INJECT_ZEROS, INJECT_
 
 static struct arch_rng_info sources[MAX_CPU_SOURCES];
 static int nsources;
+static int ncpu_sources; /* sources[ncpu_sources..] are devices: */
+static const struct rng_driver *device_of[MAX_CPU_SOURCES];
+/* The devicetree RNG drivers (kernel/dev/), by compatible. */
+static const struct rng_driver *const rng_drivers[] = {&bcm2835_rng_driver};
 static int inject_source = -1;   /* a CPU source, or one of: */
 #define INJECT_EFI (-2)             /* rng.inject=efi:... */
 #define INJECT_RNG_SEED (-3)        /* rng.inject=rng-seed:... */
@@ -67,7 +73,7 @@ static uint64_t sample_mask(const struct arch_rng_info *s)
 /* A read of CPU source i, with the test build's fault injection on top. */
 static unsigned source_read(int i, uint64_t *v)
 {
-    unsigned bits = arch_rng_read(i, v);
+    unsigned bits = i < ncpu_sources ? arch_rng_read(i, v) : device_of[i]->read(v);
     if (i != inject_source)
         return bits;
     uint64_t mask = sample_mask(&sources[i]);
@@ -181,12 +187,38 @@ static unsigned reseed_read64(uint64_t *out)
     return s->h_x8 / 8;
 }
 
+/* The devicetree's RNG devices, in sources[] after the CPU's (arch_rng_probe
+ * left them room): absent, found but not usable (why), or started. */
+static void device_sources(void)
+{
+    const struct fdt *f = boot_fdt();
+    for (unsigned d = 0; f && d < ARRAY_SIZE(rng_drivers); d++) {
+        const struct rng_driver *drv = rng_drivers[d];
+        int node = fdt_find_compatible(f, -1, drv->compatible);
+        const char *why = node < 0                     ? "not in the devicetree"
+                          : !fdt_node_enabled(f, node) ? "disabled in the devicetree"
+                                                       : drv->init(f, node);
+        enum arch_rng_state state = node < 0 ? ARCH_RNG_ABSENT
+                                    : why    ? ARCH_RNG_DISABLED
+                                             : ARCH_RNG_OK;
+        device_of[nsources] = drv;
+        sources[nsources++] = (struct arch_rng_info){.name = drv->name,
+                                                     .seed_class = drv->seed_class,
+                                                     .sample_bits = drv->sample_bits,
+                                                     .h_x8 = drv->h_x8,
+                                                     .state = state,
+                                                     .why = why};
+    }
+}
+
 static unsigned cpu_sources(const struct boot_info *bi, bool disabled)
 {
     unsigned total = 0;
-    nsources = arch_rng_probe(bi, sources, MAX_CPU_SOURCES);
+    nsources = ncpu_sources =
+        arch_rng_probe(bi, sources, MAX_CPU_SOURCES - (int)ARRAY_SIZE(rng_drivers));
+    device_sources();
     parse_inject(bi->cmdline);
-    if (nsources == 0)
+    if (ncpu_sources == 0)
         kprintf("random: %-10s absent: this architecture has no such instruction\n", "CPU RNG");
     for (int i = 0; i < nsources; i++) {
         const struct arch_rng_info *s = &sources[i];
@@ -200,7 +232,7 @@ static unsigned cpu_sources(const struct boot_info *bi, bool disabled)
             kprintf("random: %-10s found, not used: %s\n", s->name, why);
             continue;
         }
-        if (disabled) {
+        if (disabled && i < ncpu_sources) {
             kprintf("random: %-10s found, not used: disabled by rng.no_cpu\n", s->name);
             continue;
         }
@@ -214,8 +246,10 @@ static unsigned cpu_sources(const struct boot_info *bi, bool disabled)
         kprintf("random: %-10s found, used: %u bits credited (%u health-tested samples)\n",
                 s->name, credit, STARTUP_SAMPLES);
         /* The `hw` stack offset strategy reads the fastest healthy source: a
-         * DRBG (RDRAND, RNDR) rather than a conditioned seed (RDSEED, RNDRRS). */
-        if (fast_source < 0 || (!s->seed_class && sources[fast_source].seed_class))
+         * DRBG (RDRAND, RNDR) rather than a conditioned seed (RDSEED, RNDRRS);
+         * a CPU instruction, never a device behind MMIO. */
+        if (i < ncpu_sources &&
+            (fast_source < 0 || (!s->seed_class && sources[fast_source].seed_class)))
             fast_source = i;
         /* Reseed from the first healthy seed-class source, else a DRBG one. */
         if (reseed_source < 0 || (s->seed_class && !sources[reseed_source].seed_class)) {
@@ -317,6 +351,14 @@ static void print_test_output(void)
             sample[2], sample[3], sample[4], sample[5], sample[6], sample[7]);
 }
 
+/* What reseeds the CRNG, for the ready line: "the CPU", a device's name, or "". */
+static const char *reseed_name(void)
+{
+    if (reseed_source < 0)
+        return "";
+    return reseed_source < ncpu_sources ? "the CPU" : sources[reseed_source].name;
+}
+
 void random_init(struct boot_info *bi)
 {
     const char *cl = bi->cmdline;
@@ -330,8 +372,9 @@ void random_init(struct boot_info *bi)
     if (reseed_source >= 0)
         crng_set_reseed_source(reseed_read64);
     if (crng_ready())
-        kprintf("random: %u bits credited: CRNG ready%s\n", total,
-                reseed_source >= 0 ? ", reseeded from the CPU every 60 s" : "");
+        kprintf("random: %u bits credited: CRNG ready%s%s%s\n", total,
+                reseed_source >= 0 ? ", reseeded from " : "", reseed_name(),
+                reseed_source >= 0 ? " every 60 s" : "");
     else if (!kat)
         kprintf("random: CRNG NOT READY: the ChaCha20 self-test failed\n");
     else

@@ -78,8 +78,9 @@
  *   device_info(dev_h) -> DEVICE_INFO_*: which UART, how its registers lie;
  *   device_io(dev_h, offset, value, write) -> the value read, or 0 written:
  *     one register access at byte `offset` of the device's window (x86 I/O
- *     ports: DEVICE_PORTS of them, one byte; memory-mapped: its page, with
- *     the width the device needs, offset aligned to it); -EINVAL outside;
+ *     ports: DEVICE_PORTS of them, one byte; memory-mapped: from its first
+ *     register to the end of that page, with the width the device needs,
+ *     offset aligned to it); -EINVAL outside;
  *   irq_bind(dev_h, notify_h, bits) -> 0: from now on, when the device's
  *     interrupt fires the kernel masks the line at the interrupt controller
  *     and signals `bits` on the notification (notify_h needs SIGNAL) instead
@@ -93,8 +94,10 @@
  * When the handle that bound the interrupt is closed (or its task dies)
  * the kernel unbinds it and takes the console input back (line unmasked,
  * the UART's receive interrupt enabled again).
- *   device_map(dev_h, va) -> 0: the device's register page mapped at va
- *     (user read-write, no execute, device memory attributes): -EINVAL for
+ *   device_map(dev_h, va) -> 0: the page holding the device's registers
+ *     mapped at va (user read-write, no execute, device memory attributes);
+ *     they start DEVICE_INFO_PAGE_OFFSET(info) bytes into it (0 on most
+ *     boards; the Raspberry Pi's mini UART is 0x40 into its page): -EINVAL for
  *     a port device (x86: use device_io) or a va that is 0, not page
  *     aligned or not below USER_TOP - 4096; -EEXIST if va is mapped.
  */
@@ -105,6 +108,8 @@
 #define DEVICE_INFO_REG_SHIFT(i) (((unsigned long)(i) >> 8) & 0xff) /* register n at n << shift */
 #define DEVICE_INFO_WIDTH(i) (((unsigned long)(i) >> 16) & 0xff)    /* bytes per access */
 #define DEVICE_INFO_PORTS 0x1000000ul /* x86 I/O ports rather than memory */
+/* Memory-mapped: where the first register lies in the page device_map maps. */
+#define DEVICE_INFO_PAGE_OFFSET(i) (((unsigned long)(i) >> 32) & 0xfff)
 #define DEVICE_PORTS 8 /* an x86 port device's window */
 
 #endif

@@ -136,7 +136,7 @@ TEST(generic_timer_virtual_ppi)
 }
 
 /* No /psci in the tree as shipped: the CPUs use spin-table. The kernel
- * then starts only the boot CPU and says why (arch/arm64/cpu.c); TF-A's
+ * then starts them that way (arch/arm64/spin_table.c); TF-A's
  * bl31.bin, the card's armstub, adds a /psci node (its strings name
  * "arm,psci-1.0") before U-Boot and the kernel see the tree. */
 TEST(no_psci_cpus_use_spin_table)

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel/dev/rng.h - random number generator devices found in the devicetree,
+ * as seed sources for kernel/random/seed.c (after the CPU's instructions). */
+#ifndef KERNEL_DEV_RNG_H
+#define KERNEL_DEV_RNG_H
+
+#include "kernel/types.h"
+
+struct fdt;
+
+struct rng_driver {
+    const char *name;       /* as the "random:" lines print it */
+    const char *compatible; /* the devicetree compatible it drives */
+    unsigned sample_bits;   /* bits per successful read */
+    unsigned h_x8;          /* min-entropy claimed per sample, in eighths of a bit */
+    bool seed_class;        /* a noise source, not a DRBG */
+    /* Map and start the device of node `node`; NULL, or why it cannot be used. */
+    const char *(*init)(const struct fdt *f, int node);
+    /* One sample: the number of good bits in *out, 0 after bounded waiting. */
+    unsigned (*read)(uint64_t *out);
+};
+
+extern const struct rng_driver bcm2835_rng_driver;
+
+#endif
