@@ -506,12 +506,14 @@ build/host/test_fdt_trimmed: tests/host/test_fdt_trimmed.c lib/fdt.c lib/fdt_loo
 # (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched
 # the build goes on and the test reports one skipped case saying so.
 build/host/test_rpi4_dtb: tests/host/test_rpi4_dtb.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h tests/host/check.h \
+    tests/host/dtb_file.h \
     | rpi4-dtb-fetch
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI4_DTB='"$(abspath $(RPI4_DTB))"' $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
 
 # The Raspberry Pi 3 devicetree BOARD=raspi3b boots with: the same fetch.
 build/host/test_rpi3_dtb: tests/host/test_rpi3_dtb.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h tests/host/check.h \
+    tests/host/dtb_file.h \
     | rpi4-dtb-fetch
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI3_DTB='"$(abspath $(RPI4_FIRMWARE)/bcm2837-rpi-3-b.dtb)"' $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)

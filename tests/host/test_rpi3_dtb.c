@@ -20,6 +20,7 @@
 
 #include "lib/fdt.h"
 #include "tests/host/check.h"
+#include "tests/host/dtb_file.h"
 
 #ifndef RPI3_DTB
 #define RPI3_DTB "build/rpi4-firmware/bcm2837-rpi-3-b.dtb"
@@ -30,27 +31,7 @@ static void *blob;
 
 static bool load(const char *path, const char **why)
 {
-    FILE *fp = fopen(path, "rb");
-    long size;
-    if (fp == NULL) {
-        *why = "the devicetree was not fetched (see make host-tests' output; boot/rpi/fetch.sh)";
-        return false;
-    }
-    fseek(fp, 0, SEEK_END);
-    size = ftell(fp);
-    rewind(fp);
-    blob = malloc((size_t)size);
-    if (size <= 0 || fread(blob, 1, (size_t)size, fp) != (size_t)size) {
-        fclose(fp);
-        *why = "the devicetree file could not be read";
-        return false;
-    }
-    fclose(fp);
-    if (fdt_init(&pi3, blob, (size_t)size) != FDT_OK) {
-        *why = "fdt_init rejected the devicetree";
-        return false;
-    }
-    return true;
+    return dtb_file_load(path, &pi3, &blob, why);
 }
 
 static uint64_t cpu_reg(int node)

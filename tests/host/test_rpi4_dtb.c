@@ -22,6 +22,7 @@
 
 #include "lib/fdt.h"
 #include "tests/host/check.h"
+#include "tests/host/dtb_file.h"
 
 #ifndef RPI4_DTB
 #define RPI4_DTB "build/rpi4-firmware/bcm2711-rpi-4-b.dtb"
@@ -32,27 +33,7 @@ static void *blob;
 
 static bool load(const char *path, const char **why)
 {
-    FILE *fp = fopen(path, "rb");
-    long size;
-    if (fp == NULL) {
-        *why = "the devicetree was not fetched (see make host-tests' output; boot/rpi/fetch.sh)";
-        return false;
-    }
-    fseek(fp, 0, SEEK_END);
-    size = ftell(fp);
-    rewind(fp);
-    blob = malloc((size_t)size);
-    if (size <= 0 || fread(blob, 1, (size_t)size, fp) != (size_t)size) {
-        fclose(fp);
-        *why = "the devicetree file could not be read";
-        return false;
-    }
-    fclose(fp);
-    if (fdt_init(&pi4, blob, (size_t)size) != FDT_OK) {
-        *why = "fdt_init rejected the devicetree";
-        return false;
-    }
-    return true;
+    return dtb_file_load(path, &pi4, &blob, why);
 }
 
 static uint64_t cpu_reg(int node, int index, uint64_t *size)
