@@ -502,6 +502,15 @@ build/host/test_fdt_trimmed: tests/host/test_fdt_trimmed.c lib/fdt.c lib/fdt_loo
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
 
+# The devicetree RNG drivers against register models: tests/host/fake_kernel
+# stands in for the arch contract (MMIO, counter) and ioremap.
+build/host/test_rng_devices: tests/host/test_rng_devices.c kernel/dev/bcm2835_rng.c \
+    kernel/dev/bcm2711_rng200.c kernel/dev/rng.h tests/host/check.h \
+    tests/host/fake_kernel/arch/arch.h tests/host/fake_kernel/kernel/arch_callbacks.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -Itests/host/fake_kernel $(HOST_CFLAGS) $< kernel/dev/bcm2835_rng.c \
+	    kernel/dev/bcm2711_rng200.c -o $@ $(HOST_LDLIBS)
+
 # The real Raspberry Pi 4 devicetree, fetched while this test is built
 # (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched
 # the build goes on and the test reports one skipped case saying so.

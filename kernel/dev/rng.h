@@ -21,5 +21,6 @@ struct rng_driver {
 };
 
 extern const struct rng_driver bcm2835_rng_driver;
+extern const struct rng_driver bcm2711_rng200_driver;
 
 #endif

@@ -54,7 +54,8 @@ static int nsources;
 static int ncpu_sources; /* sources[ncpu_sources..] are devices: */
 static const struct rng_driver *device_of[MAX_CPU_SOURCES];
 /* The devicetree RNG drivers (kernel/dev/), by compatible. */
-static const struct rng_driver *const rng_drivers[] = {&bcm2835_rng_driver};
+static const struct rng_driver *const rng_drivers[] = {&bcm2835_rng_driver,
+                                                      &bcm2711_rng200_driver};
 static int inject_source = -1;   /* a CPU source, or one of: */
 #define INJECT_EFI (-2)             /* rng.inject=efi:... */
 #define INJECT_RNG_SEED (-3)        /* rng.inject=rng-seed:... */
