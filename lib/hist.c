@@ -54,7 +54,7 @@ uint64_t hist_percentile(const struct hist *h, uint32_t per_100000)
 {
     if (h->count == 0)
         return 0;
-    /* LAB 5 BEGIN: the rank of the percentile, the bucket that holds it, its lower edge within [min, max] */
+    /* LAB 5 BEGIN: the percentile's rank, the bucket that holds it, its lower edge in [min, max] */
     uint64_t p = per_100000 > 100000 ? 100000 : per_100000;
     /* rank = ceil(p * count / 100000), split so p * count cannot overflow. */
     uint64_t q = h->count / 100000, r = h->count % 100000;

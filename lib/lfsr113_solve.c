@@ -56,7 +56,7 @@ static bool row_has(const struct gf2_row *r, unsigned u)
 /* Reduce r by the pivots; keep it as a new pivot if anything is left. */
 static void eliminate(struct lfsr113_solver *s, struct gf2_row r)
 {
-    /* LAB 6 BEGIN: Gaussian elimination over GF(2): reduce r, keep it as a pivot or count a contradiction */
+    /* LAB 6 BEGIN: GF(2) elimination: reduce r, keep it as a pivot or count a contradiction */
     for (unsigned u = 0; u < LFSR113_STATE_BITS; u++) {
         if (!row_has(&r, u))
             continue;

@@ -7,6 +7,7 @@
  * two can never disagree on the layout; the SYSCALL entry (entry.S) saves
  * the first part of the same frame with PUSH_RAX_AND_ARGS.
  */
+/* clang-format off */
 #ifndef ARCH_X86_64_FRAME_H
 #define ARCH_X86_64_FRAME_H
 

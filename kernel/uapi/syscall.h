@@ -35,11 +35,11 @@
 #define SYS_debug_leak_lock 22  /* () -> returns holding a lock: only with crash=lock-to-user */
 #define SYS_kstack_set 23       /* (unsigned strategy) -> 0, -EINVAL unknown, -ENODEV unavailable */
 #define SYS_kstack_get 24       /* () -> the strategy in force (kernel/uapi/kstack.h) */
-#define SYS_kstack_probe 25     /* (unsigned flags, unsigned target_cpu, struct kstack_probe *) -> 0 */
+#define SYS_kstack_probe 25     /* (unsigned flags, unsigned cpu, struct kstack_probe *) -> 0 */
 #define SYS_kstack_stats 26     /* (long cpu or -1 for all, struct kstack_stats *) -> 0 */
 #define SYS_kstack_debug 27     /* (unsigned op, unsigned long arg) -> depends on op */
 #define SYS_latency_ctl 28      /* (unsigned op, void *arg) -> 0 (kernel/uapi/latency.h) */
-#define SYS_latency_read 29     /* (long cpu or -1, unsigned strategy, unsigned slot, struct hist *, int reset) -> 0 */
+#define SYS_latency_read 29     /* (cpu or -1, strategy, slot, struct hist *, int reset) -> 0 */
 #define SYS_debug_kaddr 30      /* (int kind, int op) -> a writable kernel address, or a check */
 /* IPC (kernel/uapi/ipc.h). h = a handle, an index in the task's table.
  * Receiving calls return the badge (>= 0) or -errno, and put the message's
