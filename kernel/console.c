@@ -17,6 +17,7 @@
 #include "kernel/dev/uart.h"
 #include "kernel/errno.h"
 #include "kernel/mm.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
@@ -118,6 +119,11 @@ void console_init(const struct boot_info *bi)
     const struct fdt *f = boot_fdt();
     if (!uart_from_hint(&bi->console) && !(f && uart_from_fdt(f))) {
         uart.kind = UART_NONE;
+        /* Without a console this kernel cannot say or be told anything:
+         * stop rather than run mute. The line above, naming the node at
+         * fault, is in the log buffer, and the exit status says it failed. */
+        if (f)
+            panic("console: none in the devicetree; the boot stops");
         return;
     }
     driver = driver_of(uart.kind);

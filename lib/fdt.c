@@ -69,8 +69,9 @@ const char *fdt_strerror(int err)
     static const char *const names[] = {"ok", "truncated blob", "bad magic",
                                         "unsupported version", "bad block layout",
                                         "bad structure block", "bad string", "not found",
-                                        "no ranges on a bus", "address outside the bus ranges"};
-    return err <= 0 && err >= FDT_ERR_UNMAPPED ? names[-err] : "unknown error";
+                                        "no ranges on a bus", "address outside the bus ranges",
+                                        "spin-table CPU without cpu-release-addr"};
+    return err <= 0 && err >= FDT_ERR_NORELEASE ? names[-err] : "unknown error";
 }
 
 /* ---- Decoding one token ---- */

@@ -31,7 +31,8 @@ enum fdt_error {
     FDT_ERR_BADSTRING = -6,  /* unterminated name or string, bad name offset */
     FDT_ERR_NOTFOUND = -7,   /* no such node or property */
     FDT_ERR_NORANGES = -8,   /* a bus between the node and the root has no "ranges" */
-    FDT_ERR_UNMAPPED = -9    /* an address lies outside every entry of a bus's "ranges" */
+    FDT_ERR_UNMAPPED = -9,   /* an address lies outside every entry of a bus's "ranges" */
+    FDT_ERR_NORELEASE = -10  /* a spin-table CPU without a usable cpu-release-addr */
 };
 
 struct fdt {
@@ -125,8 +126,8 @@ enum fdt_enable_method { FDT_CPU_PSCI = 1, FDT_CPU_SPIN_TABLE = 2, FDT_CPU_OTHER
 /*
  * The enable-method of /cpus/cpu@N (its own, else /cpus's); for spin-table
  * also its cpu-release-addr in *release_addr. A spin-table CPU without a
- * readable cpu-release-addr (1 or 2 cells) is FDT_ERR_NOTFOUND, and so is a
- * CPU without any enable-method.
+ * readable cpu-release-addr (1 or 2 cells) is FDT_ERR_NORELEASE; a CPU
+ * without any enable-method is FDT_ERR_NOTFOUND.
  */
 int fdt_cpu_enable_method(const struct fdt *f, int cpu, uint64_t *release_addr);
 

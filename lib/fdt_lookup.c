@@ -119,7 +119,7 @@ static int release_addr(const struct fdt *f, int cpu, uint64_t *out)
     const void *v = fdt_prop(f, cpu, "cpu-release-addr", &len);
 
     if (v == NULL || (len != 4 && len != 8))
-        return FDT_ERR_NOTFOUND;
+        return FDT_ERR_NORELEASE;
     if (out)
         *out = fdt_read_cells(v, (int)(len / 4));
     return FDT_CPU_SPIN_TABLE;

@@ -290,6 +290,10 @@ def bus_boots():
     reg (Devicetree Specification 2.3.8) and drive both; the console server
     takes typed input by interrupt through the translated GIC."""
     return [
+        # The same tree without /chosen/stdout-path: no console, so the
+        # kernel stops at once with the panic status instead of running mute.
+        Boot("arm64.virt-no-console", "arm64", "virt-no-console", smp=2, ktap=False, timeout=60,
+             status=EXIT_PANIC),
         Boot("arm64.virt-bus.init-console", "arm64", "virt-bus", smp=2, ktap=False, timeout=120,
              cmdline="run=init run.args=hello_console:input",
              expect=booted("arm64", 2) + [

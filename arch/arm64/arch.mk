@@ -70,6 +70,12 @@ BOOTS += virt-bus
 QEMU_DEPS_virt-bus := build/dtb/virt-bus.dtb
 QEMU_ARGS_virt-bus = -M virt,acpi=off -cpu $(QEMU_CPU) -smp 2 -m 512M -semihosting \
     -kernel $(BUILD)/Image -dtb build/dtb/virt-bus.dtb -append '$(KERNEL_CMDLINE)'
+# BOOT=virt-no-console (a test, tests/run.py arm64.virt-no-console): the
+# same with tests/dtb/virt-no-console.dts, which names no console.
+BOOTS += virt-no-console
+QEMU_DEPS_virt-no-console := build/dtb/virt-no-console.dtb
+QEMU_ARGS_virt-no-console = -M virt,acpi=off -cpu $(QEMU_CPU) -smp 2 -m 512M -semihosting \
+    -kernel $(BUILD)/Image -dtb build/dtb/virt-no-console.dtb -append '$(KERNEL_CMDLINE)'
 # BOARD=raspi3b: QEMU's Raspberry Pi 3 Model B (BCM2837: four Cortex-A53s,
 # 1 GiB, the BCM2836 per-core interrupt controller instead of a GIC,
 # spin-table SMP, no PSCI). QEMU stands in for the Pi's start firmware: it

@@ -85,6 +85,9 @@ int arm64_armctrl_pending(void);
  * spin-table (and where it waits); release it to entry_pa (spin_table_entry
  * in start.S) with its boot record at record_pa: 0, or -1 after saying why. */
 bool arm64_spin_table_release(uint64_t hwid, uint64_t *release);
+/* A CPU whose enable-method is spin-table but gives no usable release
+ * address stops the boot, naming its node; any other CPU returns. */
+void arm64_spin_table_require(uint64_t hwid);
 int arm64_spin_table_start(const struct cpu *c, uint64_t entry_pa, uint64_t record_pa);
 
 /* mmu.c: whether PAN is on (for fault reports). */

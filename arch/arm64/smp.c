@@ -80,8 +80,10 @@ const char *arch_smp_method(void)
 
 int arch_cpu_start(struct cpu *c, uintptr_t stack_top)
 {
-    if (arm64_psci_conduit == PSCI_NONE && !arm64_spin_table_release(c->hwid, NULL))
+    if (arm64_psci_conduit == PSCI_NONE && !arm64_spin_table_release(c->hwid, NULL)) {
+        arm64_spin_table_require(c->hwid);
         return -1;
+    }
     struct arm64_cpu_boot *b = &boot_records[c->id];
     *b = (struct arm64_cpu_boot){
         .cpu = (uintptr_t)c,

@@ -47,6 +47,19 @@ bool arm64_spin_table_release(uint64_t hwid, uint64_t *release)
     return node >= 0 && fdt_cpu_enable_method(f, node, release) == FDT_CPU_SPIN_TABLE;
 }
 
+void arm64_spin_table_require(uint64_t hwid)
+{
+    const struct fdt *f = boot_fdt();
+    int node = f ? cpu_node(f, hwid) : FDT_ERR_NOTFOUND;
+    if (node < 0 || fdt_cpu_enable_method(f, node, NULL) != FDT_ERR_NORELEASE)
+        return;
+    struct trapframe tf;
+    arch_capture_regs(&tf);
+    panic_trap(&tf, "spin-table: devicetree node '%s' (cpu %#llx): enable-method \"spin-table\" "
+               "without a usable cpu-release-addr", fdt_node_name(f, node),
+               (unsigned long long)hwid);
+}
+
 int arm64_spin_table_start(const struct cpu *c, uint64_t entry_pa, uint64_t record_pa)
 {
     uint64_t release;

@@ -237,8 +237,9 @@ TEST(spin_table_without_release_addr)
     uint64_t release = 0x1234;
     int cpu = fdt_path(&tr.f, "/cpus/cpu@1");
     CHECK_EQ_STR(name_of(&tr, cpu), "cpu@1");
-    CHECK_EQ_INT(fdt_cpu_enable_method(&tr.f, cpu, &release), FDT_ERR_NOTFOUND);
+    CHECK_EQ_INT(fdt_cpu_enable_method(&tr.f, cpu, &release), FDT_ERR_NORELEASE);
     CHECK(release == 0x1234); /* untouched */
+    CHECK_EQ_STR(fdt_strerror(FDT_ERR_NORELEASE), "spin-table CPU without cpu-release-addr");
     free(tr.b.p);
 }
 
@@ -278,7 +279,7 @@ TEST(enable_method_forms)
     CHECK(release == 0xd8);
     CHECK_EQ_INT(fdt_cpu_enable_method(&f, fdt_path(&f, "/cpus/cpu@1"), NULL), FDT_CPU_PSCI);
     CHECK_EQ_INT(fdt_cpu_enable_method(&f, fdt_path(&f, "/cpus/cpu@2"), NULL), FDT_CPU_OTHER);
-    CHECK_EQ_INT(fdt_cpu_enable_method(&f, fdt_path(&f, "/cpus/cpu@3"), NULL), FDT_ERR_NOTFOUND);
+    CHECK_EQ_INT(fdt_cpu_enable_method(&f, fdt_path(&f, "/cpus/cpu@3"), NULL), FDT_ERR_NORELEASE);
     CHECK_EQ_INT(fdt_cpu_enable_method(&f, fdt_path(&f, "/lonely-cpu"), NULL), FDT_ERR_NOTFOUND);
     CHECK_EQ_INT(fdt_cpu_enable_method(&f, FDT_ERR_NOTFOUND, NULL), FDT_ERR_NOTFOUND);
     free(b.p);
