@@ -27,5 +27,6 @@ struct rng_driver {
 extern const char rng_not_this_device[];
 
 extern const struct rng_driver bcm2835_rng_driver;
+extern const struct rng_driver virtio_rng_driver;
 
 #endif

@@ -6,7 +6,7 @@
  * Sources, in order, each reported on one "random:" line:
  *   1. the CPU's generators (arch_rng_probe: RDSEED/RDRAND, RNDRRS/RNDR,
  *      the Zkr seed CSR), then the devicetree's RNG devices (kernel/dev/
- *      rng.h: bcm2835-rng), treated alike. Each must pass a
+ *      rng.h: bcm2835-rng, virtio-rng), treated alike. Each must pass a
  *      start-up self-test (8 reads that succeed, are not 0 or all-ones,
  *      and change) and then 1024 samples through the SP 800-90B
  *      repetition count and adaptive proportion tests (lib/health.c)
@@ -55,7 +55,7 @@ static int nsources;
 static int ncpu_sources; /* sources[ncpu_sources..] are devices: */
 static const struct rng_driver *device_of[MAX_CPU_SOURCES];
 /* The devicetree RNG drivers (kernel/dev/), by compatible. */
-static const struct rng_driver *const rng_drivers[] = {&bcm2835_rng_driver};
+static const struct rng_driver *const rng_drivers[] = {&bcm2835_rng_driver, &virtio_rng_driver};
 const char rng_not_this_device[] = "not this device";
 static int inject_source = -1;   /* a CPU source, or one of: */
 #define INJECT_EFI (-2)             /* rng.inject=efi:... */
