@@ -95,5 +95,9 @@ QEMU_ARGS_raspi3b = -M raspi3b -m 1G -semihosting -serial null \
 # BOARD=rpi4: a real Raspberry Pi 4, no QEMU model; `make image BOARD=rpi4`
 # writes its SD card (boot/rpi/, docs/boards.md).
 BOOTS += rpi4
+# Its seed source is a virtio-rng device on one of the eight virtio-mmio
+# transports QEMU lists in its devicetree (kernel/dev/virtio_rng.c drives
+# only the modern interface, and QEMU 7.2's transports default to legacy).
 QEMU_ARGS_versal = -M xlnx-versal-virt -m $(MEM) -semihosting \
+    -global virtio-mmio.force-legacy=false -device virtio-rng-device \
     -kernel $(BUILD)/Image -append '$(KERNEL_CMDLINE)'

@@ -6,10 +6,11 @@
  * Sources, in order, each reported on one "random:" line:
  *   1. the CPU's generators (arch_rng_probe: RDSEED/RDRAND, RNDRRS/RNDR,
  *      the Zkr seed CSR), then the devicetree's RNG devices (kernel/dev/
- *      rng.h: bcm2835-rng), treated alike. Each must pass a start-up self-test (8 reads that
- *      succeed, are not 0 or all-ones, and change) and then 1024 samples
- *      through the SP 800-90B repetition count and adaptive proportion tests
- *      (lib/health.c) before it is credited; all samples are mixed in.
+ *      rng.h: bcm2835-rng, virtio-rng), treated alike. Each must pass a
+ *      start-up self-test (8 reads that succeed, are not 0 or all-ones,
+ *      and change) and then 1024 samples through the SP 800-90B
+ *      repetition count and adaptive proportion tests (lib/health.c)
+ *      before it is credited; all samples are mixed in.
  *   2. the firmware's seed: EFI_RNG_PROTOCOL bytes from the UEFI loader,
  *      and the devicetree's /chosen/rng-seed, which is wiped after use.
  *      Credited at face value (8 bits a byte, as a boot loader's seed
@@ -41,7 +42,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define MAX_CPU_SOURCES 6 /* the CPU's, then the devices' */
+#define MAX_CPU_SOURCES 8 /* the CPU's, then the devices' */
 #define SELFTEST_READS 8
 #define STARTUP_SAMPLES 1024
 #define HEALTH_ALPHA_LOG2 30
@@ -54,8 +55,9 @@ static int nsources;
 static int ncpu_sources; /* sources[ncpu_sources..] are devices: */
 static const struct rng_driver *device_of[MAX_CPU_SOURCES];
 /* The devicetree RNG drivers (kernel/dev/), by compatible. */
-static const struct rng_driver *const rng_drivers[] = {&bcm2835_rng_driver,
+static const struct rng_driver *const rng_drivers[] = {&bcm2835_rng_driver, &virtio_rng_driver,
                                                       &bcm2711_rng200_driver};
+const char rng_not_this_device[] = "not this device";
 static int inject_source = -1;   /* a CPU source, or one of: */
 #define INJECT_EFI (-2)             /* rng.inject=efi:... */
 #define INJECT_RNG_SEED (-3)        /* rng.inject=rng-seed:... */
@@ -188,6 +190,26 @@ static unsigned reseed_read64(uint64_t *out)
     return s->h_x8 / 8;
 }
 
+/* The first node compatible with drv that holds its device: NULL if it
+ * started, else why not, with *found false if no node holds one (nodes
+ * whose init says rng_not_this_device are passed over). */
+static const char *probe_nodes(const struct fdt *f, const struct rng_driver *drv, bool *found)
+{
+    bool compatible = false;
+    for (int node = fdt_find_compatible(f, -1, drv->compatible); node >= 0;
+         node = fdt_find_compatible(f, node, drv->compatible)) {
+        const char *why = fdt_node_enabled(f, node) ? drv->init(f, node)
+                                                    : "disabled in the devicetree";
+        compatible = true;
+        if (why != rng_not_this_device) {
+            *found = true;
+            return why;
+        }
+    }
+    *found = false;
+    return compatible ? "no compatible node holds one" : "not in the devicetree";
+}
+
 /* The devicetree's RNG devices, in sources[] after the CPU's (arch_rng_probe
  * left them room): absent, found but not usable (why), or started. */
 static void device_sources(void)
@@ -195,13 +217,11 @@ static void device_sources(void)
     const struct fdt *f = boot_fdt();
     for (unsigned d = 0; f && d < ARRAY_SIZE(rng_drivers); d++) {
         const struct rng_driver *drv = rng_drivers[d];
-        int node = fdt_find_compatible(f, -1, drv->compatible);
-        const char *why = node < 0                     ? "not in the devicetree"
-                          : !fdt_node_enabled(f, node) ? "disabled in the devicetree"
-                                                       : drv->init(f, node);
-        enum arch_rng_state state = node < 0 ? ARCH_RNG_ABSENT
-                                    : why    ? ARCH_RNG_DISABLED
-                                             : ARCH_RNG_OK;
+        bool found;
+        const char *why = probe_nodes(f, drv, &found);
+        enum arch_rng_state state = !found ? ARCH_RNG_ABSENT
+                                    : why  ? ARCH_RNG_DISABLED
+                                           : ARCH_RNG_OK;
         device_of[nsources] = drv;
         sources[nsources++] = (struct arch_rng_info){.name = drv->name,
                                                      .seed_class = drv->seed_class,
