@@ -56,6 +56,12 @@ static void find_timer(const struct fdt *f, const struct arm64_gic_ops *ops)
     int node = fdt_find_compatible(f, -1, "arm,armv8-timer");
     if (node < 0) /* the same timer, as 32-bit devicetrees name it (BCM2837) */
         node = fdt_find_compatible(f, -1, "arm,armv7-timer");
+    if (node < 0 && ops->xlate) /* no architected numbering to fall back on */
+        arm64_gic_fail("gic: no timer node (arm,armv8-timer or arm,armv7-timer): the "
+                       "interrupt controller's timer input is unknown; the boot stops");
+    if (node < 0)
+        kprintf("gic: no timer node (arm,armv8-timer): the virtual timer is taken to be "
+                "PPI 11, INTID %u, as the Arm BSA recommends\n", timer_intid);
     if (node >= 0 && ops->xlate) {
         bool edge;
         unsigned id = ops->xlate(f, node, 2, &edge);
