@@ -107,7 +107,7 @@ LABS = [
         ("host.lfsr113.known_answers_long", 2),
         ("kstack.distribution_and_bounds*", 10),
         ("kstack.migration_attack.prng", 4),
-    ], boot="kstack", wrong_timeout=400),
+    ], boot="kstack", wrong_timeout=180),
     Lab(5, "latency", "latency", [
         ("host.hist.percentiles_known_answers", 4),
         ("host.hist.percentiles_adversarial", 2),
