@@ -669,8 +669,11 @@ def check_wrong_lab(lab, arch, wrongs):
                 for path, text in saved.items():
                     with open(path, "w") as f:
                         f.write(text)
+            # what caught it: the failing parts (the grade stops at the first)
+            caught = [l.split()[2] for l in lines if l.strip().startswith("FAILED")]
             out.append((score < total, name,
-                        [f"{w.mistake}: scored {score}/{total} in {time.time() - started:.0f} s"]
+                        [f"{w.mistake}: scored {score}/{total} in {time.time() - started:.0f} s"
+                         + (f"; failed {', '.join(caught)}" if caught else "")]
                         + ([] if score < total else ["the grader gives a wrong solution full marks"]
                            + lines)))
     finally:
