@@ -133,6 +133,7 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
     long ret = fn ? fn((const struct sysargs *)arch_sc_args(tf)) : -ENOSYS;
     if (strategy->exit) /* the legacy designs choose the next offset here */
         strategy->exit(self);
+    KSTACK_OFFSET_AT_EXIT(strategy, self); /* nothing (kstack_offset.h) */
     arch_irq_disable();
     /* (c) exit timestamp, into this CPU's histogram for the strategy and call. */
     if (timed) {
