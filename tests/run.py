@@ -125,13 +125,15 @@ def boot_matrix():
         # The attack demonstrations (docs/attacks.md) have one too.
         boots.append(Boot(f"{arch}.{fw}.attack", arch, fw, cmdline="ktest=attack", smp=cpus,
                           expect=booted(arch, cpus), timeout=600))
+        # (Four CPUs: riscv64 under -icount with two hangs in the firmware
+        # right after the second CPU starts; docs/ipc.md.)
         # The pool storm needs the default tick rate, which plain TCG on a busy
         # host does not deliver (100-300 ticks a second were seen while the
         # calls went on); under -icount guest time, and so the tick, follows
         # the instructions executed.
         boots.append(Boot(f"{arch}.{fw}.kstack-pool", arch, fw, cmdline="ktest=kstack.pool",
-                          qemu_extra="-icount shift=0,align=off,sleep=off", smp=cpus,
-                          expect=booted(arch, cpus), timeout=900))
+                          qemu_extra="-icount shift=0,align=off,sleep=off",
+                          expect=booted(arch, 4), timeout=900))
         # The syscall fuzzer (10^5 calls) and the 20 s soak: a boot of their own.
         boots.append(Boot(f"{arch}.{fw}.fuzz-soak", arch, fw, cmdline="ktest=fuzz,soak", smp=cpus,
                           expect=booted(arch, cpus), timeout=600))
