@@ -568,10 +568,12 @@ grade: check-deps
 	$(Q)$(PYTHON) tests/lab.py grade $(LAB) $(GRADE_ARCH)
 
 # ---- Housekeeping -------------------------------------------------------
-format:
+# The C style (.clang-format): make format applies it to every tracked C
+# file; check-format (in .ci/run) fails, listing the places, if one is off.
+format: check-deps
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-check-format:
+check-format: check-deps
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 
 clean:

@@ -29,7 +29,7 @@ struct sched_cpu {
     struct thread *idle;
     struct thread *queue_head, *queue_tail; /* runnable threads waiting for this CPU */
     unsigned queued;
-    struct thread *dead; /* switched away from while dead: free its stack next */
+    struct thread *dead;    /* switched away from while dead: free its stack next */
     struct aspace *user_as; /* the user address space this CPU has loaded, or NULL */
     bool need_resched;
     uint64_t ticks;
@@ -46,20 +46,21 @@ struct crng_cpu {
 };
 
 struct cpu {
-    struct cpu *self;       /* must stay first: x86 reads it as %gs:0 */
-    struct arch_cpu arch;   /* second: entry code finds it at a fixed offset */
-    unsigned id;            /* logical index, 0 = boot CPU */
-    uint64_t hwid;          /* APIC id, MPIDR affinity or hart id */
+    struct cpu *self;     /* must stay first: x86 reads it as %gs:0 */
+    struct arch_cpu arch; /* second: entry code finds it at a fixed offset */
+    unsigned id;          /* logical index, 0 = boot CPU */
+    uint64_t hwid;        /* APIC id, MPIDR affinity or hart id */
     bool online;
     unsigned preempt_count; /* > 0: no preemption (spinlocks held, preempt_disable) */
     uint64_t interrupts;    /* taken on this CPU (interrupt_enter) */
     const char *lock_site;  /* file:line of the last spinlock taken (diagnostics) */
     struct sched_cpu sched;
     struct crng_cpu crng;
-    struct lfsr113 prng; /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */
+    struct lfsr113 prng;             /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */
     struct kstack_offset_cpu kstack; /* the stack offset strategies (kernel/kstack_offset/) */
     uintptr_t emergency_stack[ARCH_EMERGENCY_STACKS]; /* their tops (kernel/emergency_stack.c) */
-    struct hist *latency[KSTACK_NR + 1][LATENCY_SLOTS]; /* kernel/latency/: NULL until timing is first on */
+    struct hist
+        *latency[KSTACK_NR + 1][LATENCY_SLOTS]; /* kernel/latency/: NULL until timing is first on */
 };
 
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");

@@ -12,6 +12,8 @@
 # benchmark plots (scripts/bench_report.py); about 3.5 MB, no X11.
 # newlib-source is the tarball lib/user/newlib.mk builds the user C library from.
 # device-tree-compiler (dtc) builds the test devicetrees in tests/dtb/.
+# clang-format (14 in Debian 12, what .clang-format is written for) is
+# `make format` and CI's `make check-format`.
 # Optional (OPTIONAL, installed by `make deps` only, never required):
 # chromium renders make bench's build/bench/index.html in a host test
 # (tests/host/test_bench_html.py), which is skipped without it; about
@@ -28,7 +30,7 @@ gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
 mtools gdb-multiarch newlib-source device-tree-compiler
-gnuplot-nox"
+gnuplot-nox clang-format"
 OPTIONAL="chromium"
 
 # Firmware files the boot paths load, and the package each comes from.

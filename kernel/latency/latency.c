@@ -13,8 +13,8 @@
 _Static_assert(sizeof(struct hist) <= PAGE_SIZE, "a histogram fits in one page");
 
 bool latency_on;
-static uint64_t read_cost;        /* ticks of an empty begin/end pair */
-static unsigned long migrated;    /* samples dropped (approximate: not atomic) */
+static uint64_t read_cost;     /* ticks of an empty begin/end pair */
+static unsigned long migrated; /* samples dropped (approximate: not atomic) */
 static struct spinlock switch_lock = SPINLOCK_INIT;
 
 void interrupt_enter(void)

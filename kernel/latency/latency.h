@@ -28,8 +28,8 @@
 struct hist;
 
 #define LATENCY_STRATEGIES (KSTACK_NR + 1) /* the named ones and `fixed` */
-#define LATENCY_HISTS (LATENCY_STRATEGIES * LATENCY_SLOTS)
-#define LATENCY_NO_SLOT 0xff
+#define LATENCY_HISTS      (LATENCY_STRATEGIES * LATENCY_SLOTS)
+#define LATENCY_NO_SLOT    0xff
 
 extern bool latency_on;
 
