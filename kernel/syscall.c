@@ -105,6 +105,12 @@ static inline syscall_fn handler_of(unsigned long nr)
     return syscall_table[nr & in_range];
 }
 
+/* Whether the table has a handler for nr (the latency drain's slot choice). */
+bool syscall_implemented(unsigned long nr)
+{
+    return handler_of(nr) != NULL;
+}
+
 /*
  * The system call itself. It is inlined twice into syscall_dispatch(), once
  * with timing compiled in and once without (`timed` is a constant in each
@@ -121,8 +127,7 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
      * cannot change under us: arch_this_cpu() without this_cpu()'s check. */
     struct cpu *c = arch_this_cpu();
     struct thread *self = c->sched.current;
-    unsigned start_cpu = timed ? c->id : 0;
-    uint64_t irqs = timed ? c->interrupts : 0;
+    uint64_t mark = timed ? c->latency.irq_mark : 0; /* which CPU, how many interrupts */
     /* (b) the random stack offset, drawn and applied before anything else
      * runs on this stack (kernel/kstack_offset/kstack_offset.h). */
     const struct kstack_strategy *strategy = READ_ONCE(kstack_strategy_now);
@@ -134,19 +139,16 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
     if (strategy->exit) /* the legacy designs choose the next offset here */
         strategy->exit(self);
     arch_irq_disable();
-    /* (c) exit timestamp, into this CPU's histogram for the strategy and call. */
-    if (timed) {
-        unsigned slot = latency_slot(nr, fn != NULL);
-        if (slot != LATENCY_NO_SLOT)
-            latency_record(arch_this_cpu(), kstack_strategy_id(strategy), slot, start,
-                           start_cpu, irqs);
-    }
+    /* (c) exit timestamp, into this CPU's ring of samples (the histograms are
+     * built from it later, off the path: kernel/latency/latency.h). */
+    if (timed)
+        latency_record(arch_this_cpu(), strategy, nr, start, mark);
     user_return_fast(self);
     return ret;
 }
 
 /* The timed copy lives in a function of its own, so that its extra live
- * values (start time, CPU, interrupt count) cost the untimed path nothing:
+ * values (start time, interrupt mark, number) cost the untimed path nothing:
  * sharing one frame made gcc save two more registers on every call. */
 static __attribute__((noinline)) long dispatch_timed(struct trapframe *tf)
 {

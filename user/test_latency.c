@@ -6,6 +6,9 @@
  * call must lie in the user's bucket or below (it sees less of the path) and within 10%
  * of it (the spin dominates both), so its histogram bucket is the right one;
  * with the timers off nothing is recorded; bad arguments are refused.
+ * latency.no_sample_lost: RING_CALLS calls, several rings' worth (the path
+ * only queues samples; drains build the histograms), then one read: every
+ * call is in the histogram or counted as migrated.
  */
 #include "kernel/uapi/kstack.h"
 #include "kernel/uapi/latency.h"
@@ -16,6 +19,7 @@
 #define SPIN_NS 200000 /* 0.2 ms: under 2^20 ticks on a 5 GHz counter */
 #define CALLS   20
 #define ROUNDS  5
+#define RING_CALLS 1000 /* nearly 8 rings of 128 samples, and a partial one */
 
 static unsigned long kind;
 static struct hist kernel_side, user_side;
@@ -73,6 +77,19 @@ int main(void)
             kernel_side.count == CALLS && hist_bucket_of(k) <= hist_bucket_of(u) && k >= u - u / 10;
     }
     ktap_check(ok, "latency.known_delay_in_the_right_bucket");
+    /* Every sample reaches the histogram: the full rings drained on the
+     * path, the last partial one by the read (this CPU: pinned above). */
+    read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);
+    syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
+    unsigned long migrated = st.migrated;
+    for (int i = 0; i < RING_CALLS; i++)
+        syscall1(SYS_debug_spin, 0);
+    read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);
+    syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
+    ktap_note("%d calls: %lu in the histogram, %lu migrated", RING_CALLS,
+              (unsigned long)kernel_side.count, st.migrated - migrated);
+    KTAP_EXPECT_EQ(kernel_side.count + (st.migrated - migrated), RING_CALLS,
+                   "latency.no_sample_lost");
     KTAP_EXPECT_EQ(syscall1(SYS_latency_ctl, LATENCY_OFF), 0, "latency.switch_off");
     syscall1(SYS_debug_spin, SPIN_NS);
     read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);

@@ -2,20 +2,44 @@
 /*
  * kernel/latency/latency.h - in-kernel system call latency timers.
  *
- * When switched on (SYS_latency_ctl), syscall_dispatch() reads the
- * timestamp counter (arch_timestamp_begin/end) right at entry and right
- * before returning, so the window holds the stack offset work, the handler
- * and the exit update, and adds the difference, minus the measured cost of
- * the two reads, to a per-CPU histogram (lib/hist.h) for its strategy and
- * system call. Per CPU and updated with IRQs masked: no locks, no atomics.
+ * When switched on (SYS_latency_ctl), the entry code runs the timed copy of
+ * the system call (kernel/syscall.c), which reads the timestamp counter
+ * (arch_timestamp_begin/end) right at entry and right before returning, so
+ * the window holds the stack offset work, the handler and the exit update.
+ * The path itself only writes the raw sample into this CPU's ring, with
+ * IRQs still off: four stores (the tick difference, the number the caller
+ * passed, the strategy, how this CPU's interrupt mark moved) and a pointer
+ * bump, about 20 instructions of its own besides the two reads. Everything
+ * else happens off the timed path, in latency_drain(): picking the slot
+ * from the number, subtracting the measured cost of the two reads
+ * (read_cost), and adding the sample to a per-CPU histogram (lib/hist.h)
+ * for its strategy and system call.
+ *
+ * A CPU's ring is drained only by that CPU, with IRQs off and under the
+ * CPU's drain lock (kernel/latency/latency.c): by the path itself when the
+ * page is full (every LATENCY_RING samples: at worst one call in 128 then
+ * also does 128 histogram additions, after its own exit timestamp, so no
+ * kernel sample includes it), at every timer tick, and by a latency_read
+ * on that CPU before it copies. So a read sees every sample of its own CPU,
+ * and another CPU's as of that CPU's last tick (1 ms at SCHED_TICK_HZ); no
+ * sample is ever lost: the ring is never full on the path. The histograms
+ * are written only under the drain lock, which a read (and its reset) takes
+ * too, so a copy is never torn.
+ *
  * A sample during which an interrupt was taken on the CPU is still added
  * and also counted as interrupted, so a tail can be explained; a call that
- * ended on another CPU (it was moved) is dropped and counted, because two
- * CPUs' cycle counters need not agree.
+ * ended on another CPU (it was moved) is dropped and counted (migrated),
+ * because two CPUs' cycle counters need not agree. Both come from one
+ * per-CPU word, irq_mark = CPU id + MAX_CPUS * interrupts taken: the path
+ * records end mark - start mark, which is 0 for a quiet call, a multiple of
+ * MAX_CPUS for an interrupted one, and anything else when the call ended
+ * on another CPU.
  *
- * Memory: one page per histogram, LATENCY_HISTS of them per CPU (200 KiB),
- * allocated for the online CPUs the first time timing is switched on.
- * Off, the cost on the path is one load and one well-predicted branch.
+ * Memory: one page per histogram, LATENCY_HISTS of them per CPU (160 KiB
+ * with 8 strategies and 5 slots), and one page of ring (128 samples of 32
+ * bytes), allocated for the CPUs present the first time timing is switched
+ * on. Off, the cost on the path is the entry code's one load and one
+ * well-predicted branch.
  */
 #ifndef KERNEL_LATENCY_LATENCY_H
 #define KERNEL_LATENCY_LATENCY_H
@@ -26,10 +50,21 @@
 #include "kernel/uapi/syscall.h"
 
 struct hist;
+struct kstack_strategy;
 
 #define LATENCY_STRATEGIES (KSTACK_NR + 1) /* the named ones and `fixed` */
 #define LATENCY_HISTS (LATENCY_STRATEGIES * LATENCY_SLOTS)
 #define LATENCY_NO_SLOT 0xff
+
+/* One sample as the path leaves it; read_cost is not yet subtracted. */
+struct latency_sample {
+    uint64_t ticks;                         /* end - start */
+    unsigned long nr;                       /* the number the caller passed */
+    const struct kstack_strategy *strategy; /* in force at entry */
+    uint64_t marks;                         /* irq_mark at the end - at entry */
+};
+#define LATENCY_RING_BYTES 4096ul /* one page, page-aligned: full when `next` crosses it */
+#define LATENCY_RING (LATENCY_RING_BYTES / sizeof(struct latency_sample))
 
 extern bool latency_on;
 
@@ -49,10 +84,31 @@ static inline unsigned latency_slot(unsigned long nr, bool implemented)
 
 /* Boot CPU after arch_init: calibrate the counter and say which it is. */
 void latency_init(void);
-/* Add one sample on this CPU (IRQs off). start/irqs_at_start were read at
- * entry on CPU start_cpu. */
-void latency_record(struct cpu *c, unsigned strategy, unsigned slot, uint64_t start,
-                    unsigned start_cpu, uint64_t irqs_at_start);
+/* This CPU's ring is full (IRQs off): drain it. */
+void latency_drain_full(struct cpu *c);
+/* The timer tick on this CPU (IRQs off): drain its ring if it has samples. */
+void latency_tick(struct cpu *c);
+
+/*
+ * The end of a timed call, on the CPU it ends on, IRQs off: start and mark
+ * were read at entry (arch_timestamp_begin, c->latency.irq_mark), perhaps
+ * on another CPU. Just the raw sample into the ring; the drain does the rest.
+ */
+static inline __attribute__((always_inline)) void latency_record(
+    struct cpu *c, const struct kstack_strategy *strategy, unsigned long nr, uint64_t start,
+    uint64_t mark)
+{
+    uint64_t end = arch_timestamp_end();
+    struct latency_sample *p = c->latency.next;
+    p->ticks = end - start;
+    p->nr = nr;
+    p->strategy = strategy;
+    p->marks = c->latency.irq_mark - mark;
+    c->latency.next = ++p;
+    if (__builtin_expect(((uintptr_t)p & (LATENCY_RING_BYTES - 1)) == 0, 0))
+        latency_drain_full(c); /* the page is full: empty it now, bounded */
+}
+
 /* SYS_latency_ctl / SYS_latency_read helpers. */
 int latency_switch(bool on);
 void latency_status(struct latency_status *st);
