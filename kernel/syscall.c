@@ -112,10 +112,10 @@ bool syscall_implemented(unsigned long nr)
 }
 
 /*
- * The system call itself. It is inlined twice into syscall_dispatch(), once
- * with timing compiled in and once without (`timed` is a constant in each
+ * The system call itself. It is inlined twice, into syscall_dispatch() without
+ * timing and syscall_dispatch_timed() with it (`timed` is a constant in each
  * copy), so that with the timers off the path carries nothing of them but
- * the one branch that picks the copy. It must be inlined: the stack offset's
+ * the entry code's one branch that picks the copy. It must be inlined: the stack offset's
  * alloca belongs to the frame that calls the handler. The handler reads its
  * arguments where the entry code saved them (arch_sc_args).
  */
@@ -147,18 +147,21 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
     return ret;
 }
 
-/* The timed copy lives in a function of its own, so that its extra live
- * values (start time, interrupt mark, number) cost the untimed path nothing:
- * sharing one frame made gcc save two more registers on every call. */
-static __attribute__((noinline)) long dispatch_timed(struct trapframe *tf)
-{
-    return dispatch(tf, true);
-}
-
-/* Called from the arch entry code with IRQs off; returns with them off. */
+/*
+ * Called from the arch entry code with IRQs off; return with them off. The
+ * entry code itself tests latency_on (one load and one branch) and calls
+ * one or the other, so each copy has a frame of its own: the timed copy's
+ * extra live values (start time, interrupt mark, number) cost the untimed
+ * one nothing (sharing one frame made gcc save two more registers on every
+ * call), and the timed one does not pay a second prologue and epilogue, as
+ * it did when syscall_dispatch() chose and called it (about 14 instructions).
+ */
 long syscall_dispatch(struct trapframe *tf)
 {
-    if (__builtin_expect(READ_ONCE(latency_on), 0))
-        return dispatch_timed(tf);
     return dispatch(tf, false);
+}
+
+long syscall_dispatch_timed(struct trapframe *tf)
+{
+    return dispatch(tf, true);
 }
