@@ -11,6 +11,7 @@
 #include "kernel/smp.h"
 
 #include "kernel/arch_callbacks.h"
+#include "kernel/latency/latency.h"
 #include "kernel/platform.h"
 #include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
@@ -72,7 +73,7 @@ void smp_find_cpus(const struct boot_info *bi)
         struct cpu *c = &cpus[next];
         c->self = c;
         c->id = next++;
-        c->latency.irq_mark = c->id; /* a mark names its CPU (kernel/latency/latency.h) */
+        c->latency.mark = (uint64_t)(2 * c->id) << LATENCY_MARK_SHIFT; /* it names its CPU */
         c->hwid = ids[i].hwid;
     }
     cpus_present = next;

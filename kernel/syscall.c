@@ -127,7 +127,12 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
      * cannot change under us: arch_this_cpu() without this_cpu()'s check. */
     struct cpu *c = arch_this_cpu();
     struct thread *self = c->sched.current;
-    uint64_t mark = timed ? c->latency.irq_mark : 0; /* which CPU, how many interrupts */
+    if (timed) { /* which CPU, how many interrupts, in the same word (latency.h) */
+        start += c->latency.mark;
+        /* Opaque from here: else gcc postpones the add to the exit and keeps
+         * both words alive across the handler call, one more saved register. */
+        __asm__("" : "+r"(start));
+    }
     /* (b) the random stack offset, drawn and applied before anything else
      * runs on this stack (kernel/kstack_offset/kstack_offset.h). */
     const struct kstack_strategy *strategy = READ_ONCE(kstack_strategy_now);
@@ -142,7 +147,7 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
     /* (c) exit timestamp, into this CPU's ring of samples (the histograms are
      * built from it later, off the path: kernel/latency/latency.h). */
     if (timed)
-        latency_record(arch_this_cpu(), strategy, nr, start, mark);
+        latency_record(arch_this_cpu(), strategy, nr, start);
     user_return_fast(self);
     return ret;
 }
@@ -151,7 +156,7 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
  * Called from the arch entry code with IRQs off; return with them off. The
  * entry code itself tests latency_on (one load and one branch) and calls
  * one or the other, so each copy has a frame of its own: the timed copy's
- * extra live values (start time, interrupt mark, number) cost the untimed
+ * extra live values (start time and mark, number) cost the untimed
  * one nothing (sharing one frame made gcc save two more registers on every
  * call), and the timed one does not pay a second prologue and epilogue, as
  * it did when syscall_dispatch() chose and called it (about 14 instructions).

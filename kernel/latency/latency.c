@@ -13,6 +13,9 @@
 #include "lib/string.h"
 
 _Static_assert(sizeof(struct hist) <= PAGE_SIZE, "a histogram fits in one page");
+_Static_assert((2ull * MAX_CPUS) << LATENCY_MARK_SHIFT == LATENCY_MARK_IRQ &&
+                   2 * MAX_CPUS <= (1u << (64 - LATENCY_MARK_SHIFT - 8)),
+               "a mark's CPU field fits below its interrupt count, with 8 bits of count left");
 _Static_assert(LATENCY_RING_BYTES == PAGE_SIZE, "the ring is one page, page-aligned");
 _Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
                "samples tile the ring: `next` lands exactly on its end");
@@ -28,7 +31,7 @@ void interrupt_enter(void)
 {
     struct cpu *c = arch_this_cpu(); /* IRQs are off: this CPU */
     c->interrupts++;
-    c->latency.irq_mark += MAX_CPUS;
+    c->latency.mark += LATENCY_MARK_IRQ;
 }
 
 /* The cheapest of 1000 empty measurements, IRQs off: what every sample
@@ -76,7 +79,8 @@ static void drain_locked(struct cpu *c)
     struct hist *h = NULL;
     uint64_t cost = read_cost;
     for (; p < end; p++) {
-        if (p->marks % MAX_CPUS != 0) { /* began on another CPU: its counter */
+        uint64_t marks = p->stamp >> LATENCY_MARK_SHIFT, ticks = p->stamp & LATENCY_TICKS_MASK;
+        if (marks % (2 * MAX_CPUS) != 0) { /* began on another CPU: its counter */
             c->latency.migrated++;
             continue;
         }
@@ -88,8 +92,8 @@ static void drain_locked(struct cpu *c)
         }
         if (!h)
             continue;
-        uint64_t d = p->ticks > cost ? p->ticks - cost : 0;
-        hist_add_irq(h, d, p->marks != 0);
+        uint64_t d = ticks > cost ? ticks - cost : 0;
+        hist_add_irq(h, d, marks != 0);
     }
     c->latency.next = c->latency.ring;
 }

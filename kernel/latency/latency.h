@@ -58,11 +58,16 @@ struct kstack_strategy;
 
 /* One sample as the path leaves it; read_cost is not yet subtracted. */
 struct latency_sample {
-    uint64_t ticks;                         /* end - start */
+    uint64_t stamp; /* (end + mark at the end) - (start + mark at entry) */
     unsigned long nr;                       /* the number the caller passed */
     const struct kstack_strategy *strategy; /* in force at entry */
-    uint64_t marks;                         /* irq_mark at the end - at entry */
+    uint64_t unused;                        /* 32 bytes: samples tile the page */
 };
+/* A CPU's mark (struct latency_cpu) sits above the counter's low 44 bits:
+ * 2 * id there, plus LATENCY_MARK_IRQ per interrupt. */
+#define LATENCY_MARK_SHIFT 44
+#define LATENCY_MARK_IRQ (1ull << 51) /* 2 * MAX_CPUS << LATENCY_MARK_SHIFT */
+#define LATENCY_TICKS_MASK ((1ull << LATENCY_MARK_SHIFT) - 1)
 #define LATENCY_RING_BYTES 4096ul /* one page, page-aligned: full when `next` crosses it */
 #define LATENCY_RING (LATENCY_RING_BYTES / sizeof(struct latency_sample))
 
@@ -90,20 +95,18 @@ void latency_drain_full(struct cpu *c);
 void latency_tick(struct cpu *c);
 
 /*
- * The end of a timed call, on the CPU it ends on, IRQs off: start and mark
- * were read at entry (arch_timestamp_begin, c->latency.irq_mark), perhaps
- * on another CPU. Just the raw sample into the ring; the drain does the rest.
+ * The end of a timed call, on the CPU it ends on, IRQs off: start is
+ * arch_timestamp_begin() + c->latency.mark, taken at entry, perhaps on
+ * another CPU. Just the raw sample into the ring; the drain does the rest.
  */
 static inline __attribute__((always_inline)) void latency_record(
-    struct cpu *c, const struct kstack_strategy *strategy, unsigned long nr, uint64_t start,
-    uint64_t mark)
+    struct cpu *c, const struct kstack_strategy *strategy, unsigned long nr, uint64_t start)
 {
-    uint64_t end = arch_timestamp_end();
+    uint64_t end = arch_timestamp_end() + c->latency.mark;
     struct latency_sample *p = c->latency.next;
-    p->ticks = end - start;
+    p->stamp = end - start;
     p->nr = nr;
     p->strategy = strategy;
-    p->marks = c->latency.irq_mark - mark;
     c->latency.next = ++p;
     if (__builtin_expect(((uintptr_t)p & (LATENCY_RING_BYTES - 1)) == 0, 0))
         latency_drain_full(c); /* the page is full: empty it now, bounded */
