@@ -30,7 +30,7 @@ struct latency_sample;
 struct latency_cpu {
     struct latency_sample *next; /* the next free entry; NULL until timing is first on */
     struct latency_sample *ring; /* one page of samples, not yet in the histograms */
-    uint64_t mark; /* (2 id + 2 MAX_CPUS * interrupts taken) << LATENCY_MARK_SHIFT */
+    uint64_t mark; /* id + interrupts taken * LATENCY_MARK_IRQ (kernel/latency/latency.h) */
     unsigned long migrated;      /* samples dropped here: the call began on another CPU */
     struct hist *hist[KSTACK_NR + 1][LATENCY_SLOTS]; /* NULL until timing is first on */
 };

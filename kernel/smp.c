@@ -11,7 +11,6 @@
 #include "kernel/smp.h"
 
 #include "kernel/arch_callbacks.h"
-#include "kernel/latency/latency.h"
 #include "kernel/platform.h"
 #include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
@@ -73,7 +72,7 @@ void smp_find_cpus(const struct boot_info *bi)
         struct cpu *c = &cpus[next];
         c->self = c;
         c->id = next++;
-        c->latency.mark = (uint64_t)(2 * c->id) << LATENCY_MARK_SHIFT; /* it names its CPU */
+        c->latency.mark = c->id; /* a mark names its CPU (kernel/latency/latency.h) */
         c->hwid = ids[i].hwid;
     }
     cpus_present = next;

@@ -128,7 +128,7 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
     struct cpu *c = arch_this_cpu();
     struct thread *self = c->sched.current;
     if (timed) { /* which CPU, how many interrupts, in the same word (latency.h) */
-        start += c->latency.mark;
+        start = (start << LATENCY_STAMP_SHIFT) + c->latency.mark;
         /* Opaque from here: else gcc postpones the add to the exit and keeps
          * both words alive across the handler call, one more saved register. */
         __asm__("" : "+r"(start));

@@ -13,9 +13,7 @@
 #include "lib/string.h"
 
 _Static_assert(sizeof(struct hist) <= PAGE_SIZE, "a histogram fits in one page");
-_Static_assert((2ull * MAX_CPUS) << LATENCY_MARK_SHIFT == LATENCY_MARK_IRQ &&
-                   2 * MAX_CPUS <= (1u << (64 - LATENCY_MARK_SHIFT - 8)),
-               "a mark's CPU field fits below its interrupt count, with 8 bits of count left");
+_Static_assert(MAX_CPUS <= LATENCY_MARK_CPU + 1, "a CPU id fits below the shifted counter");
 _Static_assert(LATENCY_RING_BYTES == PAGE_SIZE, "the ring is one page, page-aligned");
 _Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
                "samples tile the ring: `next` lands exactly on its end");
@@ -79,8 +77,7 @@ static void drain_locked(struct cpu *c)
     struct hist *h = NULL;
     uint64_t cost = read_cost;
     for (; p < end; p++) {
-        uint64_t marks = p->stamp >> LATENCY_MARK_SHIFT, ticks = p->stamp & LATENCY_TICKS_MASK;
-        if (marks % (2 * MAX_CPUS) != 0) { /* began on another CPU: its counter */
+        if (p->stamp & LATENCY_MARK_CPU) { /* began on another CPU: its counter */
             c->latency.migrated++;
             continue;
         }
@@ -92,8 +89,9 @@ static void drain_locked(struct cpu *c)
         }
         if (!h)
             continue;
+        uint64_t ticks = (p->stamp >> LATENCY_STAMP_SHIFT) & LATENCY_TICKS_MASK;
         uint64_t d = ticks > cost ? ticks - cost : 0;
-        hist_add_irq(h, d, marks != 0);
+        hist_add_irq(h, d, p->stamp >= LATENCY_MARK_IRQ);
     }
     c->latency.next = c->latency.ring;
 }
