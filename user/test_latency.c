@@ -9,6 +9,9 @@
  * latency.no_sample_lost: RING_CALLS calls, several rings' worth (the path
  * only queues samples; drains build the histograms), then one read: every
  * call is in the histogram or counted as migrated.
+ * latency.migrated_sample_dropped: a thread spinning in the kernel on CPU 0
+ * is moved to another CPU mid-call; its sample must be counted as migrated,
+ * not added (the two CPUs' counters need not agree).
  */
 #include "kernel/uapi/kstack.h"
 #include "kernel/uapi/latency.h"
@@ -27,6 +30,48 @@ static struct hist kernel_side, user_side;
 static long read_hist(unsigned strategy, unsigned slot, struct hist *h, int reset)
 {
     return syscall6(SYS_latency_read, -1, strategy, slot, (long)h, reset, 0);
+}
+
+#define MIGRANT_SPIN_NS 100000000 /* 0.1 s: debug_spin's longest */
+static struct {
+    volatile int started, done;
+} migrant_state;
+static char migrant_stack[16 * 1024] __attribute__((aligned(16)));
+
+static void migrant(void *arg)
+{
+    (void)arg;
+    sys_sched_setaffinity(0, 1);
+    yield(); /* now on CPU 0 */
+    migrant_state.started = 1;
+    syscall1(SYS_debug_spin, MIGRANT_SPIN_NS); /* moved while in here */
+    migrant_state.done = 1;
+}
+
+/* One spin on CPU 0 moved to `cpu` (this thread's) mid-call: how many
+ * samples it left (histogram + migrated, from one read on this CPU). */
+static bool migrated_once(unsigned strategy, unsigned cpu, unsigned long *migrated, uint64_t *added)
+{
+    struct latency_status st;
+    read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);
+    syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
+    unsigned long before = st.migrated;
+    migrant_state.started = migrant_state.done = 0;
+    int tid = thread_create(migrant, NULL, migrant_stack, sizeof(migrant_stack));
+    if (tid <= 0)
+        return false;
+    while (!migrant_state.started)
+        sleep_ns(1000000);
+    sleep_ns(10000000); /* it spins in the kernel now */
+    sys_sched_setaffinity(tid, 1ul << cpu);
+    while (!migrant_state.done)
+        sleep_ns(5000000);
+    sleep_ns(2000000); /* it has left */
+    read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);
+    syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
+    *migrated = st.migrated - before;
+    *added = kernel_side.count;
+    return true;
 }
 
 int main(void)
@@ -90,6 +135,21 @@ int main(void)
               (unsigned long)kernel_side.count, st.migrated - migrated);
     KTAP_EXPECT_EQ(kernel_side.count + (st.migrated - migrated), RING_CALLS,
                    "latency.no_sample_lost");
+    if (ds.cpus_online < 2) {
+        ktap_skip("latency.migrated_sample_dropped", "needs two CPUs");
+    } else {
+        /* Up to 5 tries: on a loaded host the spin can end before the move. */
+        unsigned long moved = 0;
+        uint64_t added = 0;
+        bool sane = true;
+        for (int i = 0; i < 5 && moved == 0 && sane; i++) {
+            sane = migrated_once(strategy, (unsigned)ds.cpus_online - 1, &moved, &added) &&
+                   moved + added == 1;
+            ktap_note("migration try %d: %lu migrated, %lu added", i + 1, moved,
+                      (unsigned long)added);
+        }
+        ktap_check(sane && moved == 1, "latency.migrated_sample_dropped");
+    }
     KTAP_EXPECT_EQ(syscall1(SYS_latency_ctl, LATENCY_OFF), 0, "latency.switch_off");
     syscall1(SYS_debug_spin, SPIN_NS);
     read_hist(strategy, LATENCY_DEBUG_SPIN, &kernel_side, 1);

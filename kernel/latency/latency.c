@@ -77,18 +77,18 @@ static void drain_locked(struct cpu *c)
     struct hist *h = NULL;
     uint64_t cost = read_cost;
     for (; p < end; p++) {
-        if (p->stamp & LATENCY_MARK_CPU) { /* began on another CPU: its counter */
-            c->latency.migrated++;
-            continue;
-        }
         if (p->nr != nr || p->strategy != strategy) {
             nr = p->nr;
             strategy = p->strategy;
             unsigned slot = latency_slot(nr, syscall_implemented(nr));
             h = slot == LATENCY_NO_SLOT ? NULL : c->latency.hist[kstack_strategy_id(strategy)][slot];
         }
-        if (!h)
+        if (!h) /* a call without a slot: not timed */
             continue;
+        if (p->stamp & LATENCY_MARK_CPU) { /* began on another CPU: its counter */
+            c->latency.migrated++;
+            continue;
+        }
         uint64_t ticks = (p->stamp >> LATENCY_STAMP_SHIFT) & LATENCY_TICKS_MASK;
         uint64_t d = ticks > cost ? ticks - cost : 0;
         hist_add_irq(h, d, p->stamp >= LATENCY_MARK_IRQ);

@@ -2,44 +2,48 @@
 /*
  * kernel/latency/latency.h - in-kernel system call latency timers.
  *
- * When switched on (SYS_latency_ctl), the entry code runs the timed copy of
- * the system call (kernel/syscall.c), which reads the timestamp counter
- * (arch_timestamp_begin/end) right at entry and right before returning, so
- * the window holds the stack offset work, the handler and the exit update.
- * The path itself only writes the raw sample into this CPU's ring, with
- * IRQs still off: four stores (the tick difference, the number the caller
- * passed, the strategy, how this CPU's interrupt mark moved) and a pointer
- * bump, about 20 instructions of its own besides the two reads. Everything
- * else happens off the timed path, in latency_drain(): picking the slot
- * from the number, subtracting the measured cost of the two reads
- * (read_cost), and adding the sample to a per-CPU histogram (lib/hist.h)
- * for its strategy and system call.
+ * When switched on (SYS_latency_ctl), the entry code calls the timed copy
+ * of the system call path, syscall_dispatch_timed() (kernel/syscall.c),
+ * which reads the timestamp counter (arch_timestamp_begin/end) right at
+ * entry and right before returning, so the window holds the stack offset
+ * work, the handler and the exit update. The path itself only queues the
+ * raw sample in this CPU's ring, with IRQs still off (latency_record):
+ * three stores (the stamp difference, the number the caller passed, the
+ * strategy) and a pointer bump and test. Everything else happens off the
+ * timed path, in the drain: picking the slot from the number, subtracting
+ * the measured cost of the two reads (read_cost), and adding the sample to
+ * a per-CPU histogram (lib/hist.h) for its strategy and system call.
  *
- * A CPU's ring is drained only by that CPU, with IRQs off and under the
- * CPU's drain lock (kernel/latency/latency.c): by the path itself when the
- * page is full (every LATENCY_RING samples: at worst one call in 128 then
- * also does 128 histogram additions, after its own exit timestamp, so no
- * kernel sample includes it), at every timer tick, and by a latency_read
- * on that CPU before it copies. So a read sees every sample of its own CPU,
- * and another CPU's as of that CPU's last tick (1 ms at SCHED_TICK_HZ); no
- * sample is ever lost: the ring is never full on the path. The histograms
- * are written only under the drain lock, which a read (and its reset) takes
+ * The stamp: each end is (counter << 8) + this CPU's mark, where the mark
+ * is the CPU id in the low 8 bits (which the shifted counter leaves 0) plus
+ * LATENCY_MARK_IRQ (2^57) per interrupt taken (interrupt_enter), so the
+ * path keeps one live word from entry to exit. In the difference, low
+ * bits other than 0 mean the call began on another CPU: it is dropped and
+ * counted (migrated), because two CPUs' counters need not agree, and this
+ * holds whatever they read; top bits other than 0 mean an interrupt was
+ * taken: the sample is still added, and counted as interrupted, so a tail
+ * can be explained (a call with a multiple of 128 interrupts in it would
+ * look quiet: 128 ms of ticks at least); the 49 bits between are the ticks,
+ * exact below 2^49 (two days at 3 GHz).
+ *
+ * A CPU's ring is drained only on that CPU, with IRQs off, under the CPU's
+ * drain lock (latency.c): by the path itself when the page is full (one
+ * call in LATENCY_RING = 128 then also adds 128 samples to the
+ * histograms, about 40 instructions each, after its own exit timestamp, so
+ * no kernel sample includes that work; the user-side round trip of that
+ * call does), at every timer tick, and by a SYS_latency_read on that CPU
+ * before it copies. So a read sees every sample of its own CPU, and
+ * another CPU's as of that CPU's last tick (1 ms at SCHED_TICK_HZ). No
+ * sample is lost: the ring is never full when the path writes to it
+ * (user/test_latency.c, latency.no_sample_lost). The histograms are
+ * written only under the drain lock, which a read (and its reset) takes
  * too, so a copy is never torn.
  *
- * A sample during which an interrupt was taken on the CPU is still added
- * and also counted as interrupted, so a tail can be explained; a call that
- * ended on another CPU (it was moved) is dropped and counted (migrated),
- * because two CPUs' cycle counters need not agree. Both come from one
- * per-CPU word, irq_mark = CPU id + MAX_CPUS * interrupts taken: the path
- * records end mark - start mark, which is 0 for a quiet call, a multiple of
- * MAX_CPUS for an interrupted one, and anything else when the call ended
- * on another CPU.
- *
- * Memory: one page per histogram, LATENCY_HISTS of them per CPU (160 KiB
- * with 8 strategies and 5 slots), and one page of ring (128 samples of 32
- * bytes), allocated for the CPUs present the first time timing is switched
- * on. Off, the cost on the path is the entry code's one load and one
- * well-predicted branch.
+ * Memory per CPU: one page per histogram, LATENCY_HISTS of them (10
+ * strategies x 5 slots: 200 KiB), and one page of ring (128 samples of 32
+ * bytes), allocated for every CPU present the first time timing is
+ * switched on. Off, the cost on the path is the entry code's one load and
+ * one well-predicted branch.
  */
 #ifndef KERNEL_LATENCY_LATENCY_H
 #define KERNEL_LATENCY_LATENCY_H
