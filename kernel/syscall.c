@@ -143,6 +143,7 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
     long ret = fn ? fn((const struct sysargs *)arch_sc_args(tf)) : -ENOSYS;
     if (strategy->exit) /* the legacy designs choose the next offset here */
         strategy->exit(self);
+    KSTACK_OFFSET_AT_EXIT(strategy, self); /* nothing (kstack_offset.h) */
     arch_irq_disable();
     /* (c) exit timestamp, into this CPU's ring of samples (the histograms are
      * built from it later, off the path: kernel/latency/latency.h). */

@@ -76,10 +76,23 @@ class Boot:
     parallel: bool = False         # every vCPU a host thread (see qemu_extra)
 
 
-# The .kstack boots' self-tests: the pool has a boot of its own, and the
-# prng's migration trials alone (lab 4's grade) are part of migration_attack.
-KSTACK_KTEST = "ktest=kstack,-kstack.pool,-kstack.migration_attack_prng"
+# The .kstack boots' self-tests: the pool has a boot of its own, and lab 4's
+# grade (the prng's migration trials, the distribution of off, prng and
+# prng-task) is part of migration_attack and distribution_and_bounds.
+KSTACK_KTEST = ("ktest=kstack,-kstack.pool,-kstack.migration_attack_prng,"
+                "-kstack.distribution_and_bounds_prng")
 KSTACK_TIMEOUT = 1800  # seconds: the .kstack boots (boot_matrix explains)
+
+
+def turn_cpus(arch):
+    """CPUs for the long boots whose vCPUs take turns on one host thread
+    (qemu_extra). riscv64 gets two: QEMU 7.2 keeps a riscv vCPU that spins
+    at `pause` on the host thread until a 100 ms kick, which four vCPUs in
+    turn made cost 950 s for the stack offset suite; two in turn took 123 s,
+    against 191 s (two) and 202 s (four) with a host thread each, and
+    riscv64.sifive_u.kstack 144 s against 613 s. The suites need two CPUs;
+    every CPU a machine has is brought up and tested by its main boot."""
+    return 2 if arch == "riscv64" else 4
 
 
 def booted(arch, smp):
@@ -102,15 +115,18 @@ def boot_matrix():
                               [r"console: input by interrupt",
                                r"kstack: strategy prng \(default\)"]))
         fw = firmware[arch][-1]
+        cpus = turn_cpus(arch)
         # The stack offset suite has a boot of its own, the longest of all: a
         # clean make test (two boots at once on two cores) measured 451 s on
         # x86_64 and 755 s on arm64, so its timeout leaves room for a host
         # twice as busy.
-        boots.append(Boot(f"{arch}.{fw}.kstack", arch, fw, cmdline=KSTACK_KTEST,
-                          expect=booted(arch, 4), timeout=KSTACK_TIMEOUT))
+        boots.append(Boot(f"{arch}.{fw}.kstack", arch, fw, cmdline=KSTACK_KTEST, smp=cpus,
+                          expect=booted(arch, cpus), timeout=KSTACK_TIMEOUT))
         # The attack demonstrations (docs/attacks.md) have one too.
-        boots.append(Boot(f"{arch}.{fw}.attack", arch, fw, cmdline="ktest=attack",
-                          expect=booted(arch, 4), timeout=600))
+        boots.append(Boot(f"{arch}.{fw}.attack", arch, fw, cmdline="ktest=attack", smp=cpus,
+                          expect=booted(arch, cpus), timeout=600))
+        # (Four CPUs: riscv64 under -icount with two hangs in the firmware
+        # right after the second CPU starts; docs/ipc.md.)
         # The pool storm needs the default tick rate, which plain TCG on a busy
         # host does not deliver (100-300 ticks a second were seen while the
         # calls went on); under -icount guest time, and so the tick, follows
@@ -119,8 +135,8 @@ def boot_matrix():
                           qemu_extra="-icount shift=0,align=off,sleep=off",
                           expect=booted(arch, 4), timeout=900))
         # The syscall fuzzer (10^5 calls) and the 20 s soak: a boot of their own.
-        boots.append(Boot(f"{arch}.{fw}.fuzz-soak", arch, fw, cmdline="ktest=fuzz,soak",
-                          expect=booted(arch, 4), timeout=600))
+        boots.append(Boot(f"{arch}.{fw}.fuzz-soak", arch, fw, cmdline="ktest=fuzz,soak", smp=cpus,
+                          expect=booted(arch, cpus), timeout=600))
         # A short `make bench ICOUNT=1`: the tables come out and `off` is the
         # fastest strategy on the invalid call (exact instruction counts).
         icount_cpu = {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"} if arch == "arm64" else {}
@@ -273,8 +289,9 @@ def board_boots():
             Boot(name, arch, board, smp=cpus, parallel=True,
                  cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
                  expect=booted(arch, cpus) + says + [r"console: input by interrupt"]),
-            Boot(f"{name}.kstack", arch, board, smp=cpus, cmdline=KSTACK_KTEST,
-                 expect=booted(arch, cpus), timeout=KSTACK_TIMEOUT),
+            Boot(f"{name}.kstack", arch, board, smp=min(cpus, turn_cpus(arch)),
+                 cmdline=KSTACK_KTEST, expect=booted(arch, min(cpus, turn_cpus(arch))),
+                 timeout=KSTACK_TIMEOUT),
             Boot(f"{name}.init-console", arch, board, smp=cpus, ktap=False, timeout=120,
                  cmdline="run=init run.args=hello_console:input",
                  expect=[r"console_server: serving the (16550|PL011|SiFive) UART",
@@ -341,7 +358,9 @@ def gicv3_boots():
 
 def entropy_matrix():
     """Which seed sources each configuration finds, uses and credits."""
-    icount = "-icount shift=0,align=off,sleep=off -rtc clock=vm"
+    # shift=3: as repeatable as shift=0, and the firmware's busy waits take
+    # an eighth of the instructions (x86_64's OVMF: 10 s instead of 134 s).
+    icount = "-icount shift=3,align=off,sleep=off -rtc clock=vm"
     quiet = "ktest=random"
     no_sources = "ktest=random rng.no_cpu rng.no_firmware"
     ready = r"random: \d+ bits credited: CRNG ready"
@@ -546,7 +565,7 @@ def qemu_extra(b):
     but stays on the same vCPU until a 100 ms kick, where x86's `pause` and
     arm64's `yield` hand the thread on; its stack offset suite took 950 s
     in turn."""
-    if b.parallel or b.arch == "riscv64" or "-icount" in b.qemu_extra:
+    if b.parallel or (b.arch == "riscv64" and b.smp > 2) or "-icount" in b.qemu_extra:
         return b.qemu_extra
     return f"{b.qemu_extra} -accel tcg,thread=single".strip()
 

@@ -73,7 +73,10 @@ static inline bool kstack_offset_valid(uint32_t offset)
  * so for everything it calls afterwards (the system call handler).
  *
  *  - It must be expanded in the function that then calls the handler: an
- *    alloca in a helper is released when the helper returns.
+ *    alloca in a helper is released when the helper returns. For the same
+ *    reason it is one statement, not a do { } while (0) block: gcc
+ *    documents that an alloca_with_align block lives only to the end of the
+ *    block that makes it, so expand it directly in the function's body.
  *  - The alignment asked for is 64 bits (8 bytes), or the ABI's if smaller:
  *    the size is already a multiple of the ABI's alignment, so the stack
  *    stays aligned, and gcc emits only an AND and a subtraction (plain
@@ -88,11 +91,11 @@ static inline bool kstack_offset_valid(uint32_t offset)
  *    build the function that bumps without them (docs/porting.md).
  */
 #define KSTACK_BUMP(offset)                                                                        \
-    do {                                                                                           \
-        void *kstack_block_ =                                                                      \
-            __builtin_alloca_with_align(kstack_offset_of(offset), KSTACK_BUMP_ALIGN_BITS);         \
-        __asm__ volatile("" : : "r"(kstack_block_) : "memory");                                    \
-    } while (0)
+    __asm__ volatile(""                                                                            \
+                     :                                                                             \
+                     : "r"(__builtin_alloca_with_align(kstack_offset_of(offset),                   \
+                                                       KSTACK_BUMP_ALIGN_BITS))                    \
+                     : "memory")
 
 /* ---- prng: LFSR113 ----------------------------------------------------- */
 
