@@ -37,10 +37,10 @@ struct fdt;
 struct arch_fpu; /* impl.h: a user thread's saved FP/SIMD registers */
 
 /* Page protections for arch_pte_leaf (kernel/mm/vm.h uses them). */
-#define VM_READ 0x01
-#define VM_WRITE 0x02
-#define VM_EXEC 0x04
-#define VM_USER 0x08   /* reachable from user mode */
+#define VM_READ   0x01
+#define VM_WRITE  0x02
+#define VM_EXEC   0x04
+#define VM_USER   0x08 /* reachable from user mode */
 #define VM_DEVICE 0x10 /* device registers: uncached, strongly ordered */
 
 /*
@@ -48,10 +48,10 @@ struct arch_fpu; /* impl.h: a user thread's saved FP/SIMD registers */
  * instruction at label `insn` faults, the trap handler resumes at `fixup`.
  * The same GNU assembler text works on all three arches.
  */
-#define EXTABLE_ENTRY(insn, fixup)                                                     \
-    ".pushsection __ex_table, \"a\"\n"                                                 \
-    ".balign 8\n"                                                                      \
-    ".quad " #insn ", " #fixup "\n"                                                    \
+#define EXTABLE_ENTRY(insn, fixup)                                                                 \
+    ".pushsection __ex_table, \"a\"\n"                                                             \
+    ".balign 8\n"                                                                                  \
+    ".quad " #insn ", " #fixup "\n"                                                                \
     ".popsection\n"
 
 /* A page-table entry: 64 bits on all three arches. */
@@ -235,7 +235,7 @@ void arch_mmu_switch(uint64_t root);
  * while sstatus.SUM = 0), ARCH_GUARD_NO_EXEC if its instruction fetches
  * from them can (x86 SMEP; arm64 PXN and riscv64 always). Any context. */
 #define ARCH_GUARD_NO_ACCESS 1
-#define ARCH_GUARD_NO_EXEC 2
+#define ARCH_GUARD_NO_EXEC   2
 unsigned arch_user_guards(void);
 /* A new user root table: copy whatever kernel entries every root needs. */
 void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root);
@@ -324,7 +324,7 @@ struct arch_rng_info {
     unsigned sample_bits; /* bits per successful read: 64, or 16 for Zkr */
     unsigned h_x8;        /* min-entropy claimed per sample, in eighths of a bit */
     enum arch_rng_state state;
-    const char *why;      /* for ABSENT/DISABLED: the reason, in a few words */
+    const char *why; /* for ABSENT/DISABLED: the reason, in a few words */
 };
 
 /* Boot CPU, after arch_init: describe the CPU's random number instructions,

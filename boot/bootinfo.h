@@ -34,12 +34,12 @@
 
 #include <stdint.h>
 
-#define BOOT_INFO_MAGIC 0x2154464948534b53ull /* "SKSHIFT!" little endian */
+#define BOOT_INFO_MAGIC   0x2154464948534b53ull /* "SKSHIFT!" little endian */
 #define BOOT_INFO_VERSION 1
 
-#define BOOT_MMAP_MAX 256
-#define BOOT_CMDLINE_MAX 512
-#define BOOT_SEED_MAX 64
+#define BOOT_MMAP_MAX     256
+#define BOOT_CMDLINE_MAX  512
+#define BOOT_SEED_MAX     64
 #define BOOT_FIRMWARE_MAX 64
 
 /* Which way the kernel was started. */

@@ -62,8 +62,8 @@ static void reservations_from_fdt(void)
          node = fdt_next_sibling(&fdt, node)) {
         uint32_t len;
         /* "no-map": not even the kernel's own mappings may cover it (firmware). */
-        uint32_t type = fdt_prop(&fdt, node, "no-map", &len) ? BOOT_MEM_FIRMWARE
-                                                              : BOOT_MEM_RESERVED;
+        uint32_t type =
+            fdt_prop(&fdt, node, "no-map", &len) ? BOOT_MEM_FIRMWARE : BOOT_MEM_RESERVED;
         for (int i = 0; fdt_reg_cpu(&fdt, node, i, &base, &size, NULL) == 0; i++)
             mark(base, size, type);
     }

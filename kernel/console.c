@@ -98,8 +98,7 @@ static bool uart_from_hint(const struct boot_console *c)
         uart.reg_shift = c->reg_shift;
         uart.io_width = 1;
         return true;
-    default:
-        return false;
+    default: return false;
     }
 }
 

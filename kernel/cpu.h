@@ -31,7 +31,7 @@ struct latency_cpu {
     struct latency_sample *next; /* the next free entry; NULL until timing is first on */
     struct latency_sample *ring; /* one page of samples, not yet in the histograms */
     uint64_t mark; /* id + interrupts taken * LATENCY_MARK_IRQ (kernel/latency/latency.h) */
-    unsigned long migrated;      /* samples dropped here: the call began on another CPU */
+    unsigned long migrated; /* samples dropped here: the call began on another CPU */
     struct hist *hist[KSTACK_NR + 1][LATENCY_SLOTS]; /* NULL until timing is first on */
 };
 
@@ -41,7 +41,7 @@ struct sched_cpu {
     struct thread *idle;
     struct thread *queue_head, *queue_tail; /* runnable threads waiting for this CPU */
     unsigned queued;
-    struct thread *dead; /* switched away from while dead: free its stack next */
+    struct thread *dead;    /* switched away from while dead: free its stack next */
     struct aspace *user_as; /* the user address space this CPU has loaded, or NULL */
     bool need_resched;
     uint64_t ticks;
@@ -58,20 +58,20 @@ struct crng_cpu {
 };
 
 struct cpu {
-    struct cpu *self;       /* must stay first: x86 reads it as %gs:0 */
-    struct arch_cpu arch;   /* second: entry code finds it at a fixed offset */
-    unsigned id;            /* logical index, 0 = boot CPU */
-    uint64_t hwid;          /* APIC id, MPIDR affinity or hart id */
+    struct cpu *self;     /* must stay first: x86 reads it as %gs:0 */
+    struct arch_cpu arch; /* second: entry code finds it at a fixed offset */
+    unsigned id;          /* logical index, 0 = boot CPU */
+    uint64_t hwid;        /* APIC id, MPIDR affinity or hart id */
     bool online;
     unsigned preempt_count; /* > 0: no preemption (spinlocks held, preempt_disable) */
     uint64_t interrupts;    /* taken on this CPU (interrupt_enter) */
     const char *lock_site;  /* file:line of the last spinlock taken (diagnostics) */
     struct sched_cpu sched;
     struct crng_cpu crng;
-    struct lfsr113 prng; /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */
+    struct lfsr113 prng;             /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */
     struct kstack_offset_cpu kstack; /* the stack offset strategies (kernel/kstack_offset/) */
     uintptr_t emergency_stack[ARCH_EMERGENCY_STACKS]; /* their tops (kernel/emergency_stack.c) */
-    struct latency_cpu latency; /* kernel/latency/ */
+    struct latency_cpu latency;                       /* kernel/latency/ */
 };
 
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");

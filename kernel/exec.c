@@ -46,7 +46,8 @@ static int load_segment(struct aspace *as, const uint8_t *file, const struct elf
 }
 
 /* Map the stack and write argc/argv into its top page. */
-static int build_stack(struct aspace *as, int argc, const char *const argv[], struct exec_result *out)
+static int build_stack(struct aspace *as, int argc, const char *const argv[],
+                       struct exec_result *out)
 {
     size_t strings = 0;
     for (int i = 0; i < argc; i++)

@@ -7,11 +7,11 @@
 
 /* User stack: USER_STACK_SIZE bytes below USER_STACK_TOP, with an unmapped
  * guard page under it (nothing else is ever mapped there). */
-#define USER_STACK_TOP (USER_TOP - PAGE_SIZE)
-#define USER_STACK_SIZE (64 * 1024)
+#define USER_STACK_TOP   (USER_TOP - PAGE_SIZE)
+#define USER_STACK_SIZE  (64 * 1024)
 #define USER_STACK_GUARD (USER_STACK_TOP - USER_STACK_SIZE - PAGE_SIZE)
 /* Programs are linked at and above this address (linker/user.ld). */
-#define USER_IMAGE_BASE 0x400000ul
+#define USER_IMAGE_BASE  0x400000ul
 
 struct exec_result {
     uintptr_t entry;    /* first instruction */

@@ -29,11 +29,11 @@ struct ktest {
     void (*fn)(void);
 };
 
-#define KTEST(suite_, name_)                                                           \
-    static void ktest_##suite_##_##name_(void);                                        \
-    static const struct ktest ktest_entry_##suite_##_##name_                           \
-        __attribute__((used, section(".ktest"), aligned(8))) = {                       \
-            #suite_, #name_, ktest_##suite_##_##name_};                                \
+#define KTEST(suite_, name_)                                                                       \
+    static void ktest_##suite_##_##name_(void);                                                    \
+    static const struct ktest ktest_entry_##suite_##_##name_                                       \
+        __attribute__((used, section(".ktest"), aligned(8))) = {#suite_, #name_,                   \
+                                                                ktest_##suite_##_##name_};         \
     static void ktest_##suite_##_##name_(void)
 
 /* Record a failed expectation in the running test (the test goes on). */
@@ -41,18 +41,17 @@ void ktest_fail(const char *file, int line, const char *fmt, ...) __printf(3, 4)
 /* Print a "# ..." diagnostic line inside the running test. */
 void ktest_note(const char *fmt, ...) __printf(1, 2);
 
-#define KEXPECT(cond)                                                                  \
-    do {                                                                               \
-        if (!(cond))                                                                   \
-            ktest_fail(__FILE__, __LINE__, "expected %s", #cond);                      \
+#define KEXPECT(cond)                                                                              \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            ktest_fail(__FILE__, __LINE__, "expected %s", #cond);                                  \
     } while (0)
 
-#define KEXPECT_EQ(a, b)                                                               \
-    do {                                                                               \
-        unsigned long long ka_ = (unsigned long long)(a), kb_ = (unsigned long long)(b); \
-        if (ka_ != kb_)                                                                \
-            ktest_fail(__FILE__, __LINE__, "%s == %#llx, expected %s == %#llx", #a, ka_, \
-                       #b, kb_);                                                       \
+#define KEXPECT_EQ(a, b)                                                                           \
+    do {                                                                                           \
+        unsigned long long ka_ = (unsigned long long)(a), kb_ = (unsigned long long)(b);           \
+        if (ka_ != kb_)                                                                            \
+            ktest_fail(__FILE__, __LINE__, "%s == %#llx, expected %s == %#llx", #a, ka_, #b, kb_); \
     } while (0)
 
 /* Run the tests the command line selects; returns how many failed. */

@@ -16,8 +16,8 @@
 #include "kernel/cpu.h"
 #include "kernel/emergency_stack.h"
 #include "kernel/ipc/ipc.h"
-#include "kernel/ktest.h"
 #include "kernel/kstack_offset/kstack_offset.h"
+#include "kernel/ktest.h"
 #include "kernel/latency/latency.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
@@ -33,7 +33,7 @@
 #include "lib/string.h"
 
 #define STACKSHIFT_VERSION "0.1"
-#define INIT_WAIT_MS 5000 /* for the console server to start (TCG, a busy host) */
+#define INIT_WAIT_MS       5000 /* for the console server to start (TCG, a busy host) */
 
 struct cpu cpus[MAX_CPUS];
 uintptr_t phys_map_offset; /* 0 while the early identity map is in use */
@@ -198,7 +198,8 @@ static void maybe_crash(const char *cmdline)
         unsigned c = this_cpu()->id;
         arch_irq_restore(flags);
         kprintf("crash=percpu: this_cpu() allowed with preemption off and with interrupts "
-                "masked (cpus %u %u %u)\n", a, b, c);
+                "masked (cpus %u %u %u)\n",
+                a, b, c);
         kprintf("running on cpu %u\n", this_cpu()->id);
     }
     if (strcmp(what, "lock-to-user") == 0) {

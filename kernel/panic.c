@@ -72,7 +72,8 @@ void this_cpu_misuse(void *where)
 {
     arch_irq_save();
     panic("this_cpu() with preemption enabled, called from %p: the thread may have moved "
-          "to another CPU (disable preemption or IRQs around per-CPU data)", where);
+          "to another CPU (disable preemption or IRQs around per-CPU data)",
+          where);
 }
 
 void panic_trap(const struct trapframe *tf, const char *fmt, ...)

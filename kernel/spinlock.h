@@ -16,10 +16,13 @@ struct spinlock {
     uint32_t locked;
 };
 
-#define SPINLOCK_INIT {0}
+#define SPINLOCK_INIT                                                                              \
+    {                                                                                              \
+        0                                                                                          \
+    }
 
-#define SPIN_STR2(x) #x
-#define SPIN_STR(x) SPIN_STR2(x)
+#define SPIN_STR2(x)         #x
+#define SPIN_STR(x)          SPIN_STR2(x)
 /* Take the lock; remembers where (file:line) for the return-to-user check. */
 #define spin_lock_irqsave(l) spin_lock_irqsave_at((l), __FILE__ ":" SPIN_STR(__LINE__))
 

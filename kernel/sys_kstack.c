@@ -163,21 +163,16 @@ long sys_kstack_debug(const struct sysargs *args)
         return -EPERM;
     switch (args->a[0]) {
     case KSTACK_DEBUG_VERIFY:
-    case KSTACK_DEBUG_DRAIN:
-        return this_cpu_op((unsigned)args->a[0]);
-    case KSTACK_DEBUG_PAINT:
-        return paint_stack();
-    case KSTACK_DEBUG_HIGHWATER:
-        return stack_high_water();
+    case KSTACK_DEBUG_DRAIN: return this_cpu_op((unsigned)args->a[0]);
+    case KSTACK_DEBUG_PAINT: return paint_stack();
+    case KSTACK_DEBUG_HIGHWATER: return stack_high_water();
     case KSTACK_DEBUG_FIXED:
         if (kstack_offset_locked() || !control_allows(IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG))
             return -EPERM;
         kstack_offset_select_fixed((uint32_t)args->a[1] & KSTACK_OFFSET_MASK);
         return 0;
-    case KSTACK_DEBUG_STACK_SIZE:
-        return KSTACK_SIZE;
-    default:
-        return -EINVAL;
+    case KSTACK_DEBUG_STACK_SIZE: return KSTACK_SIZE;
+    default: return -EINVAL;
     }
 }
 #endif /* CONFIG_DEBUG_CALLS */

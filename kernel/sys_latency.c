@@ -12,8 +12,8 @@
 #include "kernel/latency/latency.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/syscall.h"
-#include "kernel/uapi/ipc.h"
 #include "kernel/uaccess.h"
+#include "kernel/uapi/ipc.h"
 #include "lib/hist.h"
 
 long sys_latency_ctl(const struct sysargs *args)
@@ -22,15 +22,13 @@ long sys_latency_ctl(const struct sysargs *args)
         return -EPERM;
     switch (args->a[0]) {
     case LATENCY_OFF:
-    case LATENCY_ON:
-        return latency_switch(args->a[0] == LATENCY_ON);
+    case LATENCY_ON: return latency_switch(args->a[0] == LATENCY_ON);
     case LATENCY_STATUS: {
         struct latency_status st;
         latency_status(&st);
         return copy_to_user(args->a[1], &st, sizeof(st));
     }
-    default:
-        return -EINVAL;
+    default: return -EINVAL;
     }
 }
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* kernel/sys_task.c - system calls about tasks and threads. */
 #include "kernel/errno.h"
-#include "kernel/uapi/ipc.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/uaccess.h"
+#include "kernel/uapi/ipc.h"
 #include "lib/string.h"
 
 long sys_exit(const struct sysargs *args)

@@ -14,12 +14,12 @@
  * everything it calls run at a random depth. The number is clamped with a
  * mask computed from it, not checked with a branch (handler_of below).
  */
+#include "kernel/syscall.h"
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/latency.h"
 #include "kernel/sched/sched.h"
-#include "kernel/syscall.h"
 #include "kernel/user_return.h"
 
 /* Slot 0 stays empty: handler_of() sends every number past the end there. */

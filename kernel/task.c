@@ -78,7 +78,7 @@ static void free_task(struct task *t)
 
 /* The handles the kernel gives a new task (TASK_GIFT_* and these). */
 #define GIFT_SERVICE 4u /* init: the console service (kernel/ipc/console_service.c) */
-#define GIFTS_INIT (TASK_GIFT_DEVICE | TASK_GIFT_CONTROL | GIFT_SERVICE)
+#define GIFTS_INIT   (TASK_GIFT_DEVICE | TASK_GIFT_CONTROL | GIFT_SERVICE)
 
 /* The child's handles, before its first thread starts (so nothing else
  * touches its table yet): the parent's list as 0..n-1, the device next, the

@@ -14,9 +14,9 @@
 #include "kernel/mm/vm.h"
 #include "kernel/sched/sched.h"
 
-#define MAX_TASKS 64
+#define MAX_TASKS     64
 #define TASK_NAME_MAX 32
-#define MAX_ARGS 16
+#define MAX_ARGS      16
 #define MAX_ARG_BYTES 2048
 
 enum task_state { TASK_UNUSED, TASK_ALIVE, TASK_ZOMBIE };
@@ -26,12 +26,12 @@ struct task {
     int pid;
     struct task *parent;
     struct aspace as;
-    uintptr_t brk_base, brk; /* heap: [brk_base, brk) is mapped */
+    uintptr_t brk_base, brk;  /* heap: [brk_base, brk) is mapped */
     struct spinlock brk_lock; /* guards brk_busy */
     bool brk_busy;            /* a thread is in brk(): the others wait their turn */
-    int threads;             /* live threads */
-    bool exiting;            /* exit() called: remaining threads leave */
-    bool orphan;             /* its parent ended first: nobody will wait for it */
+    int threads;              /* live threads */
+    bool exiting;             /* exit() called: remaining threads leave */
+    bool orphan;              /* its parent ended first: nobody will wait for it */
     int exit_status;
     struct ipc_handles handles; /* IPC handles (kernel/ipc/handle.c), closed when it ends */
     char name[TASK_NAME_MAX];
@@ -49,7 +49,7 @@ int task_spawn_with(const char *name, int argc, const char *const argv[], struct
  * handle 0 naming the console device (kernel/ipc/device.c: the device
  * tests, run.driver), and the control capability at IPC_CONTROL_HANDLE
  * (its self-test programs, run.control; docs/security.md). */
-#define TASK_GIFT_DEVICE 1u
+#define TASK_GIFT_DEVICE  1u
 #define TASK_GIFT_CONTROL 2u
 /* A control capability with the CONSOLE right only (a program the command
  * line names): its output may read as test results (lib/result_guard.h). */

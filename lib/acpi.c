@@ -82,9 +82,9 @@ const void *acpi_find(const struct acpi *a, const char *sig, uint32_t *len)
 }
 
 /* MADT entry types (ACPI 6.5 table 5.21) and the Enabled flag (5.23, 5.37). */
-#define MADT_LOCAL_APIC 0
+#define MADT_LOCAL_APIC   0
 #define MADT_LOCAL_X2APIC 9
-#define MADT_CPU_ENABLED 1u
+#define MADT_CPU_ENABLED  1u
 
 int acpi_madt_cpus(const void *madt, uint32_t len, struct acpi_cpu *out, int max)
 {
@@ -119,7 +119,7 @@ int acpi_madt_cpus(const void *madt, uint32_t len, struct acpi_cpu *out, int max
  * 5.2.12.3) and 2 (interrupt source override: bus, source, GSI, flags;
  * 5.2.12.5). Walks entries the same way acpi_madt_cpus does. */
 #define MADT_IOAPIC 1
-#define MADT_ISO 2
+#define MADT_ISO    2
 
 static const uint8_t *madt_entry(const uint8_t *t, uint32_t len, uint8_t type, uint8_t min_len,
                                  uint32_t *off)

@@ -57,16 +57,16 @@ void chacha20_load_le32(uint32_t *words, const uint8_t *bytes, size_t n)
 /* 2.1: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; and again with
  * rolls of 8 and 7. 2.2 applies it to four words of the 16-word state. */
 /* QUARTERROUND on four words held in variables (section 2.1). */
-#define QR(a, b, c, d)                                                                 \
-    do {                                                                               \
-        a += b;                                                                        \
-        d = rotl32(d ^ a, 16);                                                         \
-        c += d;                                                                        \
-        b = rotl32(b ^ c, 12);                                                         \
-        a += b;                                                                        \
-        d = rotl32(d ^ a, 8);                                                          \
-        c += d;                                                                        \
-        b = rotl32(b ^ c, 7);                                                          \
+#define QR(a, b, c, d)                                                                             \
+    do {                                                                                           \
+        a += b;                                                                                    \
+        d = rotl32(d ^ a, 16);                                                                     \
+        c += d;                                                                                    \
+        b = rotl32(b ^ c, 12);                                                                     \
+        a += b;                                                                                    \
+        d = rotl32(d ^ a, 8);                                                                      \
+        c += d;                                                                                    \
+        b = rotl32(b ^ c, 7);                                                                      \
     } while (0)
 
 void chacha20_quarter_round(uint32_t x[16], unsigned a, unsigned b, unsigned c, unsigned d)
@@ -97,9 +97,9 @@ void chacha20_setup(uint32_t state[16], const uint32_t key[8], uint32_t counter,
  */
 void chacha20_rounds(uint32_t x[16])
 {
-    uint32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6],
-             x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11], x12 = x[12],
-             x13 = x[13], x14 = x[14], x15 = x[15];
+    uint32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7],
+             x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11], x12 = x[12], x13 = x[13], x14 = x[14],
+             x15 = x[15];
     for (int i = 0; i < 10; i++) { /* 10 x (column round + diagonal round) */
         /* LAB 3 BEGIN: a column round, then a diagonal round (RFC 8439 2.3.1) */
         QR(x0, x4, x8, x12);

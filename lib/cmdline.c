@@ -21,8 +21,7 @@ bool cmdline_find(const char *cmdline, const char *key, const char **value, size
         while (*p && !is_space(*p))
             p++;
         size_t wlen = (size_t)(p - word);
-        if (wlen >= klen && strncmp(word, key, klen) == 0 &&
-            (wlen == klen || word[klen] == '=')) {
+        if (wlen >= klen && strncmp(word, key, klen) == 0 && (wlen == klen || word[klen] == '=')) {
             found = true;
             *value = wlen == klen ? word + klen : word + klen + 1;
             *len = wlen == klen ? 0 : wlen - klen - 1;

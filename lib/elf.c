@@ -10,10 +10,10 @@
 
 #include "lib/string.h"
 
-#define ET_EXEC 2
-#define PT_LOAD 1
+#define ET_EXEC   2
+#define PT_LOAD   1
 #define PHDR_SIZE 56
-#define PAGE 4096u
+#define PAGE      4096u
 
 static uint64_t le(const uint8_t *p, int n)
 {

@@ -11,19 +11,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define EM_X86_64 62
+#define EM_X86_64  62
 #define EM_AARCH64 183
-#define EM_RISCV 243
+#define EM_RISCV   243
 
 #define ELF_MAX_SEGMENTS 8
 
 enum elf_error {
     ELF_OK = 0,
-    ELF_ERR_HEADER = -1,   /* not a little-endian 64-bit ELF executable */
-    ELF_ERR_MACHINE = -2,  /* built for another CPU */
-    ELF_ERR_PHDRS = -3,    /* program headers outside the file or malformed */
-    ELF_ERR_SEGMENT = -4,  /* a segment outside the file, overlapping, wrapping or out of range */
-    ELF_ERR_ENTRY = -5     /* entry point not in an executable segment */
+    ELF_ERR_HEADER = -1,  /* not a little-endian 64-bit ELF executable */
+    ELF_ERR_MACHINE = -2, /* built for another CPU */
+    ELF_ERR_PHDRS = -3,   /* program headers outside the file or malformed */
+    ELF_ERR_SEGMENT = -4, /* a segment outside the file, overlapping, wrapping or out of range */
+    ELF_ERR_ENTRY = -5    /* entry point not in an executable segment */
 };
 
 #define ELF_SEG_R 4 /* PF_R */

@@ -19,20 +19,28 @@
 
 /* Structure block tokens (5.4.1). */
 #define FDT_BEGIN_NODE 1
-#define FDT_END_NODE 2
-#define FDT_PROP 3
-#define FDT_NOP 4
-#define FDT_END 9
+#define FDT_END_NODE   2
+#define FDT_PROP       3
+#define FDT_NOP        4
+#define FDT_END        9
 
-#define HEADER_SIZE 40u    /* struct fdt_header (5.2) */
+#define HEADER_SIZE    40u /* struct fdt_header (5.2) */
 #define RSV_ENTRY_SIZE 16u /* struct fdt_reserve_entry (5.3.2) */
-#define MAX_DEPTH 64       /* deepest nesting accepted; the root is depth 1 */
-#define MAX_CELLS 4        /* larger #address-cells / #size-cells are treated as bogus */
+#define MAX_DEPTH      64  /* deepest nesting accepted; the root is depth 1 */
+#define MAX_CELLS      4   /* larger #address-cells / #size-cells are treated as bogus */
 
 /* Byte offsets of the header fields (5.2). */
-enum { HDR_MAGIC = 0, HDR_TOTALSIZE = 4, HDR_OFF_STRUCT = 8, HDR_OFF_STRINGS = 12,
-       HDR_OFF_RSVMAP = 16, HDR_VERSION = 20, HDR_LAST_COMP = 24, HDR_SIZE_STRINGS = 32,
-       HDR_SIZE_STRUCT = 36 };
+enum {
+    HDR_MAGIC = 0,
+    HDR_TOTALSIZE = 4,
+    HDR_OFF_STRUCT = 8,
+    HDR_OFF_STRINGS = 12,
+    HDR_OFF_RSVMAP = 16,
+    HDR_VERSION = 20,
+    HDR_LAST_COMP = 24,
+    HDR_SIZE_STRINGS = 32,
+    HDR_SIZE_STRUCT = 36
+};
 
 /* ---- Byte order: header, reservation map and tokens are all big-endian (5.2-5.4) ---- */
 
@@ -66,10 +74,16 @@ uint32_t fdt_header_size(const void *blob)
 
 const char *fdt_strerror(int err)
 {
-    static const char *const names[] = {"ok", "truncated blob", "bad magic",
-                                        "unsupported version", "bad block layout",
-                                        "bad structure block", "bad string", "not found",
-                                        "no ranges on a bus", "address outside the bus ranges",
+    static const char *const names[] = {"ok",
+                                        "truncated blob",
+                                        "bad magic",
+                                        "unsupported version",
+                                        "bad block layout",
+                                        "bad structure block",
+                                        "bad string",
+                                        "not found",
+                                        "no ranges on a bus",
+                                        "address outside the bus ranges",
                                         "spin-table CPU without cpu-release-addr"};
     return err <= 0 && err >= FDT_ERR_NORELEASE ? names[-err] : "unknown error";
 }
@@ -120,11 +134,8 @@ static int token_at(const struct fdt *f, int off, uint32_t *next)
         return FDT_PROP;
     case FDT_END_NODE:
     case FDT_NOP:
-    case FDT_END:
-        *next = pos + 4;
-        return (int)tok;
-    default:
-        return FDT_ERR_BADSTRUCT;
+    case FDT_END: *next = pos + 4; return (int)tok;
+    default: return FDT_ERR_BADSTRUCT;
     }
 }
 
@@ -459,8 +470,8 @@ int fdt_path(const struct fdt *f, const char *path)
         alias_end++;
     if (alias_end == path)
         return FDT_ERR_NOTFOUND;
-    target = find_prop(f, find_child(f, root, "aliases", 7), path, (size_t)(alias_end - path),
-                       &len);
+    target =
+        find_prop(f, find_child(f, root, "aliases", 7), path, (size_t)(alias_end - path), &len);
     if (target == NULL || len == 0 || target[0] != '/' || memchr(target, '\0', len) == NULL)
         return FDT_ERR_NOTFOUND;
     return walk_path(f, walk_path(f, root, target, path_end(target)), alias_end, end);

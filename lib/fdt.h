@@ -37,12 +37,12 @@ enum fdt_error {
 
 struct fdt {
     const uint8_t *blob;
-    uint32_t size;        /* totalsize from the header */
-    uint32_t struct_off;  /* structure block */
+    uint32_t size;       /* totalsize from the header */
+    uint32_t struct_off; /* structure block */
     uint32_t struct_size;
     uint32_t strings_off; /* strings block */
     uint32_t strings_size;
-    uint32_t rsvmap_off;  /* memory reservation block */
+    uint32_t rsvmap_off; /* memory reservation block */
 };
 
 /* Validate `blob` (at most max_size bytes readable) and fill *f. */

@@ -98,10 +98,10 @@ uint64_t memmap_total(const struct boot_mem_region *map, uint32_t count, uint32_
 const char *memmap_type_name(uint32_t type)
 {
     static const char *const names[] = {
-        [BOOT_MEM_USABLE] = "usable",         [BOOT_MEM_RESERVED] = "reserved",
-        [BOOT_MEM_ACPI_RECLAIM] = "acpi",     [BOOT_MEM_ACPI_NVS] = "acpi-nvs",
-        [BOOT_MEM_MMIO] = "mmio",             [BOOT_MEM_LOADER] = "loader",
-        [BOOT_MEM_FIRMWARE] = "firmware",     [BOOT_MEM_BAD] = "bad",
+        [BOOT_MEM_USABLE] = "usable",     [BOOT_MEM_RESERVED] = "reserved",
+        [BOOT_MEM_ACPI_RECLAIM] = "acpi", [BOOT_MEM_ACPI_NVS] = "acpi-nvs",
+        [BOOT_MEM_MMIO] = "mmio",         [BOOT_MEM_LOADER] = "loader",
+        [BOOT_MEM_FIRMWARE] = "firmware", [BOOT_MEM_BAD] = "bad",
         [BOOT_MEM_KERNEL] = "kernel",
     };
     if (type < sizeof(names) / sizeof(names[0]) && names[type])

@@ -128,12 +128,18 @@ static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
 {
     *sp = (struct spec){.width = -1, .precision = -1};
     for (;; f++) {
-        if (*f == '-') sp->left = true;
-        else if (*f == '+') sp->plus = true;
-        else if (*f == ' ') sp->space = true;
-        else if (*f == '#') sp->alt = true;
-        else if (*f == '0') sp->zero = true;
-        else break;
+        if (*f == '-')
+            sp->left = true;
+        else if (*f == '+')
+            sp->plus = true;
+        else if (*f == ' ')
+            sp->space = true;
+        else if (*f == '#')
+            sp->alt = true;
+        else if (*f == '0')
+            sp->zero = true;
+        else
+            break;
     }
     if (*f == '*') {
         sp->width = va_arg(*ap, int);
@@ -157,9 +163,14 @@ static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
                 sp->precision = sp->precision * 10 + (*f - '0');
         }
     }
-    if (f[0] == 'h' && f[1] == 'h') { sp->length = 'H'; f += 2; }
-    else if (f[0] == 'l' && f[1] == 'l') { sp->length = 'L'; f += 2; }
-    else if (*f == 'h' || *f == 'l' || *f == 'z' || *f == 't' || *f == 'j') sp->length = *f++;
+    if (f[0] == 'h' && f[1] == 'h') {
+        sp->length = 'H';
+        f += 2;
+    } else if (f[0] == 'l' && f[1] == 'l') {
+        sp->length = 'L';
+        f += 2;
+    } else if (*f == 'h' || *f == 'l' || *f == 'z' || *f == 't' || *f == 'j')
+        sp->length = *f++;
     return f;
 }
 

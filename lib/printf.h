@@ -16,7 +16,6 @@
 
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
-int snprintf(char *buf, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

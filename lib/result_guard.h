@@ -23,8 +23,8 @@
 #define RESULT_GUARD_HEAD 8 /* longer than the longest start, "not ok " */
 
 struct result_guard {
-    bool in_body;                 /* past the start of the line: nothing more to judge */
-    unsigned char len;            /* bytes of the line's start so far (blanks skipped) */
+    bool in_body;      /* past the start of the line: nothing more to judge */
+    unsigned char len; /* bytes of the line's start so far (blanks skipped) */
     char head[RESULT_GUARD_HEAD];
 };
 

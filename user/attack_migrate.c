@@ -46,9 +46,8 @@ static void attack(unsigned id, int trials)
     if (clean < trials)
         ktap_note("%s: only %d of %d attempts staged cleanly, fewer than the %d trials asked",
                   kstack_names[id], clean, attempts, trials);
-    ktap_note("%-9s predicted %5d of %d (%3d.%02d%%; chance 1.56%%), %d attempts",
-              kstack_names[id], hits, clean, hits * 100 / trials, hits * 10000 / trials % 100,
-              attempts);
+    ktap_note("%-9s predicted %5d of %d (%3d.%02d%%; chance 1.56%%), %d attempts", kstack_names[id],
+              hits, clean, hits * 100 / trials, hits * 10000 / trials % 100, attempts);
     /* At chance (1/64) a strategy fails with probability at most 1e-8:
      * 133 or more of the default 5,000 (the exact binomial tail; 1.8e-7 per
      * make test run, 6 strategies x 3 attack boots). counter and crng16 are

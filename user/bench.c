@@ -83,7 +83,7 @@ static uint64_t empty_cost;
 static int ipc_server[2] = {-1, -1};
 static long ipc_failed;
 static long icount_run; /* ICOUNT: 1 under -icount (exact counts) */
-#define MEDIAN 50000         /* hist_percentile's 50% */
+#define MEDIAN 50000    /* hist_percentile's 50% */
 static struct hist ipc_sums[KSTACK_NR][2][BENCH_IPC_SIZES];
 static uint64_t ipc_round_median[2][BENCH_IPC_SIZES]; /* this round's; 0: no row */
 
@@ -269,27 +269,28 @@ static void one_way_block(unsigned id, unsigned where, unsigned k, long n, int r
     struct bench_ipc_legs out = {.call = &legs[0], .reply = &legs[1], .round = &legs[2]};
     for (unsigned i = 0; i < 3; i++)
         hist_reset(&legs[i]);
-    long failed = bench_ipc_one_way(ipc_server[where], one_way_size[k], n, IPC_WARM,
-                                    counter_kind, empty_cost, &out);
+    long failed = bench_ipc_one_way(ipc_server[where], one_way_size[k], n, IPC_WARM, counter_kind,
+                                    empty_cost, &out);
     if (failed) {
-        printf("bench: %s under %s: %ld of %ld calls failed (first %ld): rows left out\n",
-               name[0], names[id], failed, n + IPC_WARM, out.first_error);
+        printf("bench: %s under %s: %ld of %ld calls failed (first %ld): rows left out\n", name[0],
+               names[id], failed, n + IPC_WARM, out.first_error);
         ipc_failed += failed;
         return;
     }
     if (out.disagree) {
         /* On one CPU one counter: disagreement is a broken measurement. */
         printf("bench: %s%s and %s under %s: %ld of %ld samples break t0 <= t1 <= t2 <= t3: "
-               "%s\n", where == IPC_SAME ? "FAIL: " : "", name[0], name[1], names[id],
-               out.disagree, n, where == IPC_SAME ? "one CPU, one counter"
-               : "the two CPUs' counters do not agree: rows left out");
+               "%s\n",
+               where == IPC_SAME ? "FAIL: " : "", name[0], name[1], names[id], out.disagree, n,
+               where == IPC_SAME ? "one CPU, one counter"
+                                 : "the two CPUs' counters do not agree: rows left out");
         one_way_bad += where == IPC_SAME;
         return;
     }
     uint64_t round_median = hist_percentile(&legs[2], MEDIAN);
     for (unsigned leg = 0; leg < 2; leg++) {
-        if (!one_way_sane(name[leg], names[id], hist_percentile(&legs[leg], MEDIAN),
-                          round_median, ipc_round_median[where][one_way_size[k]]))
+        if (!one_way_sane(name[leg], names[id], hist_percentile(&legs[leg], MEDIAN), round_median,
+                          ipc_round_median[where][one_way_size[k]]))
             one_way_bad++;
         row("user", id, name[leg], round, &legs[leg]);
         hist_merge(&one_way_sums[id][where][k][leg], &legs[leg]);
@@ -360,7 +361,8 @@ static void irq_start(void)
     irq_on = err == 0;
     if (!irq_on)
         printf("bench: irq/uart skipped: no console device to drive (error %ld; boot with "
-               "run.driver, as make bench does)\n", err);
+               "run.driver, as make bench does)\n",
+               err);
     else
         printf("bench: irq/uart: from making the UART raise its interrupt to the handler "
                "thread's return from notify_wait, on CPU 0 (1/%d of the calls)\n",
@@ -378,7 +380,8 @@ static void irq_block(unsigned id, long n, int round)
     syscall1(SYS_latency_ctl, LATENCY_ON);
     if (missed) {
         printf("bench: irq/uart under %s: %ld interrupts never reached the handler: row left "
-               "out\n", names[id], missed);
+               "out\n",
+               names[id], missed);
         irq_missed += missed;
         return;
     }
@@ -432,9 +435,9 @@ static void distributions(unsigned mask)
         if (!(mask & (1u << id)) || !offsets(id, 20000, &e))
             continue;
         printf("bench: offsets under %-9s %2u distinct of 64, min-entropy %lu.%02lu bits, "
-               "chi2(63) %lu (20000 calls)\n", names[id], e.distinct,
-               (unsigned long)e.min_milli / 1000, (unsigned long)e.min_milli % 1000 / 10,
-               (unsigned long)e.chi2_milli / 1000);
+               "chi2(63) %lu (20000 calls)\n",
+               names[id], e.distinct, (unsigned long)e.min_milli / 1000,
+               (unsigned long)e.min_milli % 1000 / 10, (unsigned long)e.chi2_milli / 1000);
     }
 }
 
@@ -479,8 +482,8 @@ static int screen(unsigned mask, long n, long rounds, int trials, unsigned cpu, 
         struct kstack_lfsr_result l;
         kstack_lfsr_attack(SCREEN_PREDICTIONS, &l);
         printf("BENCH kstack %s %u %lu %d %d %d %d %d %d\n", names[id], e.distinct,
-               (unsigned long)e.min_milli, m.hits, m.clean, l.fits && !l.probe_failed,
-               l.hits, l.predictions, SCREEN_OFFSETS);
+               (unsigned long)e.min_milli, m.hits, m.clean, l.fits && !l.probe_failed, l.hits,
+               l.predictions, SCREEN_OFFSETS);
     }
     kstack_unpin(ncpus);
     kstack_set(KSTACK_DEFAULT);

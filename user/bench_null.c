@@ -57,8 +57,8 @@ int main(void)
     kind = st.counter;
     long before = syscall0(SYS_kstack_get);
     struct cost empty = measure(-1);
-    printf("bench_null: %d calls each, counter ticks, min and mean; empty measurement %lu\n",
-           CALLS, (unsigned long)empty.min);
+    printf("bench_null: %d calls each, counter ticks, min and mean; empty measurement %lu\n", CALLS,
+           (unsigned long)empty.min);
     printf("bench_null: %-10s %6s %9s %6s %9s\n", "strategy", "unk", "mean", "getpid", "mean");
     for (unsigned id = 0; id < KSTACK_NR; id++) {
         if (syscall1(SYS_kstack_set, id) != 0) {

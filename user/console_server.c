@@ -34,10 +34,10 @@
 #include "lib/user/uart_dev.h"
 #include "lib/user/ulib.h"
 
-#define DEV_H 0
-#define EP_H 1
+#define DEV_H   0
+#define EP_H    1
 #define IRQ_BIT 1ul
-#define RING 1024
+#define RING    1024
 
 static struct uart_dev uart;
 static char ring[RING];

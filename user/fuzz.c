@@ -51,21 +51,21 @@
 
 #define CHILD_CONTROL_H 0 /* the child's control capability (spawn_child) */
 
-#define BATCH_CALLS 2000
-#define MAX_CHILDREN 16
-#define HANG_NS 60000000000ull /* a batch takes well under a second */
-#define PAGE 4096ul
+#define BATCH_CALLS   2000
+#define MAX_CHILDREN  16
+#define HANG_NS       60000000000ull /* a batch takes well under a second */
+#define PAGE          4096ul
 #define SCRATCH_PAGES 8
-#define KERNEL_TEXT 0xffffffff80000000ul
-#define UNMAPPED 0x10000000ul /* below the program, never mapped */
+#define KERNEL_TEXT   0xffffffff80000000ul
+#define UNMAPPED      0x10000000ul /* below the program, never mapped */
 #define THREAD_STACKS 16
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MIN(a, b)     ((a) < (b) ? (a) : (b))
 
 /* Child exit statuses besides 0 (batch done) and 128 + signal (killed). */
 #define ST_KSTACK_CANARY 2 /* a call changed the caller's kernel stack canary */
-#define ST_ENOSYS 3        /* an unknown number did not get -ENOSYS */
-#define ST_BAD_ARGS 4
-#define ST_SURVIVED 5      /* its fatal last call did not kill it (thread_create -EAGAIN) */
+#define ST_ENOSYS        3 /* an unknown number did not get -ENOSYS */
+#define ST_BAD_ARGS      4
+#define ST_SURVIVED      5 /* its fatal last call did not kill it (thread_create -EAGAIN) */
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -90,21 +90,68 @@ static bool fatal_batch(uint64_t seed, unsigned long batch)
 /* ---- the child: drawing and making the calls ---------------------------- */
 
 static const long valid_numbers[] = {
-    SYS_write, SYS_read, SYS_getpid, SYS_getppid, SYS_yield, SYS_nanosleep,
-    SYS_clock_gettime, SYS_brk, SYS_spawn, SYS_wait, SYS_getcpu, SYS_thread_create,
-    SYS_gettid, SYS_sched_setaffinity, SYS_sched_getaffinity, SYS_debug_sleep,
-    SYS_debug_free_pages, SYS_debug_spin, SYS_debug_stats, SYS_debug_leak_lock,
-    SYS_kstack_set, SYS_kstack_get, SYS_kstack_probe, SYS_kstack_stats, SYS_kstack_debug,
-    SYS_latency_ctl, SYS_latency_read, SYS_debug_kaddr,
-    SYS_endpoint_create, SYS_notify_create, SYS_handle_mint, SYS_handle_close, SYS_ipc_call,
-    SYS_ipc_send, SYS_ipc_recv, SYS_ipc_reply_recv, SYS_ipc_set_buffer, SYS_notify_signal,
-    SYS_notify_wait, SYS_notify_poll, SYS_spawn_with, SYS_device_info, SYS_device_io,
-    SYS_irq_bind, SYS_irq_ack, SYS_device_map,
+    SYS_write,
+    SYS_read,
+    SYS_getpid,
+    SYS_getppid,
+    SYS_yield,
+    SYS_nanosleep,
+    SYS_clock_gettime,
+    SYS_brk,
+    SYS_spawn,
+    SYS_wait,
+    SYS_getcpu,
+    SYS_thread_create,
+    SYS_gettid,
+    SYS_sched_setaffinity,
+    SYS_sched_getaffinity,
+    SYS_debug_sleep,
+    SYS_debug_free_pages,
+    SYS_debug_spin,
+    SYS_debug_stats,
+    SYS_debug_leak_lock,
+    SYS_kstack_set,
+    SYS_kstack_get,
+    SYS_kstack_probe,
+    SYS_kstack_stats,
+    SYS_kstack_debug,
+    SYS_latency_ctl,
+    SYS_latency_read,
+    SYS_debug_kaddr,
+    SYS_endpoint_create,
+    SYS_notify_create,
+    SYS_handle_mint,
+    SYS_handle_close,
+    SYS_ipc_call,
+    SYS_ipc_send,
+    SYS_ipc_recv,
+    SYS_ipc_reply_recv,
+    SYS_ipc_set_buffer,
+    SYS_notify_signal,
+    SYS_notify_wait,
+    SYS_notify_poll,
+    SYS_spawn_with,
+    SYS_device_info,
+    SYS_device_io,
+    SYS_irq_bind,
+    SYS_irq_ack,
+    SYS_device_map,
 };
 #define NVALID (sizeof(valid_numbers) / sizeof(valid_numbers[0]))
 
-enum arg_class { A_ZERO, A_SMALL, A_NEGATIVE, A_PAGE_EDGE, A_USER_BUF, A_UNMAPPED, A_KERNEL,
-                 A_NONCANONICAL, A_HUGE, A_RANDOM, NCLASSES };
+enum arg_class {
+    A_ZERO,
+    A_SMALL,
+    A_NEGATIVE,
+    A_PAGE_EDGE,
+    A_USER_BUF,
+    A_UNMAPPED,
+    A_KERNEL,
+    A_NONCANONICAL,
+    A_HUGE,
+    A_RANDOM,
+    NCLASSES
+};
 
 struct call {
     long nr;
@@ -117,31 +164,42 @@ static struct {
     char *scratch, *scratch_end; /* heap pages the fuzzer owns; the kernel writes there */
     uintptr_t brk;               /* the break as last reported */
     uintptr_t kstack_canary, dmap_canary;
-    unsigned long ipc_calls, ipc_ok, ipc_answered; /* IPC calls made, succeeded, ipc_call answered */
+    unsigned long ipc_calls, ipc_ok,
+        ipc_answered; /* IPC calls made, succeeded, ipc_call answered */
     bool verbose;
 } fz;
 
 static char thread_stacks[THREAD_STACKS][1024] __attribute__((aligned(16)));
 static const char console_line[] = "fuzz: a fuzzed write\n";
 
-static uint64_t rnd(void) { return splitmix(&fz.rng); }
-static uint64_t below(uint64_t n) { return rnd() % n; }
+static uint64_t rnd(void)
+{
+    return splitmix(&fz.rng);
+}
+static uint64_t below(uint64_t n)
+{
+    return rnd() % n;
+}
 
 static long arg_value(enum arg_class c)
 {
     static const long small_offsets[] = {-16, -8, -4, -1, 0, 1, 4, 8, 16};
-    static const unsigned long huge[] = {1ul << 30, (1ul << 30) + 1, 1ul << 31, 1ul << 32,
-                                         1ul << 40, 0x7ffffffffffffffful, ~0ul, ~0ul - 15,
-                                         1ul << 63};
-    uintptr_t edges[] = {(uintptr_t)fz.scratch_end, (fz.brk + PAGE - 1) & ~(PAGE - 1),
-                         USER_TOP, USER_TOP - PAGE, USER_TOP - PAGE - (64 << 10),
-                         (uintptr_t)0x400000, UNMAPPED};
+    static const unsigned long huge[] = {1ul << 30, (1ul << 30) + 1, 1ul << 31,
+                                         1ul << 32, 1ul << 40,       0x7ffffffffffffffful,
+                                         ~0ul,      ~0ul - 15,       1ul << 63};
+    uintptr_t edges[] = {(uintptr_t)fz.scratch_end,
+                         (fz.brk + PAGE - 1) & ~(PAGE - 1),
+                         USER_TOP,
+                         USER_TOP - PAGE,
+                         USER_TOP - PAGE - (64 << 10),
+                         (uintptr_t)0x400000,
+                         UNMAPPED};
     switch (c) {
     case A_ZERO: return 0;
     case A_SMALL: return (long)below(17);
     case A_NEGATIVE: {
-        static const long neg[] = {-1, -2, -16, -4095, -4096, (long)0xffffffff80000000ul,
-                                   (long)(1ul << 63)};
+        static const long neg[] = {
+            -1, -2, -16, -4095, -4096, (long)0xffffffff80000000ul, (long)(1ul << 63)};
         return neg[below(sizeof(neg) / sizeof(neg[0]))];
     }
     case A_PAGE_EDGE:
@@ -179,7 +237,10 @@ static long draw_number(void)
     return huge[below(3)];
 }
 
-static bool user_addr(long v) { return (unsigned long)v < USER_TOP; }
+static bool user_addr(long v)
+{
+    return (unsigned long)v < USER_TOP;
+}
 
 /* Start address and stack the child's own threads run on. It uses its
  * stack (so that a bad one kills it) but never relies on what is there:
@@ -246,9 +307,7 @@ static void constrain(struct call *c, bool last_of_fatal_batch)
         fuzz_ipc_constrain(&c->nr, c->a, rnd());
     switch (c->nr) {
     case SYS_debug_sleep:
-    case SYS_debug_spin:
-        c->a[0] = (long)((unsigned long)c->a[0] % 100000);
-        break;
+    case SYS_debug_spin: c->a[0] = (long)((unsigned long)c->a[0] % 100000); break;
     case SYS_nanosleep:
         if (c->cls[0] == A_USER_BUF || c->cls[0] == A_SMALL || c->cls[0] == A_PAGE_EDGE ||
             c->cls[0] == A_RANDOM) {
@@ -317,13 +376,27 @@ static bool in_table(long nr)
 }
 
 /* What the calls returned: results, then the common error codes, then the rest. */
-enum { O_RESULT, O_EFAULT, O_EINVAL, O_ENOSYS, O_EPERM, O_ESRCH, O_ECHILD, O_ENOENT, O_E2BIG,
-       O_EAGAIN, O_ENODEV, O_EBADF, O_OTHER, NOUTCOMES };
+enum {
+    O_RESULT,
+    O_EFAULT,
+    O_EINVAL,
+    O_ENOSYS,
+    O_EPERM,
+    O_ESRCH,
+    O_ECHILD,
+    O_ENOENT,
+    O_E2BIG,
+    O_EAGAIN,
+    O_ENODEV,
+    O_EBADF,
+    O_OTHER,
+    NOUTCOMES
+};
 static const char *const outcome_names[NOUTCOMES] = {
     "result", "EFAULT", "EINVAL", "ENOSYS", "EPERM", "ESRCH", "ECHILD",
     "ENOENT", "E2BIG",  "EAGAIN", "ENODEV", "EBADF", "other"};
-static const int outcome_errno[NOUTCOMES] = {0, EFAULT, EINVAL, ENOSYS, EPERM, ESRCH, ECHILD,
-                                             ENOENT, E2BIG, EAGAIN, ENODEV, EBADF, 0};
+static const int outcome_errno[NOUTCOMES] = {0,      EFAULT, EINVAL, ENOSYS, EPERM, ESRCH, ECHILD,
+                                             ENOENT, E2BIG,  EAGAIN, ENODEV, EBADF, 0};
 
 static int outcome_of(long r)
 {
@@ -403,8 +476,8 @@ static int child_main(uint64_t seed, unsigned long batch, long calls, uintptr_t 
         count[outcome_of(r)]++;
         last = r;
         if (!in_table(c.nr) && r != -ENOSYS) {
-            say("fuzz: %llu,%lu,%ld: unknown number %#lx returned %ld\n",
-                (unsigned long long)seed, batch, i, (unsigned long)c.nr, r);
+            say("fuzz: %llu,%lu,%ld: unknown number %#lx returned %ld\n", (unsigned long long)seed,
+                batch, i, (unsigned long)c.nr, r);
             status = ST_ENOSYS;
         }
         if (c.nr == SYS_brk)
@@ -471,7 +544,8 @@ static void watchdog(void *arg)
             bool others = batches_done - slots[i].done_at_start >= HANG_OTHERS;
             if (pid && took > HANG_NS && (others || took > 10 * HANG_NS) && !finished) {
                 ktap_note("HANG: child pid %d, batch %lu, made no progress for %llu s", pid,
-                          slots[i].batch, (unsigned long long)((now - slots[i].started_ns) / 1000000000ull));
+                          slots[i].batch,
+                          (unsigned long long)((now - slots[i].started_ns) / 1000000000ull));
                 replay_hint(slots[i].batch);
                 ktap_check(false, "fuzz.no_hangs");
                 fflush(stdout);
@@ -525,12 +599,16 @@ static bool judge(unsigned long batch, int status, struct tallies *t)
         t->survived++;
         return true;
     }
-    static const char *const why[] = {"", "", "its kernel stack canary changed",
+    static const char *const why[] = {"",
+                                      "",
+                                      "its kernel stack canary changed",
                                       "an unknown number did not return -ENOSYS",
-                                      "bad arguments", "it survived a fatal call"};
+                                      "bad arguments",
+                                      "it survived a fatal call"};
     ktap_note("batch %lu ended with status %d (%s)", batch, status,
               status > 128 && status < 160 ? "killed, though its calls were all harmless"
-              : status >= 0 && status < 6 ? why[status] : "?");
+              : status >= 0 && status < 6  ? why[status]
+                                           : "?");
     replay_hint(batch);
     t->failed++;
     return false;
@@ -544,7 +622,8 @@ static int parent_main(long total, int ncpus)
               (unsigned long long)seed, total, parallel, BATCH_CALLS);
     fflush(stdout);
     long pages = pages_baseline();
-    uintptr_t canary = (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_DIRECT_MAP, DEBUG_KADDR_ARM);
+    uintptr_t canary =
+        (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_DIRECT_MAP, DEBUG_KADDR_ARM);
     int wd = -1;
     for (int tries = 0; tries < 1000 && wd < 0; tries++) { /* the warm-up's threads are ending */
         wd = thread_create(watchdog, NULL, watchdog_stack, sizeof(watchdog_stack));
@@ -598,8 +677,8 @@ static int parent_main(long total, int ncpus)
     ktap_note("fuzz: %ld calls in %.1f s of guest time: %.0f calls/s", total, secs,
               secs > 0 ? (double)total / secs : 0.0);
     ktap_note("fuzz: %lu children: %lu finished their batch, %lu killed by their fatal last "
-              "call as planned, %lu survived it, %lu wrong", t.children, t.done, t.killed,
-              t.survived, t.failed);
+              "call as planned, %lu survived it, %lu wrong",
+              t.children, t.done, t.killed, t.survived, t.failed);
     ktap_note("fuzz: free pages %ld at the start, %ld at the end", pages, now);
     KTAP_EXPECT_EQ(t.children, batches, "fuzz.every_batch_ran");
     KTAP_EXPECT_EQ(t.failed, 0, "fuzz.children_ended_as_expected");
@@ -616,7 +695,8 @@ static int parent_main(long total, int ncpus)
 
 static int replay(unsigned long batch)
 {
-    uintptr_t canary = (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_DIRECT_MAP, DEBUG_KADDR_ARM);
+    uintptr_t canary =
+        (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_DIRECT_MAP, DEBUG_KADDR_ARM);
     int status = -1, pid = spawn_child(batch, BATCH_CALLS, canary, true);
     if (pid < 0 || sys_wait(pid, &status) != pid)
         return 1;
@@ -634,8 +714,7 @@ int main(int argc, char **argv)
 {
     if (argc >= 6 && strcmp(argv[1], "child") == 0) {
         fz.verbose = argc > 6;
-        return child_main(number(argv[2]), number(argv[3]), (long)number(argv[4]),
-                          number(argv[5]));
+        return child_main(number(argv[2]), number(argv[3]), (long)number(argv[4]), number(argv[5]));
     }
     struct debug_stats st;
     syscall1(SYS_debug_stats, &st);

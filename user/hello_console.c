@@ -20,8 +20,8 @@
 #include "lib/user/ulib.h"
 
 #define CONSOLE_H 0
-#define MS 1000000ull
-#define WORD "stackshift"
+#define MS        1000000ull
+#define WORD      "stackshift"
 
 static void report_to_kernel(void)
 {
@@ -37,7 +37,9 @@ static void hello(void)
     ssize_t n = write(1, line, sizeof(line) - 1);
     long r1 = console_client_stats(&after);
     /* The server must not read past the message: 1000 bytes asked, the words hold 24. */
-    struct ipc_msg big = {.tag = IPC_TAG(CONSOLE_WRITE, 0), .w = {1000, 0x2d2d2d2d2d2d2d2dul, 0x2d2d2d2d2d2d2d2dul, 0x0a2d2d2d2d2d2d2dul}};
+    struct ipc_msg big = {
+        .tag = IPC_TAG(CONSOLE_WRITE, 0),
+        .w = {1000, 0x2d2d2d2d2d2d2d2dul, 0x2d2d2d2d2d2d2d2dul, 0x0a2d2d2d2d2d2d2dul}};
     long r2 = ipc_call(CONSOLE_H, &big);
     /* Only init (badge 0) may stop the server; this client's handle has a badge. */
     struct ipc_msg quit = {.tag = IPC_TAG(CONSOLE_QUIT, 0)};
@@ -49,8 +51,8 @@ static void hello(void)
                "ipc.console_write_through_server");
     ktap_check(r2 == 0 && big.w[0] == CONSOLE_MSG_BYTES, "ipc.console_write_length_cut_to_message");
     ktap_check(r3 == 0 && n2 == 28, "ipc.console_server_refuses_quit_from_a_client");
-    if (r2 == 0 && r3 == 0 && (IPC_TAG_LABEL(big.tag) != CONSOLE_WRITE ||
-                               IPC_TAG_LABEL(quit.tag) != CONSOLE_QUIT))
+    if (r2 == 0 && r3 == 0 &&
+        (IPC_TAG_LABEL(big.tag) != CONSOLE_WRITE || IPC_TAG_LABEL(quit.tag) != CONSOLE_QUIT))
         ktap_note("reply labels %lu and %lu, expected %u (WRITE) and %u (QUIT)",
                   (unsigned long)IPC_TAG_LABEL(big.tag), (unsigned long)IPC_TAG_LABEL(quit.tag),
                   (unsigned)CONSOLE_WRITE, (unsigned)CONSOLE_QUIT);
@@ -76,7 +78,8 @@ static void stdout_default(void)
     ktap_check(r1 == 0 && after.written - before.written == sizeof(line) - 1,
                "ipc.console_stdout_through_server");
     /* the pid, and the mark of a program the kernel (or init) vouches for */
-    ktap_check(r0 == 0 && before.badge == (long)((unsigned long)getpid() | IPC_CONSOLE_BADGE_VOUCHED),
+    ktap_check(r0 == 0 &&
+                   before.badge == (long)((unsigned long)getpid() | IPC_CONSOLE_BADGE_VOUCHED),
                "ipc.console_badge_is_the_pid");
     ktap_check(r2 == 0 && r3 == 0 && r4 == 0,
                "ipc.console_service_refuses_die_and_quit_from_a_program");

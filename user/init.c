@@ -25,7 +25,7 @@
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
 
-#define DEV_H 0
+#define DEV_H     0
 #define SERVICE_H 1
 #define MAX_PROGS 8
 

@@ -10,8 +10,8 @@
  * this one spawned again); stack offset strategies off, prng and pool.
  * Prints the fastest and the mean of CALLS round trips in counter ticks,
  * the reads included; under
- *   make -s run ARCH=<a> SMP=2 "QEMU_EXTRA=-icount shift=0,align=off,sleep=off" CMDLINE="run=ipc_bench"
- * those are guest instructions (on arm64 CNTVCT_EL0 needs cntfrq=1000000000
+ *   make -s run ARCH=<a> SMP=2 "QEMU_EXTRA=-icount shift=0,align=off,sleep=off"
+ * CMDLINE="run=ipc_bench" those are guest instructions (on arm64 CNTVCT_EL0 needs cntfrq=1000000000
  * for that, as for bench_null). `make bench` times the same round trips as
  * BENCH rows (the ipc/ rows, user/bench.c).
  */
@@ -21,7 +21,7 @@
 #include "lib/user/ulib.h"
 
 #define CALLS 2000
-#define WARM 200
+#define WARM  200
 
 static unsigned long kind;
 static struct hist h;
@@ -63,9 +63,10 @@ int main(int argc, char **argv)
     syscall1(SYS_debug_stats, &ds);
     long before = syscall0(SYS_kstack_get);
     uint64_t t0 = counter_begin(kind), empty = counter_end(kind) - t0;
-    printf("ipc_bench: %d round trips each (call + reply_recv), counter ticks, min and mean; "
-           "call0 tag only, call4 4 register words, call64 64 buffer words; empty measurement %lu\n",
-           CALLS, (unsigned long)empty);
+    printf(
+        "ipc_bench: %d round trips each (call + reply_recv), counter ticks, min and mean; "
+        "call0 tag only, call4 4 register words, call64 64 buffer words; empty measurement %lu\n",
+        CALLS, (unsigned long)empty);
     for (unsigned i = 0; i < sizeof(strategies) / sizeof(strategies[0]); i++) {
         if (syscall1(SYS_kstack_set, strategies[i]) != 0) {
             printf("ipc_bench: %-5s unavailable\n", names[strategies[i]]);

@@ -24,13 +24,13 @@
 #include "lib/user/pages.h"
 #include "lib/user/ulib.h"
 
-#define MAX_WORKERS 32
-#define STACK_SIZE (16 * 1024)
+#define MAX_WORKERS  32
+#define STACK_SIZE   (16 * 1024)
 #define HELPER_STACK 4096
-#define SEC 1000000000ull
-#define SERVERS 2
-#define L_ECHO 1
-#define L_STOP 2
+#define SEC          1000000000ull
+#define SERVERS      2
+#define L_ECHO       1
+#define L_STOP       2
 
 struct worker {
     uint64_t rng;
@@ -183,12 +183,17 @@ static void work(void *arg)
     while (!stop) {
         uint64_t r = next(&w->rng);
         switch (r % 18) {
-        case 0: case 1: getpid(); gettid(); break;
+        case 0:
+        case 1:
+            getpid();
+            gettid();
+            break;
         case 2: sys_clock_gettime(CLOCK_MONOTONIC, &ts); break;
         case 3: syscall1(SYS_debug_stats, &st); break;
         case 4: spawn_op(w); break;
         case 5: thread_op(w); break;
-        case 6: case 7: migrate_op(w, r >> 8); break;
+        case 6:
+        case 7: migrate_op(w, r >> 8); break;
         case 8: sleep_ns((r >> 8) % 500000); break;
         case 9: syscall1(SYS_debug_sleep, (r >> 8) % 200000); break;
         case 10: syscall1(SYS_debug_spin, 20000); break;
@@ -200,9 +205,13 @@ static void work(void *arg)
             }
             break;
         case 12: yield(); break;
-        case 13: case 14: ipc_call_op(w, r >> 8); break;
+        case 13:
+        case 14: ipc_call_op(w, r >> 8); break;
         case 15: notify_op(w, r >> 8); break;
-        default: getcpu(); syscall0(SYS_kstack_get); break;
+        default:
+            getcpu();
+            syscall0(SYS_kstack_get);
+            break;
         }
         w->ops++;
     }
@@ -233,14 +242,16 @@ int main(int argc, char **argv)
     long strategy = syscall0(SYS_kstack_get);
     /* The first output allocates stdout's buffer: before the baseline. */
     printf("soak: %d threads on %u CPUs for %llu s, counters every %llu s, a thread stalled "
-           "for %llu s fails\n", n, ncpus, (unsigned long long)secs, (unsigned long long)every,
+           "for %llu s fails\n",
+           n, ncpus, (unsigned long long)secs, (unsigned long long)every,
            (unsigned long long)(stall_ns / SEC));
     fflush(stdout);
     long pages = pages_baseline();
     endpoint = endpoint_create();
     int servers = 0;
     for (int i = 0; i < SERVERS; i++)
-        servers += thread_create(server, buffers[MAX_WORKERS + i], server_stacks[i], STACK_SIZE) > 0;
+        servers +=
+            thread_create(server, buffers[MAX_WORKERS + i], server_stacks[i], STACK_SIZE) > 0;
     KTAP_EXPECT_EQ(servers, SERVERS, "soak.ipc_servers_started");
     uint64_t t0 = now_ns(), next_report = t0 + every * SEC;
     int started = 0;
@@ -278,8 +289,9 @@ int main(int argc, char **argv)
     }
     if (stalled >= 0)
         ktap_note("thread %d made no progress for %llu s (at %lu operations) while the others "
-                  "made %lu", stalled, (unsigned long long)(stalled_for / SEC),
-                  workers[stalled].ops, stalled_others);
+                  "made %lu",
+                  stalled, (unsigned long long)(stalled_for / SEC), workers[stalled].ops,
+                  stalled_others);
     ktap_check(stalled < 0, "soak.every_thread_progressed");
     stop = 1;
     uint64_t deadline = now_ns() + 60 * SEC;

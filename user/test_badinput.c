@@ -17,20 +17,58 @@
 #include "lib/user/ulib.h"
 
 #define KERNEL_ADDR 0xffffffff80000000ul
-#define UNMAPPED 0x10000000ul /* below the program, never mapped */
-#define PAGE 4096ul
+#define UNMAPPED    0x10000000ul /* below the program, never mapped */
+#define PAGE        4096ul
 
 static const long implemented[] = {
-    SYS_exit, SYS_write, SYS_read, SYS_getpid, SYS_getppid, SYS_yield, SYS_nanosleep,
-    SYS_clock_gettime, SYS_brk, SYS_spawn, SYS_wait, SYS_getcpu, SYS_thread_create,
-    SYS_thread_exit, SYS_gettid, SYS_sched_setaffinity, SYS_sched_getaffinity,
-    SYS_debug_sleep, SYS_debug_free_pages, SYS_debug_spin, SYS_debug_stats,
-    SYS_debug_leak_lock, SYS_kstack_set, SYS_kstack_get, SYS_kstack_probe, SYS_kstack_stats,
-    SYS_kstack_debug, SYS_latency_ctl, SYS_latency_read,
-    SYS_debug_leak_lock, SYS_debug_kaddr, SYS_endpoint_create, SYS_notify_create,
-    SYS_handle_mint, SYS_handle_close, SYS_ipc_call, SYS_ipc_send, SYS_ipc_recv,
-    SYS_ipc_reply_recv, SYS_ipc_set_buffer, SYS_notify_signal, SYS_notify_wait,
-    SYS_notify_poll, SYS_spawn_with, SYS_device_info, SYS_device_io, SYS_irq_bind, SYS_irq_ack,
+    SYS_exit,
+    SYS_write,
+    SYS_read,
+    SYS_getpid,
+    SYS_getppid,
+    SYS_yield,
+    SYS_nanosleep,
+    SYS_clock_gettime,
+    SYS_brk,
+    SYS_spawn,
+    SYS_wait,
+    SYS_getcpu,
+    SYS_thread_create,
+    SYS_thread_exit,
+    SYS_gettid,
+    SYS_sched_setaffinity,
+    SYS_sched_getaffinity,
+    SYS_debug_sleep,
+    SYS_debug_free_pages,
+    SYS_debug_spin,
+    SYS_debug_stats,
+    SYS_debug_leak_lock,
+    SYS_kstack_set,
+    SYS_kstack_get,
+    SYS_kstack_probe,
+    SYS_kstack_stats,
+    SYS_kstack_debug,
+    SYS_latency_ctl,
+    SYS_latency_read,
+    SYS_debug_leak_lock,
+    SYS_debug_kaddr,
+    SYS_endpoint_create,
+    SYS_notify_create,
+    SYS_handle_mint,
+    SYS_handle_close,
+    SYS_ipc_call,
+    SYS_ipc_send,
+    SYS_ipc_recv,
+    SYS_ipc_reply_recv,
+    SYS_ipc_set_buffer,
+    SYS_notify_signal,
+    SYS_notify_wait,
+    SYS_notify_poll,
+    SYS_spawn_with,
+    SYS_device_info,
+    SYS_device_io,
+    SYS_irq_bind,
+    SYS_irq_ack,
     SYS_device_map,
 };
 
@@ -51,8 +89,13 @@ static void test_numbers(void)
             wrong++;
     }
     KTAP_EXPECT_EQ(wrong, 0, "badinput.unknown_numbers_0_to_4095");
-    static const long odd[] = {-1, 1l << 32, (1l << 32) + SYS_getpid, (long)(1ul << 63),
-                               (long)((1ul << 63) + SYS_getpid), NR_SYSCALLS, -SYS_getpid};
+    static const long odd[] = {-1,
+                               1l << 32,
+                               (1l << 32) + SYS_getpid,
+                               (long)(1ul << 63),
+                               (long)((1ul << 63) + SYS_getpid),
+                               NR_SYSCALLS,
+                               -SYS_getpid};
     for (unsigned i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
         char what[64];
         snprintf(what, sizeof(what), "badinput.number_%#lx", (unsigned long)odd[i]);
@@ -62,12 +105,19 @@ static void test_numbers(void)
 
 /* The bad pointers every pointer argument is tried with, and their names.
  * The last two are filled in by arm_kernel_canaries(). */
-enum { BAD_NULL, BAD_KERNEL_TEXT, BAD_UNMAPPED, BAD_STRADDLING, BAD_WRAPPING, BAD_KERNEL_STACK,
-       BAD_DIRECT_MAP, NBAD };
+enum {
+    BAD_NULL,
+    BAD_KERNEL_TEXT,
+    BAD_UNMAPPED,
+    BAD_STRADDLING,
+    BAD_WRAPPING,
+    BAD_KERNEL_STACK,
+    BAD_DIRECT_MAP,
+    NBAD
+};
 static uintptr_t bad_ptrs[NBAD] = {0, KERNEL_ADDR, UNMAPPED, USER_TOP - 8, ~0ul - 15};
-static const char *const bad_names[NBAD] = {"null",     "kernel",       "unmapped",
-                                            "straddling_end", "wrapping", "kernel_stack",
-                                            "direct_map"};
+static const char *const bad_names[NBAD] = {
+    "null", "kernel", "unmapped", "straddling_end", "wrapping", "kernel_stack", "direct_map"};
 
 /* The SYS_debug_kaddr kind behind bad pointer i, or -1. */
 static int kaddr_kind(unsigned i)
@@ -145,7 +195,8 @@ static void test_time_args(void)
     struct timespec ok = {0, 1000};
     for (unsigned i = 0; i < NBAD; i++) {
         const void *p = (const void *)bad_ptrs[i];
-        expect_efault(sys_clock_gettime(CLOCK_MONOTONIC, (void *)p), "clock_gettime_bad_pointer", i);
+        expect_efault(sys_clock_gettime(CLOCK_MONOTONIC, (void *)p), "clock_gettime_bad_pointer",
+                      i);
         expect_efault(sys_nanosleep(p, NULL), "nanosleep_bad_request", i);
         if (bad_ptrs[i]) /* NULL: no remainder wanted */
             expect_efault(sys_nanosleep(&ok, (void *)p), "nanosleep_bad_remainder", i);
@@ -197,7 +248,8 @@ static void test_thread_args(void)
     KTAP_EXPECT_EQ(syscall3(SYS_thread_create, never_started, 0, KERNEL_ADDR), -EINVAL,
                    "badinput.thread_create_kernel_stack");
     KTAP_EXPECT_EQ(syscall2(SYS_sched_setaffinity, 0, 0), -EINVAL, "badinput.affinity_empty_mask");
-    KTAP_EXPECT_EQ(syscall2(SYS_sched_setaffinity, 99999, 1), -ESRCH, "badinput.affinity_no_thread");
+    KTAP_EXPECT_EQ(syscall2(SYS_sched_setaffinity, 99999, 1), -ESRCH,
+                   "badinput.affinity_no_thread");
     KTAP_EXPECT_EQ(syscall1(SYS_sched_getaffinity, 99999), -ESRCH,
                    "badinput.get_affinity_no_thread");
 }
@@ -243,7 +295,8 @@ static void test_kstack_args(void)
     KTAP_EXPECT_EQ(syscall1(SYS_kstack_set, -1), -EINVAL, "badinput.kstack_set_negative");
     KTAP_EXPECT_EQ(syscall0(SYS_kstack_get), now, "badinput.kstack_set_refused_changes_nothing");
     KTAP_EXPECT_EQ(syscall3(SYS_kstack_probe, 2, 0, 0), -EINVAL, "badinput.kstack_probe_bad_flags");
-    KTAP_EXPECT_EQ(syscall3(SYS_kstack_probe, 1, 4096, 0), -EINVAL, "badinput.kstack_probe_bad_cpu");
+    KTAP_EXPECT_EQ(syscall3(SYS_kstack_probe, 1, 4096, 0), -EINVAL,
+                   "badinput.kstack_probe_bad_cpu");
     KTAP_EXPECT_EQ(syscall2(SYS_kstack_stats, 4096, 0), -EINVAL, "badinput.kstack_stats_bad_cpu");
     KTAP_EXPECT_EQ(syscall2(SYS_kstack_debug, 999, 0), -EINVAL, "badinput.kstack_debug_bad_op");
 }

@@ -16,7 +16,7 @@
 #include "lib/user/ulib.h"
 
 #define DEV_H 0
-#define MS 1000000ull
+#define MS    1000000ull
 
 static struct uart_dev uart;
 
@@ -72,7 +72,7 @@ static void test_info_and_io(void)
 
 /* A page-aligned address nothing else uses (the program sits far lower). */
 #define MAP_VA 0x2000000000ul
-#define PAGE 4096ul
+#define PAGE   4096ul
 
 /* The register page mapped: the same registers as device_io reads. A
  * 16550's LCR (3), a PL011's UARTCR (0x30) and a SiFive UART's txctrl
@@ -88,7 +88,8 @@ static void test_map(void)
     KTAP_EXPECT_EQ(device_map(ep, (void *)MAP_VA), -EINVAL, "ipc.device_map_not_a_device");
     KTAP_EXPECT_EQ(device_map(DEV_H, (void *)(MAP_VA + 8)), -EINVAL, "ipc.device_map_unaligned");
     KTAP_EXPECT_EQ(device_map(DEV_H, NULL), -EINVAL, "ipc.device_map_null");
-    KTAP_EXPECT_EQ(device_map(DEV_H, (void *)(USER_TOP - PAGE)), -EINVAL, "ipc.device_map_past_user_top");
+    KTAP_EXPECT_EQ(device_map(DEV_H, (void *)(USER_TOP - PAGE)), -EINVAL,
+                   "ipc.device_map_past_user_top");
     handle_close(ep);
     KTAP_EXPECT_EQ(device_map(DEV_H, (void *)MAP_VA), 0, "ipc.device_map");
     KTAP_EXPECT_EQ(device_map(DEV_H, (void *)MAP_VA), -EEXIST, "ipc.device_map_twice");
@@ -97,8 +98,8 @@ static void test_map(void)
                                                           : 3ul << uart.shift;
     volatile uint8_t *regs = (volatile uint8_t *)(MAP_VA + DEVICE_INFO_PAGE_OFFSET(info));
     long via_io = device_read(DEV_H, reg);
-    long mapped = DEVICE_INFO_WIDTH(info) == 4 ? (long)*(volatile uint32_t *)(regs + reg)
-                                               : (long)regs[reg];
+    long mapped =
+        DEVICE_INFO_WIDTH(info) == 4 ? (long)*(volatile uint32_t *)(regs + reg) : (long)regs[reg];
     KTAP_EXPECT_EQ(mapped, via_io, "ipc.device_map_reads_registers");
 }
 

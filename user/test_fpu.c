@@ -32,7 +32,7 @@
 #define STACK_SIZE (16 * 1024)
 #define RUN_NS     1500000000ull
 #define WAIT_NS    30000000000ull /* for every thread to see `stop` */
-#define MAX_ROUNDS 40000ul /* 20 times the 2,108 of RUN_NS on x86_64 (1,635 migrations) */
+#define MAX_ROUNDS 40000ul        /* 20 times the 2,108 of RUN_NS on x86_64 (1,635 migrations) */
 
 /* ---- The registers, per arch ------------------------------------------ */
 
@@ -356,8 +356,8 @@ static int test_threads(void)
         for (int i = 0; i < NTHREADS; i++)
             rounds += workers[i].compute_rounds;
         syscall1(SYS_debug_stats, &after);
-        bool seen = every_variant &&
-                    (before.cpus_online < 2 || after.migrations != before.migrations);
+        bool seen =
+            every_variant && (before.cpus_online < 2 || after.migrations != before.migrations);
         if ((seen && now_ns() >= end) || rounds >= MAX_ROUNDS)
             break;
     }

@@ -16,11 +16,11 @@
 
 int main(int argc, char **argv);
 
-#define STACK_SIZE (16 * 1024)
-#define MAX_CLIENTS 16
+#define STACK_SIZE       (16 * 1024)
+#define MAX_CLIENTS      16
 #define CALLS_PER_CLIENT 1000
-#define MS 1000000ull
-#define UNMAPPED 0x10000000ul /* below the program, never mapped */
+#define MS               1000000ull
+#define UNMAPPED         0x10000000ul /* below the program, never mapped */
 
 /* What a message asks the server for (the tag's label). */
 enum {
@@ -32,10 +32,19 @@ enum {
     L_DIE,      /* sleep w0 ns, then the server's task exits with 5, without replying */
 };
 
-static unsigned long served;                 /* echo requests, all server threads */
+static unsigned long served; /* echo requests, all server threads */
 static unsigned long per_badge[MAX_CLIENTS + 1];
 /* Thread stacks: one per client, then the slots below. */
-enum { S_FIRST = MAX_CLIENTS, S_MANY_A, S_MANY_B, S_MISC, S_CALLER0, S_CALLER1, S_BLOCKED, NSTACKS };
+enum {
+    S_FIRST = MAX_CLIENTS,
+    S_MANY_A,
+    S_MANY_B,
+    S_MISC,
+    S_CALLER0,
+    S_CALLER1,
+    S_BLOCKED,
+    NSTACKS
+};
 static char stacks[NSTACKS][STACK_SIZE] __attribute__((aligned(16)));
 
 static struct ipc_msg msg(unsigned long label, unsigned long len, unsigned long w0,
@@ -61,7 +70,10 @@ static bool answer(struct ipc_msg *m, unsigned long *buf, long badge)
     case L_COUNT:
         *m = msg(L_COUNT, 0, __atomic_load_n(&served, __ATOMIC_RELAXED), 0, 0, 0);
         return true;
-    case L_SLOW: sleep_ns(m->w[0]); *m = msg(L_SLOW, 0, 0, 0, 0, 0); return true;
+    case L_SLOW:
+        sleep_ns(m->w[0]);
+        *m = msg(L_SLOW, 0, 0, 0, 0, 0);
+        return true;
     case L_DIE: sleep_ns(m->w[0]); exit(5);
     default: return false;
     }
@@ -411,8 +423,8 @@ static void client_thread(void *arg)
     long idx = (long)arg;
     sys_sched_setaffinity(0, 1ul << (idx % clients[idx].cpus));
     for (unsigned long seq = 0; seq < CALLS_PER_CLIENT; seq++) {
-        struct ipc_msg m = msg(L_ECHO, 0, (unsigned long)idx, seq, seq * 31 + (unsigned long)idx,
-                               0xc0ffee);
+        struct ipc_msg m =
+            msg(L_ECHO, 0, (unsigned long)idx, seq, seq * 31 + (unsigned long)idx, 0xc0ffee);
         struct ipc_msg sent = m;
         long r = ipc_call(clients[idx].h, &m);
         bool ok = r == 0 && m.tag == sent.tag;
@@ -463,8 +475,8 @@ static void test_many_clients(void)
         handle_close(clients[i].h);
     }
     if (bad || unfinished || miscounted)
-        ktap_note("%d clients on %d CPUs: %lu bad replies, %lu unfinished, %lu miscounted", n,
-                  cpus, bad, unfinished, miscounted);
+        ktap_note("%d clients on %d CPUs: %lu bad replies, %lu unfinished, %lu miscounted", n, cpus,
+                  bad, unfinished, miscounted);
     ktap_check(bad == 0 && unfinished == 0, "ipc.many_clients_every_reply_matches");
     ktap_check(miscounted == 0 && served - served_before == (unsigned long)n * CALLS_PER_CLIENT,
                "ipc.many_clients_no_lost_or_duplicated_message");

@@ -41,27 +41,27 @@
  * min_entropy_false_fail): 3.0e-7 per make test run (8 strategies x 5
  * kstack boots). A constant offset scores 0 bits; a generator stuck on 32
  * of the 64 values 5 bits (and misses coverage). */
-#define SAMPLES 120000
+#define SAMPLES               120000
 /* `off` in a lab's grade: every offset must be 0, no statistics involved,
  * so fewer calls show it as well (a tenth of the part's time on riscv64). */
-#define OFF_LAB_SAMPLES 10000
-#define SAMPLE_LINE 64      /* offsets per printed sample line */
-#define SAMPLE_TRIALS 1000  /* migration trials printed per strategy */
+#define OFF_LAB_SAMPLES       10000
+#define SAMPLE_LINE           64   /* offsets per printed sample line */
+#define SAMPLE_TRIALS         1000 /* migration trials printed per strategy */
 /* chi-square(63) at a false-fail rate of 1e-8, as tools/kstack-conformance
  * computes it: the in-kernel test and the kit judge a sample alike.
  * False-fail rate: 1e-8 per strategy, 4e-7 per make test run (8 strategies
  * x 5 kstack boots). A generator that never gives one of the 64 values
  * scores about SAMPLES/63 = 1900; one whose values are 5% off uniform
  * (every other value 1.05 and 0.95 of its share) about 300. */
-#define CHI2_63_MILLI 147460
+#define CHI2_63_MILLI         147460
 /* ... and the number of correct predictions in TRIALS migration trials at
  * which the kit's migration test fails (Binomial(TRIALS, 1/64) tail at or
  * above 232 is below 1e-8, tools/kstack-conformance's binom_critical).
  * False-fail rate: 1e-8 per strategy, 3e-7 per make test run (6 strategies
  * x 5 kstack boots). Chance is 156; a design that lets one trial in 20 be
  * predicted scores about 650, counter and crng16 about 10,000. */
-#define MIGRATION_FAIL_AT 232
-#define TRIALS 10000
+#define MIGRATION_FAIL_AT     232
+#define TRIALS                10000
 /* A lab's grading boot (a strategy list given: lab 4 grades prng) runs
  * fewer trials, so that a grade takes seconds: Binomial(1000, 1/64) at or
  * above 43 is 6.2e-9 (kstack_chance_fail_at(1000) and the kit's
@@ -70,9 +70,9 @@
  * design that lets one trial in 20 be predicted scores about 65, an offset
  * chosen at exit and stored per CPU (Bug 1) about 1000. */
 #define LAB_MIGRATION_FAIL_AT 43
-#define LAB_TRIALS 1000
-#define STACK_SIZE (16 * 1024)
-#define MAX_THREADS 8
+#define LAB_TRIALS            1000
+#define STACK_SIZE            (16 * 1024)
+#define MAX_THREADS           8
 
 static unsigned ncpus;
 
@@ -210,15 +210,15 @@ static void report_distribution(unsigned id, const uint64_t *counts, long bad, u
     entropy_measure(counts, 64, &e);
     ktap_note("%s: %u distinct offsets (lkdtm would print \"%u bits\"), Shannon %lu.%03lu bits, "
               "min-entropy %lu.%03lu bits, chi2(63) %lu.%03lu, %ld outside {0,16,..,1008}",
-              kstack_names[id], e.distinct, bit_length(e.distinct), (unsigned long)e.shannon_milli / 1000,
-              (unsigned long)e.shannon_milli % 1000, (unsigned long)e.min_milli / 1000,
-              (unsigned long)e.min_milli % 1000, (unsigned long)e.chi2_milli / 1000,
-              (unsigned long)e.chi2_milli % 1000, bad);
+              kstack_names[id], e.distinct, bit_length(e.distinct),
+              (unsigned long)e.shannon_milli / 1000, (unsigned long)e.shannon_milli % 1000,
+              (unsigned long)e.min_milli / 1000, (unsigned long)e.min_milli % 1000,
+              (unsigned long)e.chi2_milli / 1000, (unsigned long)e.chi2_milli % 1000, bad);
     if (id == KSTACK_OFF)
-        ktap_check(e.distinct == 1 && counts[0] == n && bad == 0,
-                   "kstack.distribution.off");
+        ktap_check(e.distinct == 1 && counts[0] == n && bad == 0, "kstack.distribution.off");
     else
-        ktap_check(e.distinct == 64 && e.chi2_milli < CHI2_63_MILLI && e.min_milli >= 5800 && bad == 0,
+        ktap_check(e.distinct == 64 && e.chi2_milli < CHI2_63_MILLI && e.min_milli >= 5800 &&
+                       bad == 0,
                    "kstack.distribution.%s", kstack_names[id]);
 }
 
@@ -229,7 +229,8 @@ static void test_distribution(void)
     long deepest = kstack_offset_now(); /* the fixed strategy's offset, as measured */
     long worst = deep_calls_high_water();
     ktap_note("fixed offset %ld: deepest system calls used %ld of %ld bytes of kernel stack "
-              "(limit %ld)", deepest, worst, stack_size, limit);
+              "(limit %ld)",
+              deepest, worst, stack_size, limit);
     for (unsigned id = 0; id < KSTACK_NR; id++) {
         static uint64_t counts[64];
         if (only && !listed(only, kstack_names[id]))
@@ -258,9 +259,9 @@ static void test_distribution(void)
         if (!only)
             print_sample(id, offs);
         long used = deep_calls_high_water();
-        ktap_note("%s: largest offset %ld; deepest calls used %ld bytes", kstack_names[id], max, used);
-        ktap_check(bad == 0 && deepest == (long)KSTACK_OFFSET_MAX && worst < limit &&
-                       used < limit,
+        ktap_note("%s: largest offset %ld; deepest calls used %ld bytes", kstack_names[id], max,
+                  used);
+        ktap_check(bad == 0 && deepest == (long)KSTACK_OFFSET_MAX && worst < limit && used < limit,
                    "kstack.bounds.%s", kstack_names[id]);
     }
     kstack_set(KSTACK_DEFAULT);
@@ -332,8 +333,8 @@ static void test_migration(void)
 
 /* ---- integrity (Bug 2) ------------------------------------------------------ */
 
-#define INTEGRITY_CALLS 1000000ul
-#define MIN_MIGRATIONS 10000ul
+#define INTEGRITY_CALLS     1000000ul
+#define MIN_MIGRATIONS      10000ul
 #define INTEGRITY_MAX_CALLS (10 * INTEGRITY_CALLS)
 
 struct worker {
@@ -362,7 +363,10 @@ static void churn(void *arg)
         uint64_t x = next_random(&w->seed);
         unsigned cpu = (unsigned)(x >> 32) % ncpus;
         switch (x % 16) {
-        case 0: kstack_probe(KSTACK_PROBE_MIGRATE, cpu, &r); __atomic_add_fetch(&forced_moves, 1, __ATOMIC_RELAXED); break;
+        case 0:
+            kstack_probe(KSTACK_PROBE_MIGRATE, cpu, &r);
+            __atomic_add_fetch(&forced_moves, 1, __ATOMIC_RELAXED);
+            break;
         case 1: sys_sched_setaffinity(0, 1ul << cpu); break;
         case 2: kstack_unpin(ncpus); break;
         case 3: yield(); break;
@@ -435,7 +439,8 @@ static void test_integrity(void)
               st.count[KSTACK_POOL][KSTACK_CNT_DRAWS]);
     ktap_note("generator states that are not their seed advanced by their draws: %ld", bad);
     ktap_note("crng16 (Bug 2 made visible): %lu of %lu exit updates read one CPU's offset and "
-              "wrote another's", st.count[KSTACK_CRNG16][KSTACK_CNT_CROSS_CPU],
+              "wrote another's",
+              st.count[KSTACK_CRNG16][KSTACK_CNT_CROSS_CPU],
               st.count[KSTACK_CRNG16][KSTACK_CNT_EXIT_UPDATES]);
     ktap_check(bad == 0 && total_calls >= INTEGRITY_CALLS && moved >= MIN_MIGRATIONS,
                "kstack.integrity.per_cpu_generators");
@@ -490,10 +495,13 @@ static void test_pool(void)
     ktap_note("timer ticks during the storm: cpu0 %lu, cpu1 %lu, cpu2 %lu, cpu3 %lu",
               ticks1.ticks[0] - ticks0.ticks[0], ticks1.ticks[1] - ticks0.ticks[1],
               ticks1.ticks[2] - ticks0.ticks[2], ticks1.ticks[3] - ticks0.ticks[3]);
-    unsigned long dry = after.count[KSTACK_POOL][KSTACK_CNT_DRY] - before.count[KSTACK_POOL][KSTACK_CNT_DRY];
+    unsigned long dry =
+        after.count[KSTACK_POOL][KSTACK_CNT_DRY] - before.count[KSTACK_POOL][KSTACK_CNT_DRY];
     ktap_note("storm: %lu getpid calls on %u CPUs in %llu ms; %lu pool refills, %lu dry, %lu "
-              "bytes left", storm_calls, ncpus, STORM_NS / 1000000,
-              after.count[KSTACK_POOL][KSTACK_CNT_REFILLS] - before.count[KSTACK_POOL][KSTACK_CNT_REFILLS],
+              "bytes left",
+              storm_calls, ncpus, STORM_NS / 1000000,
+              after.count[KSTACK_POOL][KSTACK_CNT_REFILLS] -
+                  before.count[KSTACK_POOL][KSTACK_CNT_REFILLS],
               dry, after.pool_level);
     /* Forced dry: the next draw must take the fallback and count it (a tick
      * may refill the pool between the two calls: try a few times). */
@@ -504,7 +512,8 @@ static void test_pool(void)
         kdebug(KSTACK_DEBUG_DRAIN, 0);
         off = kstack_offset_now();
         stats(0, &after);
-        forced = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRY] - before.count[KSTACK_POOL][KSTACK_CNT_DRY]);
+        forced = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRY] -
+                        before.count[KSTACK_POOL][KSTACK_CNT_DRY]);
     }
     /* One byte per call, exactly: 1000 probes plus the second stats call. */
     unsigned cpu = ncpus - 1;
@@ -513,10 +522,12 @@ static void test_pool(void)
     for (int i = 0; i < 1000; i++)
         kstack_offset_now();
     stats(cpu, &after);
-    long used = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRAWS] - before.count[KSTACK_POOL][KSTACK_CNT_DRAWS]);
+    long used = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRAWS] -
+                       before.count[KSTACK_POOL][KSTACK_CNT_DRAWS]);
     kstack_unpin(ncpus);
     ktap_note("forced dry: %ld dry events counted, fallback offset %ld; 1001 calls on cpu%u "
-              "took %ld pool bytes", forced, off, cpu, used);
+              "took %ld pool bytes",
+              forced, off, cpu, used);
     ktap_check(dry == 0 && forced >= 1 && off >= 0 && off <= (long)KSTACK_OFFSET_MAX &&
                    off % 16 == 0 && used == 1001,
                "kstack.pool_never_dry");

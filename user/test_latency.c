@@ -19,9 +19,9 @@
 #include "lib/user/counter.h"
 #include "lib/user/ulib.h"
 
-#define SPIN_NS 200000 /* 0.2 ms: under 2^20 ticks on a 5 GHz counter */
-#define CALLS   20
-#define ROUNDS  5
+#define SPIN_NS    200000 /* 0.2 ms: under 2^20 ticks on a 5 GHz counter */
+#define CALLS      20
+#define ROUNDS     5
 #define RING_CALLS 1000 /* nearly 8 rings of 128 samples, and a partial one */
 
 static unsigned long kind;

@@ -13,7 +13,7 @@
 #include "lib/user/ulib.h"
 
 #define SLOTS 1024
-#define OPS 100000
+#define OPS   100000
 
 enum { CORRUPT = 1, NO_MEMORY = 2, NOT_ALL_FREED = 4 }; /* the child's exit status */
 

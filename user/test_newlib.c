@@ -19,26 +19,26 @@
 #include "lib/user/ulib.h"
 
 /* snprintf one case into buf and compare; *ok goes false on a mismatch. */
-#define FMT(ok, want, ...)                                                             \
-    do {                                                                               \
-        char buf_[128];                                                                \
-        int n_ = snprintf(buf_, sizeof(buf_), __VA_ARGS__);                            \
-        if (strcmp(buf_, want) != 0 || n_ != (int)strlen(want)) {                      \
-            ktap_note("snprintf(%s) gave \"%s\" (%d), expected \"%s\"", #__VA_ARGS__,  \
-                      buf_, n_, want);                                                 \
-            ok = false;                                                                \
-        }                                                                              \
+#define FMT(ok, want, ...)                                                                         \
+    do {                                                                                           \
+        char buf_[128];                                                                            \
+        int n_ = snprintf(buf_, sizeof(buf_), __VA_ARGS__);                                        \
+        if (strcmp(buf_, want) != 0 || n_ != (int)strlen(want)) {                                  \
+            ktap_note("snprintf(%s) gave \"%s\" (%d), expected \"%s\"", #__VA_ARGS__, buf_, n_,    \
+                      want);                                                                       \
+            ok = false;                                                                            \
+        }                                                                                          \
     } while (0)
 
 static void test_printf(void)
 {
     bool ok = true;
     FMT(ok, "42|   42|42   |00042|+7| 7", "%d|%5d|%-5d|%05d|%+d|% d", 42, 42, 42, 42, 7, 7);
-    FMT(ok, "ff FF 0xff 10 010 005 |    42", "%x %X %#x %o %#o %.3d |%*d", 255, 255, 255, 8, 8,
-        5, 6, 42);
+    FMT(ok, "ff FF 0xff 10 010 005 |    42", "%x %X %#x %o %#o %.3d |%*d", 255, 255, 255, 8, 8, 5,
+        6, 42);
     FMT(ok, "-9223372036854775808 18446744073709551615", "%lld %llu", LLONG_MIN, ULLONG_MAX);
-    FMT(ok, "12345 -3 -1 44 %", "%zu %td %jd %hhd %%", (size_t)12345, (ptrdiff_t)-3,
-        (intmax_t)-1, 300);
+    FMT(ok, "12345 -3 -1 44 %", "%zu %td %jd %hhd %%", (size_t)12345, (ptrdiff_t)-3, (intmax_t)-1,
+        300);
     FMT(ok, "0x1234", "%p", (void *)0x1234);
     ktap_check(ok, "newlib.snprintf_integers");
 
@@ -192,12 +192,27 @@ static void test_errno(void)
  * handlers (last registered runs first; 32 of them, crt0's included, the
  * number POSIX guarantees) and abort(). */
 static int order, counted;
-static void handler_first(void) { order = 1; }
-static void handler_count(void) { counted += order == 1; }
-static void handler_second(void) { order = order * 10 + 2; }
-static void handler_final(void) { _exit(order == 12 && counted == 28 ? 33 : 34); }
+static void handler_first(void)
+{
+    order = 1;
+}
+static void handler_count(void)
+{
+    counted += order == 1;
+}
+static void handler_second(void)
+{
+    order = order * 10 + 2;
+}
+static void handler_final(void)
+{
+    _exit(order == 12 && counted == 28 ? 33 : 34);
+}
 
-static __attribute__((noinline)) void leave(int status) { exit(status); }
+static __attribute__((noinline)) void leave(int status)
+{
+    exit(status);
+}
 
 static int child(const char *what)
 {

@@ -201,8 +201,8 @@ static int child(bool kstack_right)
     long weak = kstack_set(KSTACK_COUNTER), off = kstack_set(KSTACK_OFF);
     long same = kstack_set(before); /* a strong strategy: the one in force */
     long after = syscall0(SYS_kstack_get);
-    bool ok = weak == -EPERM && off == -EPERM && after == before &&
-              same == (kstack_right ? 0 : -EPERM);
+    bool ok =
+        weak == -EPERM && off == -EPERM && after == before && same == (kstack_right ? 0 : -EPERM);
     if (!ok)
         printf("test_security child (%s): counter %ld, off %ld, %ld again %ld, now %ld\n",
                kstack_right ? "KSTACK right" : "no capability", weak, off, before, same, after);
@@ -221,8 +221,8 @@ static void console_survives_bad_message(void)
     struct console_stats st;
     long after = console_client_stats(&st);
     if (bad != -EMSGSIZE || after != 0)
-        ktap_note("the bad message: %ld (expected -EMSGSIZE); a console call after it: %ld",
-                  bad, after);
+        ktap_note("the bad message: %ld (expected -EMSGSIZE); a console call after it: %ld", bad,
+                  after);
     ktap_check(bad == -EMSGSIZE && after == 0, "security.console_survives_bad_message");
 }
 
@@ -304,8 +304,8 @@ static void quota_threads(void)
     for (int i = 0; i < 5000 && threads_left > 0; i++)
         sleep_ns(1000000);
     if (made != QUOTA_THREADS - 1 || over != -EAGAIN)
-        ktap_note("%d of %d threads made; one more: %d (expected -EAGAIN)", made,
-                  QUOTA_THREADS - 1, over);
+        ktap_note("%d of %d threads made; one more: %d (expected -EAGAIN)", made, QUOTA_THREADS - 1,
+                  over);
     ktap_check(made == QUOTA_THREADS - 1 && over == -EAGAIN && threads_left == 0,
                "security.quota.threads");
 }
@@ -318,8 +318,8 @@ static int privileged(bool locked)
      * capability's DEBUG and LATENCY rights, the debug calls still refuse. */
     KTAP_EXPECT_EQ(run_child("child-debug", NULL, 0), 0, "security.debug_calls_need_capability");
     int kstack_only = handle_mint(IPC_CONTROL_HANDLE, IPC_RIGHT_KSTACK, 0);
-    bool child_ok = kstack_only >= 0 && run_child(locked ? "child-none" : "child-kstack",
-                                                  &kstack_only, 1) == 0;
+    bool child_ok =
+        kstack_only >= 0 && run_child(locked ? "child-none" : "child-kstack", &kstack_only, 1) == 0;
     if (kstack_only >= 0)
         handle_close(kstack_only);
     if (locked) {
@@ -330,7 +330,8 @@ static int privileged(bool locked)
             ktap_note("locked: set %ld again %ld, pool %ld, fixed %ld, now %ld", before, same,
                       other, fixed, now);
         ktap_check(same == -EPERM && other == -EPERM && fixed == -EPERM && now == before &&
-                       child_ok, "security.kstack_lock");
+                       child_ok,
+                   "security.kstack_lock");
     } else {
         /* This program holds DEBUG too: it may choose a legacy design. */
         long legacy = kstack_set(KSTACK_CRNG16), now = syscall0(SYS_kstack_get);

@@ -18,10 +18,10 @@
 #include "lib/user/ulib.h"
 
 #define MAX_WORKERS 32
-#define STACK_SIZE (16 * 1024)
-#define RUN_NS 1500000000ull
-#define WAIT_NS 20000000000ull /* for every thread to see `stop` */
-#define MAX_OPS 300000ul
+#define STACK_SIZE  (16 * 1024)
+#define RUN_NS      1500000000ull
+#define WAIT_NS     20000000000ull /* for every thread to see `stop` */
+#define MAX_OPS     300000ul
 
 struct worker {
     uint64_t seed;
@@ -65,7 +65,8 @@ static void work(void *arg)
     while (!stop) {
         uint64_t r = next_random(&w->seed);
         switch (r % 8) {
-        case 0: case 1: getpid(); break;
+        case 0:
+        case 1: getpid(); break;
         case 2: yield(); break;
         case 3: sleep_ns(r % 200000); break;
         case 4: sys_sched_setaffinity(0, random_mask(&w->seed)); break;
@@ -131,7 +132,8 @@ static void test_stress(unsigned ncpus)
     unsigned long migrations = after.migrations - before.migrations;
     unsigned long preempted = after.preempted_in_syscall - before.preempted_in_syscall;
     ktap_note("%d threads on %u CPUs, %lu operations, %lu migrations, %lu preemptions "
-              "inside a system call", n, ncpus, sum, migrations, preempted);
+              "inside a system call",
+              n, ncpus, sum, migrations, preempted);
     if (ncpus > 1)
         ktap_check(migrations > 0, "smp.stress_threads_migrated");
     ktap_check(preempted > 0, "smp.stress_preempted_inside_syscalls");

@@ -133,7 +133,7 @@ static void test_brk(void)
 }
 
 #define TURN_ROUNDS 400
-#define TURN_PAGES 8
+#define TURN_PAGES  8
 
 static char *turn_base;
 static volatile int turn_wrong, turn_left;
@@ -184,10 +184,9 @@ static void test_brk_threads(void)
         turn_base[i] = 1; /* a page the break covers but nobody mapped kills this program */
     sys_brk(turn_base);
     if (tid <= 0 || turn_wrong || !usable)
-        ktap_note("thread %d; %d wrong answers of %d; the break grows again: %d", tid,
-                  turn_wrong, 4 * TURN_ROUNDS, usable);
-    ktap_check(tid > 0 && turn_wrong == 0 && usable,
-               "syscalls.brk_two_threads_take_turns");
+        ktap_note("thread %d; %d wrong answers of %d; the break grows again: %d", tid, turn_wrong,
+                  4 * TURN_ROUNDS, usable);
+    ktap_check(tid > 0 && turn_wrong == 0 && usable, "syscalls.brk_two_threads_take_turns");
 }
 
 int main(void)

@@ -15,11 +15,11 @@
  */
 #include "lib/user/ulib.h"
 
-#define PAGE 4096ul
-#define ROUNDS 3
+#define PAGE       4096ul
+#define ROUNDS     3
 #define WARM_READS 10000 /* reads before the unmap: the translation is cached */
-#define STALE 3          /* the reader read the page after the unmap */
-#define NO_FAULT 4       /* nothing happened within 30 s of the unmap */
+#define STALE      3     /* the reader read the page after the unmap */
+#define NO_FAULT   4     /* nothing happened within 30 s of the unmap */
 #define NOT_SET_UP 5     /* heap, thread or CPU placement failed */
 
 static volatile uint64_t *page;

@@ -35,7 +35,8 @@ void arm64_trap(struct trapframe *tf);
 __noreturn void arm64_stack_overflow(struct trapframe *tf);
 
 struct fdt;
-/* gic.c: find the GIC (v2 or v3) and the timer's interrupt (arch_init); handle an IRQ (arm64_trap). */
+/* gic.c: find the GIC (v2 or v3) and the timer's interrupt (arch_init); handle an IRQ (arm64_trap).
+ */
 void arm64_gic_init(const struct fdt *f);
 void arm64_irq(struct trapframe *tf);
 /* gic.c: stop the boot with why (a GIC that cannot be set up). */

@@ -38,7 +38,7 @@ static uint32_t psci_version;
  * (like RDTSC on x86), not the physical one, and no EL0 timer access.
  */
 #define CPACR_EL1_FPEN_ON (3u << 20)
-#define CNTKCTL_EL0VCTEN      (1u << 1)
+#define CNTKCTL_EL0VCTEN  (1u << 1)
 
 /* Every CPU, IRQs off: its own copies of the registers above. */
 void arm64_cpu_init(struct cpu *c)
@@ -117,7 +117,8 @@ static void describe_cpu_start_without_psci(const struct fdt *f)
                 name, (unsigned long long)release);
     else if (method < 0)
         kprintf("psci: none; %s has no usable enable-method (spin-table needs "
-                "cpu-release-addr): the other CPUs stay off\n", name);
+                "cpu-release-addr): the other CPUs stay off\n",
+                name);
 }
 
 static void psci_init(const struct fdt *f)

@@ -29,8 +29,8 @@
 
 static const struct arm64_gic_ops *gic; /* NULL until arm64_gic_init found one */
 static unsigned timer_intid = PPI_BASE + 11;
-static unsigned gic_intids;                          /* INTIDs the distributor has */
-static int gic_node = -1;                            /* the GIC's devicetree node (offset in the blob) */
+static unsigned gic_intids; /* INTIDs the distributor has */
+static int gic_node = -1;   /* the GIC's devicetree node (offset in the blob) */
 static unsigned console_intid = ARM64_INTID_SPECIAL; /* none until arch_console_irq */
 static void (*console_handler)(void);
 static uint64_t timer_period;
@@ -61,7 +61,8 @@ static void find_timer(const struct fdt *f, const struct arm64_gic_ops *ops)
                        "interrupt controller's timer input is unknown; the boot stops");
     if (node < 0)
         kprintf("gic: no timer node (arm,armv8-timer): the virtual timer is taken to be "
-                "PPI 11, INTID %u, as the Arm BSA recommends\n", timer_intid);
+                "PPI 11, INTID %u, as the Arm BSA recommends\n",
+                timer_intid);
     if (node >= 0 && ops->xlate) {
         bool edge;
         unsigned id = ops->xlate(f, node, 2, &edge);

@@ -30,34 +30,34 @@
 #include "lib/fdt.h"
 
 /* Distributor and SGI_base registers with the same layout (n = 0 in SGI_base). */
-#define GIC_IGROUPR(n)     (0x080 + 4 * (n)) /* 1 = Group 1 */
-#define GIC_ISENABLER(n)   (0x100 + 4 * (n))
-#define GIC_ICENABLER(n)   (0x180 + 4 * (n))
-#define GIC_ICPENDR(n)     (0x280 + 4 * (n))
-#define GIC_ICACTIVER(n)   (0x380 + 4 * (n))
-#define GIC_IPRIORITYR     0x400 /* one byte per INTID */
-#define GIC_ICFGR(n)       (0xc00 + 4 * (n)) /* upper bit of 2 per INTID: 1 = edge */
+#define GIC_IGROUPR(n)   (0x080 + 4 * (n)) /* 1 = Group 1 */
+#define GIC_ISENABLER(n) (0x100 + 4 * (n))
+#define GIC_ICENABLER(n) (0x180 + 4 * (n))
+#define GIC_ICPENDR(n)   (0x280 + 4 * (n))
+#define GIC_ICACTIVER(n) (0x380 + 4 * (n))
+#define GIC_IPRIORITYR   0x400             /* one byte per INTID */
+#define GIC_ICFGR(n)     (0xc00 + 4 * (n)) /* upper bit of 2 per INTID: 1 = edge */
 
-#define GICD_CTLR          0x0000
-#define GICD_CTLR_GRP1     (1u << 1)  /* EnableGrp1 (one Security state), EnableGrp1NS/A */
-#define GICD_CTLR_ARE_NS   (1u << 4)  /* affinity routing (ARE with one Security state) */
-#define GICD_CTLR_RWP      (1u << 31) /* a CTLR or ICENABLER write is still taking effect */
-#define GICD_TYPER         0x0004     /* ITLinesNumber [4:0]: 32 * (N + 1) INTIDs */
-#define GICD_TYPER_RSS     (1u << 26) /* SGIs can target Aff0 16-255 (ICC_SGI1R_EL1.RS) */
-#define GICD_IROUTER(n)    (0x6000 + 8 * (n)) /* 64-bit, MPIDR affinity layout, IRM [31] = 0 */
-#define GICD_SIZE          0x10000
+#define GICD_CTLR        0x0000
+#define GICD_CTLR_GRP1   (1u << 1)          /* EnableGrp1 (one Security state), EnableGrp1NS/A */
+#define GICD_CTLR_ARE_NS (1u << 4)          /* affinity routing (ARE with one Security state) */
+#define GICD_CTLR_RWP    (1u << 31)         /* a CTLR or ICENABLER write is still taking effect */
+#define GICD_TYPER       0x0004             /* ITLinesNumber [4:0]: 32 * (N + 1) INTIDs */
+#define GICD_TYPER_RSS   (1u << 26)         /* SGIs can target Aff0 16-255 (ICC_SGI1R_EL1.RS) */
+#define GICD_IROUTER(n)  (0x6000 + 8 * (n)) /* 64-bit, MPIDR affinity layout, IRM [31] = 0 */
+#define GICD_SIZE        0x10000
 
-#define GICR_CTLR          0x0000
-#define GICR_CTLR_RWP      (1u << 3) /* a GICR_ICENABLER0 write is still taking effect */
-#define GICR_TYPER         0x0008    /* 64-bit: affinity [63:32], Last [4], VLPIS [1] */
-#define GICR_TYPER_VLPIS   (1u << 1)
-#define GICR_TYPER_LAST    (1u << 4)
-#define GICR_WAKER         0x0014
+#define GICR_CTLR                  0x0000
+#define GICR_CTLR_RWP              (1u << 3) /* a GICR_ICENABLER0 write is still taking effect */
+#define GICR_TYPER                 0x0008    /* 64-bit: affinity [63:32], Last [4], VLPIS [1] */
+#define GICR_TYPER_VLPIS           (1u << 1)
+#define GICR_TYPER_LAST            (1u << 4)
+#define GICR_WAKER                 0x0014
 #define GICR_WAKER_PROCESSOR_SLEEP (1u << 1)
 #define GICR_WAKER_CHILDREN_ASLEEP (1u << 2)
-#define GICR_SGI_BASE      0x10000 /* the second 64 KiB frame */
-#define GICR_FRAMES_V3     0x20000 /* RD_base + SGI_base */
-#define GICR_FRAMES_VLPI   0x40000 /* + VLPI_base + a reserved frame (GICv4) */
+#define GICR_SGI_BASE              0x10000 /* the second 64 KiB frame */
+#define GICR_FRAMES_V3             0x20000 /* RD_base + SGI_base */
+#define GICR_FRAMES_VLPI           0x40000 /* + VLPI_base + a reserved frame (GICv4) */
 
 #define ICC_SRE_SRE        (1u << 0) /* use the system registers, not a memory-mapped GICC */
 #define ICC_SRE_DFB        (1u << 1) /* no FIQ bypass */
@@ -66,8 +66,8 @@
 #define ICC_CTLR_RSS       (1u << 18)
 #define ID_AA64PFR0_GIC(v) (((v) >> 24) & 0xf) /* 0: no GIC system registers */
 
-#define MAX_REGIONS        8
-#define RWP_SPINS          1000000 /* register reads before calling the GIC broken */
+#define MAX_REGIONS 8
+#define RWP_SPINS   1000000 /* register reads before calling the GIC broken */
 
 struct region {
     uint64_t pa, size;
@@ -229,9 +229,8 @@ static unsigned gicv3_init(const struct fdt *f, int node)
     wait_distributor();
     sgi_range_selector = typer & GICD_TYPER_RSS;
     unsigned frames = map_redistributors();
-    kprintf("gic: GICv3 distributor %#lx, %u redistributor%s in %u region%s\n",
-            (unsigned long)dist, frames, frames == 1 ? "" : "s", nregions,
-            nregions == 1 ? "" : "s");
+    kprintf("gic: GICv3 distributor %#lx, %u redistributor%s in %u region%s\n", (unsigned long)dist,
+            frames, frames == 1 ? "" : "s", nregions, nregions == 1 ? "" : "s");
     return 32 * words;
 }
 

@@ -26,10 +26,10 @@ int arch_rng_probe(const struct boot_info *bi, struct arch_rng_info *out, int ma
     has_rng = (isar0 >> 60) & 0xf;
     enum arch_rng_state st = has_rng ? ARCH_RNG_OK : ARCH_RNG_ABSENT;
     /* H = 32 bits per 64-bit read: half of the architectural promise (lib/health.h). */
-    out[SRC_RNDRRS] = (struct arch_rng_info){"RNDRRS", true, 64, 32 * 8, st,
-                                             "ID_AA64ISAR0_EL1.RNDR is 0"};
-    out[SRC_RNDR] = (struct arch_rng_info){"RNDR", false, 64, 32 * 8, st,
-                                           "ID_AA64ISAR0_EL1.RNDR is 0"};
+    out[SRC_RNDRRS] =
+        (struct arch_rng_info){"RNDRRS", true, 64, 32 * 8, st, "ID_AA64ISAR0_EL1.RNDR is 0"};
+    out[SRC_RNDR] =
+        (struct arch_rng_info){"RNDR", false, 64, 32 * 8, st, "ID_AA64ISAR0_EL1.RNDR is 0"};
     return 2;
 }
 

@@ -55,9 +55,10 @@ void arm64_spin_table_require(uint64_t hwid)
         return;
     struct trapframe tf;
     arch_capture_regs(&tf);
-    panic_trap(&tf, "spin-table: devicetree node '%s' (cpu %#llx): enable-method \"spin-table\" "
-               "without a usable cpu-release-addr", fdt_node_name(f, node),
-               (unsigned long long)hwid);
+    panic_trap(&tf,
+               "spin-table: devicetree node '%s' (cpu %#llx): enable-method \"spin-table\" "
+               "without a usable cpu-release-addr",
+               fdt_node_name(f, node), (unsigned long long)hwid);
 }
 
 int arm64_spin_table_start(const struct cpu *c, uint64_t entry_pa, uint64_t record_pa)

@@ -26,9 +26,9 @@ uint64_t arch_counter_hz(void)
  */
 bool arm64_use_pmccntr;
 
-#define PMCR_E (1u << 0)
-#define PMCR_LC (1u << 6)
-#define PMCNTEN_C (1u << 31)
+#define PMCR_E       (1u << 0)
+#define PMCR_LC      (1u << 6)
+#define PMCNTEN_C    (1u << 31)
 #define PMUSERENR_CR (1u << 2)
 
 void arch_timestamp_init(void)

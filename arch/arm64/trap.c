@@ -45,7 +45,7 @@ enum {
     EC_DABT_LOWER = 0x24,
     EC_DABT_CUR = 0x25,
     EC_SP_ALIGN = 0x26,
-    EC_FP_EXC = 0x2c,  /* trapped FP exception (FPCR trap enables, where implemented) */
+    EC_FP_EXC = 0x2c, /* trapped FP exception (FPCR trap enables, where implemented) */
 };
 
 enum { GROUP_EL1_SP0, GROUP_EL1, GROUP_EL0, GROUP_EL0_AARCH32 }; /* vector entry / 4 */

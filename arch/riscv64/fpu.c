@@ -19,9 +19,9 @@
  * case. The value that matters on the way back to U mode is the sstatus
  * saved in the user trapframe (vectors.S restores it; user_fs_clean below
  * sets it): the live FS inside the kernel only records whether the
- * current user thread's registers changed since they were loaded. Every value it can hold there was read
- * from the hart while the same thread's registers were loaded, so "not
- * Dirty" always means the registers match the thread's struct arch_fpu.
+ * current user thread's registers changed since they were loaded. Every value it can hold there was
+ * read from the hart while the same thread's registers were loaded, so "not Dirty" always means the
+ * registers match the thread's struct arch_fpu.
  */
 #include "kernel/arch_callbacks.h"
 #include "lib/fdt.h"

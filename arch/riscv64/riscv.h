@@ -21,24 +21,24 @@
     __asm__ volatile("csrc " #csr ", %0" : : "r"((unsigned long)(bits)) : "memory")
 
 /* satp.MODE (priv spec 4.1.11); every address space uses ASID 0. */
-#define SATP_MODE_SV39   (8ul << 60)
+#define SATP_MODE_SV39     (8ul << 60)
 /* scause (priv spec 4.1.8): bit 63 set for interrupts, the code below it. */
-#define SCAUSE_INTERRUPT (1ul << 63)
+#define SCAUSE_INTERRUPT   (1ul << 63)
 /* sstatus (priv spec 4.1.1): SIE is in impl.h. */
-#define SSTATUS_SPIE     (1ul << 5)  /* SIE before the trap; sret restores it */
-#define SSTATUS_SPP      (1ul << 8)  /* the trap came from S mode; sret returns to it */
-#define SSTATUS_FS       (3ul << 13) /* FP state, 0 = Off: FP instructions trap */
+#define SSTATUS_SPIE       (1ul << 5)  /* SIE before the trap; sret restores it */
+#define SSTATUS_SPP        (1ul << 8)  /* the trap came from S mode; sret returns to it */
+#define SSTATUS_FS         (3ul << 13) /* FP state, 0 = Off: FP instructions trap */
 #define SSTATUS_FS_INITIAL (1ul << 13) /* FP registers in their initial state */
-#define SSTATUS_SUM      (1ul << 18) /* S mode may access U pages */
-#define SSTATUS_MXR      (1ul << 19) /* loads from execute-only pages */
+#define SSTATUS_SUM        (1ul << 18) /* S mode may access U pages */
+#define SSTATUS_MXR        (1ul << 19) /* loads from execute-only pages */
 /* sie / sip bits (priv spec 4.1.3): software, timer, external interrupts. */
-#define SIE_SSIE         (1ul << 1)
-#define SIE_STIE         (1ul << 5)
-#define SIE_SEIE         (1ul << 9)
+#define SIE_SSIE           (1ul << 1)
+#define SIE_STIE           (1ul << 5)
+#define SIE_SEIE           (1ul << 9)
 /* Interrupt codes in scause (priv spec 4.1.8, table 4.2). */
-#define IRQ_S_SOFT       1
-#define IRQ_S_TIMER      5
-#define IRQ_S_EXTERNAL   9
+#define IRQ_S_SOFT         1
+#define IRQ_S_TIMER        5
+#define IRQ_S_EXTERNAL     9
 
 /* trap.c: called from vectors.S with interrupts off. */
 void riscv_trap(struct trapframe *tf);

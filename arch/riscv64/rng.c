@@ -17,11 +17,11 @@
 #include "kernel/errno.h"
 #include "riscv.h"
 
-#define OPST_SHIFT 30
-#define OPST_BIST 0
-#define OPST_WAIT 1
-#define OPST_ES16 2
-#define OPST_DEAD 3
+#define OPST_SHIFT   30
+#define OPST_BIST    0
+#define OPST_WAIT    1
+#define OPST_ES16    2
+#define OPST_DEAD    3
 #define SEED_RETRIES 100
 
 static bool usable;
@@ -67,8 +67,8 @@ int arch_rng_probe(const struct boot_info *bi, struct arch_rng_info *out, int ma
     const struct fdt *f = boot_fdt();
     bool listed = f && riscv_hart_has_ext(f, (uint32_t)arch_cpu_hwid(), "zkr");
     /* H = 8 bits per 16-bit sample: conservative (lib/health.h). */
-    out[0] = (struct arch_rng_info){"Zkr", true, 16, 8 * 8, ARCH_RNG_ABSENT,
-                                    "not in the devicetree's riscv,isa"};
+    out[0] = (struct arch_rng_info){
+        "Zkr", true, 16, 8 * 8, ARCH_RNG_ABSENT, "not in the devicetree's riscv,isa"};
     if (!listed)
         return 1;
     unsigned long v;

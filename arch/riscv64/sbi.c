@@ -18,10 +18,7 @@ struct sbiret sbi_ecall4(unsigned long eid, unsigned long fid, unsigned long arg
     register unsigned long a3 __asm__("a3") = arg3;
     register unsigned long a6 __asm__("a6") = fid;
     register unsigned long a7 __asm__("a7") = eid;
-    __asm__ volatile("ecall"
-                     : "+r"(a0), "+r"(a1)
-                     : "r"(a2), "r"(a3), "r"(a6), "r"(a7)
-                     : "memory");
+    __asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a2), "r"(a3), "r"(a6), "r"(a7) : "memory");
     return (struct sbiret){(long)a0, (long)a1};
 }
 
@@ -101,8 +98,7 @@ struct sbiret sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_
     return sbi_ecall4(SBI_EXT_RFENCE, 1, hart_mask, hart_mask_base, start_addr, size);
 }
 
-struct sbiret sbi_hart_start(unsigned long hartid, unsigned long start_addr,
-                             unsigned long opaque)
+struct sbiret sbi_hart_start(unsigned long hartid, unsigned long start_addr, unsigned long opaque)
 {
     return sbi_ecall4(SBI_EXT_HSM, 0, hartid, start_addr, opaque, 0);
 }

@@ -10,17 +10,17 @@
 
 /* Extension IDs (SBI spec chapters 4-10). */
 #define SBI_EXT_LEGACY_SET_TIMER 0x00 /* legacy, chapter 5 */
-#define SBI_EXT_LEGACY_SHUTDOWN 0x08 /* legacy, chapter 5 */
-#define SBI_EXT_BASE            0x10
-#define SBI_EXT_TIME            0x54494d45 /* "TIME", chapter 6 */
-#define SBI_EXT_IPI             0x735049   /* "sPI", chapter 7 */
-#define SBI_EXT_RFENCE          0x52464e43 /* "RFNC", chapter 8 */
-#define SBI_EXT_HSM             0x48534d   /* "HSM", chapter 9 */
-#define SBI_EXT_SRST            0x53525354 /* "SRST" */
+#define SBI_EXT_LEGACY_SHUTDOWN  0x08 /* legacy, chapter 5 */
+#define SBI_EXT_BASE             0x10
+#define SBI_EXT_TIME             0x54494d45 /* "TIME", chapter 6 */
+#define SBI_EXT_IPI              0x735049   /* "sPI", chapter 7 */
+#define SBI_EXT_RFENCE           0x52464e43 /* "RFNC", chapter 8 */
+#define SBI_EXT_HSM              0x48534d   /* "HSM", chapter 9 */
+#define SBI_EXT_SRST             0x53525354 /* "SRST" */
 
 /* Error codes returned in a0 (SBI spec 3, table 1). */
-#define SBI_SUCCESS           0
-#define SBI_ERR_NOT_SUPPORTED (-2)
+#define SBI_SUCCESS               0
+#define SBI_ERR_NOT_SUPPORTED     (-2)
 #define SBI_ERR_ALREADY_AVAILABLE (-6)
 
 /* System reset types and reasons (SBI spec 10.1). */
@@ -67,8 +67,7 @@ struct sbiret sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_
                                     unsigned long start_addr, unsigned long size);
 /* HSM hart_start (SBI spec 9.1): start stopped hart `hartid` in S mode at
  * physical start_addr, MMU off, with a0 = hartid and a1 = opaque. */
-struct sbiret sbi_hart_start(unsigned long hartid, unsigned long start_addr,
-                             unsigned long opaque);
+struct sbiret sbi_hart_start(unsigned long hartid, unsigned long start_addr, unsigned long opaque);
 
 /* SRST: returns only if the call failed. */
 struct sbiret sbi_system_reset(unsigned long type, unsigned long reason);

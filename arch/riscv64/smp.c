@@ -20,9 +20,9 @@
  * without the opaque word, and start.S then finds the record by hart id.
  */
 #include "kernel/arch_callbacks.h"
-#include "riscv.h"
 #include "lib/fdt.h"
 #include "lib/string.h"
+#include "riscv.h"
 #include "sbi.h"
 
 struct riscv_hart_boot {
@@ -88,8 +88,7 @@ int arch_cpu_start(struct cpu *c, uintptr_t stack_top)
     /* The record must be in memory before the hart can read it; the ecall
      * is not a fence by itself. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    struct sbiret r =
-        sbi_hart_start(c->hwid, image_phys(riscv_secondary_entry), image_phys(rec));
+    struct sbiret r = sbi_hart_start(c->hwid, image_phys(riscv_secondary_entry), image_phys(rec));
     if (r.error != SBI_SUCCESS) {
         rec->cpu = NULL; /* not for a hart that turns up at _start later */
         kprintf("cpu%u: SBI HSM hart_start(hart %llu) failed: error %ld%s\n", c->id,
@@ -123,9 +122,9 @@ void riscv_secondary_main(struct cpu *c)
  * asks for RFENCE remote_fence_i with hart_mask_base = -1, all harts (SBI
  * spec 8.1, and 3 on hart masks). Once per program, not per page: each
  * call interrupts every hart (under QEMU -icount twenty of them in a row
- * took minutes). The stores are made globally visible first. Firmware without RFENCE cannot do that for us: then only
- * the local FENCE.I is done here and in arch_enter_user (stackshift runs
- * one hart on such firmware anyway: it has no HSM either).
+ * took minutes). The stores are made globally visible first. Firmware without RFENCE cannot do that
+ * for us: then only the local FENCE.I is done here and in arch_enter_user (stackshift runs one hart
+ * on such firmware anyway: it has no HSM either).
  */
 void arch_sync_icache(const void *kva, size_t len)
 {

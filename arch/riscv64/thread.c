@@ -64,9 +64,9 @@ void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1)
     tf->sp = sp;
     tf->a0 = arg0;
     tf->a1 = arg1;
-    tf->sstatus = (csr_read(sstatus) & ~(SSTATUS_SPP | SSTATUS_SIE | SSTATUS_SUM |
-                                         SSTATUS_MXR | SSTATUS_FS)) | SSTATUS_SPIE |
-                  SSTATUS_FS_INITIAL;
+    tf->sstatus = (csr_read(sstatus) &
+                   ~(SSTATUS_SPP | SSTATUS_SIE | SSTATUS_SUM | SSTATUS_MXR | SSTATUS_FS)) |
+                  SSTATUS_SPIE | SSTATUS_FS_INITIAL;
     user_return();
     __asm__ volatile("fence.i" : : : "memory");
     riscv_return_to_user(tf);

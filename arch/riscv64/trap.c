@@ -89,22 +89,16 @@ uintptr_t riscv_trap_ra;
 static const char *exception_name(unsigned long code)
 {
     return code < ARRAY_SIZE(exception_names) && exception_names[code] ? exception_names[code]
-                                                                        : "reserved exception";
+                                                                       : "reserved exception";
 }
 
 static void interrupt(struct trapframe *tf, unsigned long code)
 {
     interrupt_enter();
     switch (code) {
-    case IRQ_S_TIMER:
-        riscv_timer_interrupt();
-        break;
-    case IRQ_S_SOFT:
-        riscv_ipi_interrupt();
-        break;
-    case IRQ_S_EXTERNAL:
-        riscv_external_interrupt();
-        break;
+    case IRQ_S_TIMER: riscv_timer_interrupt(); break;
+    case IRQ_S_SOFT: riscv_ipi_interrupt(); break;
+    case IRQ_S_EXTERNAL: riscv_external_interrupt(); break;
     default:
         riscv_trap_ra = tf->ra;
         panic_trap(tf, "unexpected %s (scause %#lx)", interrupt_name(code), tf->scause);

@@ -15,7 +15,7 @@ _Static_assert(offsetof(struct cpu, arch.user_rsp) == CPU_USER_RSP, "entry.S off
 _Static_assert(offsetof(struct trapframe, rip) == TF_RIP, "entry.S offset");
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "entry.S offset");
 
-#define EFER_SCE (1ull << 0)
+#define EFER_SCE            (1ull << 0)
 /* RFLAGS bits SYSCALL clears: IF, TF, DF, AC, NT (SDM vol. 3A 5.8.8). */
 #define SYSCALL_RFLAGS_MASK ((1u << 9) | (1u << 8) | (1u << 10) | (1u << 18) | (1u << 14))
 
@@ -24,7 +24,9 @@ _Static_assert(sizeof(struct trapframe) == TF_SIZE, "entry.S offset");
 enum { IST_DOUBLE_FAULT = 1, IST_NMI = 2, IST_MACHINE_CHECK = 3 };
 _Static_assert(ARCH_EMERGENCY_STACKS == 3, "one emergency stack per IST index above");
 static const uint8_t ist_vector[ARCH_EMERGENCY_STACKS] = {
-    [IST_DOUBLE_FAULT - 1] = 8, [IST_NMI - 1] = 2, [IST_MACHINE_CHECK - 1] = 18,
+    [IST_DOUBLE_FAULT - 1] = 8,
+    [IST_NMI - 1] = 2,
+    [IST_MACHINE_CHECK - 1] = 18,
 };
 
 struct idt_gate {
@@ -45,7 +47,8 @@ static const uint64_t gdt_template[GDT_ENTRIES] = {
     0x00cf92000000ffff, /* 0x10 kernel data: P, DPL 0, read/write */
     0x00cff2000000ffff, /* 0x18 user data: P, DPL 3 */
     0x00affa000000ffff, /* 0x20 user code: P, DPL 3, L */
-    0, 0,               /* 0x28 TSS, filled in per CPU */
+    0,
+    0, /* 0x28 TSS, filled in per CPU */
 };
 
 static void set_tss_descriptor(uint64_t *slot, const struct x86_tss *tss)
@@ -71,7 +74,8 @@ static void load_gdt(struct cpu *c)
                      "movl %%eax, %%ds\n\tmovl %%eax, %%es\n\tmovl %%eax, %%ss\n\t"
                      "xorl %%eax, %%eax\n\tmovl %%eax, %%fs\n\tmovl %%eax, %%gs\n\t"
                      "ltr %w3"
-                     : : "m"(gdtr), "i"(GDT_KERNEL_CS), "i"(GDT_KERNEL_DS), "r"(GDT_TSS)
+                     :
+                     : "m"(gdtr), "i"(GDT_KERNEL_CS), "i"(GDT_KERNEL_DS), "r"(GDT_TSS)
                      : "rax", "memory");
 }
 
@@ -99,7 +103,8 @@ static void load_idt(void)
 static void build_idt(void)
 {
     for (int v = 0; v < 256; v++)
-        set_gate(v, x86_vector_stubs[v], 0); /* IST 0: NMI, #DF, #MC too, until their stacks exist */
+        set_gate(v, x86_vector_stubs[v],
+                 0); /* IST 0: NMI, #DF, #MC too, until their stacks exist */
 }
 
 /*
@@ -205,13 +210,9 @@ int arch_copy_to_user(uintptr_t user_dst, const void *src, size_t n)
 }
 
 /* x86 keeps instruction fetches coherent with stores (SDM vol. 3A 11.6). */
-void arch_sync_icache(const void *kva, size_t len)
-{
-}
+void arch_sync_icache(const void *kva, size_t len) {}
 
-void arch_sync_icache_done(void)
-{
-}
+void arch_sync_icache_done(void) {}
 
 void arch_idle(void)
 {

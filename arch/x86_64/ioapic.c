@@ -14,23 +14,23 @@
 #include "lib/acpi.h"
 #include "x86.h"
 
-#define COM1_ISA_IRQ 4
-#define IOREGSEL 0x00
-#define IOWIN 0x10
-#define REDIR_LOW(n) (0x10 + 2 * (n))
-#define REDIR_HIGH(n) (0x11 + 2 * (n))
-#define REDIR_ACTIVE_LOW (1u << 13)
-#define REDIR_LEVEL (1u << 15)
-#define REDIR_MASKED (1u << 16) /* 82093AA 3.2.4: 1 = the interrupt is not delivered */
+#define COM1_ISA_IRQ       4
+#define IOREGSEL           0x00
+#define IOWIN              0x10
+#define REDIR_LOW(n)       (0x10 + 2 * (n))
+#define REDIR_HIGH(n)      (0x11 + 2 * (n))
+#define REDIR_ACTIVE_LOW   (1u << 13)
+#define REDIR_LEVEL        (1u << 15)
+#define REDIR_MASKED       (1u << 16) /* 82093AA 3.2.4: 1 = the interrupt is not delivered */
 /* MPS INTI flags in an override (ACPI 6.5 table 5.26): polarity bits 1:0,
  * trigger bits 3:2; 3 means active low / level. */
-#define INTI_POLARITY_LOW 3
+#define INTI_POLARITY_LOW  3
 #define INTI_TRIGGER_LEVEL (3 << 2)
 
 static uintptr_t ioapic;
 static void (*console_handler)(void);
-static unsigned console_entry;  /* its redirection entry */
-static uint32_t console_low;    /* that entry's low word, unmasked */
+static unsigned console_entry; /* its redirection entry */
+static uint32_t console_low;   /* that entry's low word, unmasked */
 
 static void ioapic_write(unsigned reg, uint32_t v)
 {

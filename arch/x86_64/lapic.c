@@ -13,29 +13,29 @@
 #include "kernel/arch_callbacks.h"
 #include "x86.h"
 
-#define MSR_APIC_BASE 0x1b
-#define APIC_BASE_EXTD (1ull << 10) /* x2APIC mode (SDM 11.12.1, figure 11-26) */
-#define APIC_BASE_EN (1ull << 11)   /* APIC globally enabled */
-#define CPUID1_ECX_X2APIC (1u << 21)
-#define MSR_X2APIC_BASE 0x800 /* + xAPIC offset / 16 (SDM table 11-6) */
-#define MSR_X2APIC_ICR 0x830  /* one 64-bit register: destination in bits 63:32 */
-#define LAPIC_ID 0x020
-#define LAPIC_EOI 0x0b0
-#define LAPIC_SVR 0x0f0    /* spurious vector register; bit 8 enables the APIC */
-#define LAPIC_ICR_LO 0x300 /* interrupt command */
-#define LAPIC_ICR_HI 0x310
-#define LAPIC_LVT_TIMER 0x320
-#define LAPIC_TIMER_INIT 0x380
-#define LAPIC_TIMER_CUR 0x390
-#define LAPIC_TIMER_DIV 0x3e0
-#define TIMER_PERIODIC (1u << 17)
+#define MSR_APIC_BASE      0x1b
+#define APIC_BASE_EXTD     (1ull << 10) /* x2APIC mode (SDM 11.12.1, figure 11-26) */
+#define APIC_BASE_EN       (1ull << 11) /* APIC globally enabled */
+#define CPUID1_ECX_X2APIC  (1u << 21)
+#define MSR_X2APIC_BASE    0x800 /* + xAPIC offset / 16 (SDM table 11-6) */
+#define MSR_X2APIC_ICR     0x830 /* one 64-bit register: destination in bits 63:32 */
+#define LAPIC_ID           0x020
+#define LAPIC_EOI          0x0b0
+#define LAPIC_SVR          0x0f0 /* spurious vector register; bit 8 enables the APIC */
+#define LAPIC_ICR_LO       0x300 /* interrupt command */
+#define LAPIC_ICR_HI       0x310
+#define LAPIC_LVT_TIMER    0x320
+#define LAPIC_TIMER_INIT   0x380
+#define LAPIC_TIMER_CUR    0x390
+#define LAPIC_TIMER_DIV    0x3e0
+#define TIMER_PERIODIC     (1u << 17)
 #define TIMER_TSC_DEADLINE (2u << 17)
-#define MSR_TSC_DEADLINE 0x6e0
-#define ICR_PENDING (1u << 12)
-#define ICR_ASSERT (1u << 14)
+#define MSR_TSC_DEADLINE   0x6e0
+#define ICR_PENDING        (1u << 12)
+#define ICR_ASSERT         (1u << 14)
 
-static uintptr_t lapic; /* xAPIC: the mapped register page */
-static bool x2apic;     /* decided once, by the boot CPU; every CPU then uses that mode */
+static uintptr_t lapic;           /* xAPIC: the mapped register page */
+static bool x2apic;               /* decided once, by the boot CPU; every CPU then uses that mode */
 static uint32_t ticks_per_period; /* APIC timer counts per scheduler tick (periodic mode) */
 static bool tsc_deadline;         /* CPUID.1:ECX[24]: the timer fires at a TSC value */
 static uint64_t tsc_period;       /* TSC ticks per scheduler tick (deadline mode) */
@@ -118,8 +118,8 @@ void arch_timer_start(unsigned hz)
     x86_cpuid(1, 0, r);
     tsc_deadline = r[2] & (1u << 24);
     if (arch_this_cpu()->id == 0)
-        kprintf("timer: local APIC (%s), %s mode, %u Hz\n", x86_lapic_mode(),
-                x86_timer_mode_name(), hz);
+        kprintf("timer: local APIC (%s), %s mode, %u Hz\n", x86_lapic_mode(), x86_timer_mode_name(),
+                hz);
     if (tsc_deadline) {
         tsc_period = arch_counter_hz() / hz;
         wr(LAPIC_LVT_TIMER, TIMER_TSC_DEADLINE | VECTOR_TIMER);

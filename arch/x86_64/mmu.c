@@ -17,8 +17,8 @@
 #include "x86.h"
 
 #define EFER_NXE (1ull << 11)
-#define CR0_WP (1ull << 16)
-#define CR4_PGE (1ull << 7)
+#define CR0_WP   (1ull << 16)
+#define CR4_PGE  (1ull << 7)
 #define CR4_SMEP (1ull << 20)
 #define CR4_SMAP (1ull << 21)
 
@@ -26,9 +26,18 @@ static uint64_t kernel_root;
 bool x86_smap_enabled; /* read by uaccess.S */
 static bool has_1g_pages;
 
-static void write_cr0(uint64_t v) { __asm__ volatile("mov %0, %%cr0" : : "r"(v) : "memory"); }
-static void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory"); }
-static void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory"); }
+static void write_cr0(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr0" : : "r"(v) : "memory");
+}
+static void write_cr3(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory");
+}
+static void write_cr4(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
 
 /* This CPU's paging protections; every CPU runs it before using the tables. */
 void x86_paging_features_init(void)
@@ -114,7 +123,8 @@ void arch_tlb_shootdown(uintptr_t va, size_t len)
         }
     }
     for (unsigned i = 0; i < MAX_CPUS; i++) {
-        while (&cpus[i] != self && __atomic_load_n(&cpus[i].arch.tlb_flush_request, __ATOMIC_ACQUIRE)) {
+        while (&cpus[i] != self &&
+               __atomic_load_n(&cpus[i].arch.tlb_flush_request, __ATOMIC_ACQUIRE)) {
             x86_tlb_serve_request();
             arch_cpu_relax();
         }

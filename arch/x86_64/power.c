@@ -14,8 +14,8 @@
 #include "kernel/arch_callbacks.h"
 #include "x86.h"
 
-#define QEMU_DEBUG_EXIT_PORT 0xf4
-#define EFI_RESET_SHUTDOWN 2
+#define QEMU_DEBUG_EXIT_PORT       0xf4
+#define EFI_RESET_SHUTDOWN         2
 #define EFI_RT_RESET_SYSTEM_OFFSET (24 + 10 * 8) /* header, then the 11th pointer */
 
 typedef void __attribute__((ms_abi)) (*efi_reset_system_fn)(int type, uint64_t status,

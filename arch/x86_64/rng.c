@@ -26,10 +26,18 @@ int arch_rng_probe(const struct boot_info *bi, struct arch_rng_info *out, int ma
     x86_cpuid(1, 0, r);
     has[SRC_RDRAND] = r[2] & (1u << 30);
     /* H = 32 bits per 64-bit word: half of what the vendor claims (lib/health.h). */
-    out[SRC_RDSEED] = (struct arch_rng_info){"RDSEED", true, 64, 32 * 8,
-        has[SRC_RDSEED] ? ARCH_RNG_OK : ARCH_RNG_ABSENT, "CPUID.7:EBX.RDSEED is 0"};
-    out[SRC_RDRAND] = (struct arch_rng_info){"RDRAND", false, 64, 32 * 8,
-        has[SRC_RDRAND] ? ARCH_RNG_OK : ARCH_RNG_ABSENT, "CPUID.1:ECX.RDRAND is 0"};
+    out[SRC_RDSEED] = (struct arch_rng_info){"RDSEED",
+                                             true,
+                                             64,
+                                             32 * 8,
+                                             has[SRC_RDSEED] ? ARCH_RNG_OK : ARCH_RNG_ABSENT,
+                                             "CPUID.7:EBX.RDSEED is 0"};
+    out[SRC_RDRAND] = (struct arch_rng_info){"RDRAND",
+                                             false,
+                                             64,
+                                             32 * 8,
+                                             has[SRC_RDRAND] ? ARCH_RNG_OK : ARCH_RNG_ABSENT,
+                                             "CPUID.1:ECX.RDRAND is 0"};
     return 2;
 }
 

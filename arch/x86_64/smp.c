@@ -14,7 +14,7 @@
 #include "lib/string.h"
 #include "x86.h"
 
-#define ICR_INIT 0x00004500    /* delivery mode INIT, level assert */
+#define ICR_INIT    0x00004500 /* delivery mode INIT, level assert */
 #define ICR_STARTUP 0x00004600 /* delivery mode start-up, level assert */
 
 /* What x86_ap_entry picks up (start.S); one CPU starts at a time. */
@@ -37,9 +37,8 @@ void arch_memory_reserve(struct boot_info *bi)
         const struct boot_mem_region *r = &bi->mmap[i];
         if (r->type == BOOT_MEM_USABLE && r->base <= X86_TRAMPOLINE_BASE &&
             r->base + r->size >= X86_TRAMPOLINE_BASE + PAGE_SIZE) {
-            trampoline_page_ok =
-                memmap_set(bi->mmap, &bi->mmap_count, BOOT_MMAP_MAX, X86_TRAMPOLINE_BASE,
-                           PAGE_SIZE, BOOT_MEM_KERNEL) == 0;
+            trampoline_page_ok = memmap_set(bi->mmap, &bi->mmap_count, BOOT_MMAP_MAX,
+                                            X86_TRAMPOLINE_BASE, PAGE_SIZE, BOOT_MEM_KERNEL) == 0;
             return;
         }
     }
@@ -86,8 +85,7 @@ int arch_cpu_start(struct cpu *c, uintptr_t stack_top)
      * they map the trampoline 1:1 as well as the kernel image. */
     uint64_t boot_tables = arch_kernel_phys_base() + (uint64_t)(boot_pml4 - _kernel_start);
     uint32_t cr3 = (uint32_t)boot_tables;
-    memcpy(page + ((const uint8_t *)&x86_trampoline_cr3 - x86_trampoline_start), &cr3,
-           sizeof(cr3));
+    memcpy(page + ((const uint8_t *)&x86_trampoline_cr3 - x86_trampoline_start), &cr3, sizeof(cr3));
     x86_ap_boot = (struct x86_ap_boot){x86_kernel_root(), stack_top, c};
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     uint32_t apic = (uint32_t)c->hwid;

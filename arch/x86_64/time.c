@@ -10,7 +10,7 @@
 #include "lib/acpi.h"
 #include "x86.h"
 
-#define PM_TIMER_HZ 3579545ull
+#define PM_TIMER_HZ        3579545ull
 #define CALIBRATE_PM_TICKS (PM_TIMER_HZ / 50) /* 20 ms */
 
 static uint64_t tsc_hz;

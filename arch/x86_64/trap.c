@@ -8,15 +8,38 @@
 #include "x86.h"
 
 static const char *const exception_names[32] = {
-    "divide error (#DE)", "debug (#DB)", "NMI", "breakpoint (#BP)", "overflow (#OF)",
-    "bound range (#BR)", "invalid opcode (#UD)", "device not available (#NM)",
-    "double fault (#DF)", "coprocessor segment overrun", "invalid TSS (#TS)",
-    "segment not present (#NP)", "stack fault (#SS)", "general protection (#GP)",
-    "page fault (#PF)", "reserved 15", "x87 FP error (#MF)", "alignment check (#AC)",
-    "machine check (#MC)", "SIMD FP error (#XM)", "virtualization (#VE)",
-    "control protection (#CP)", "reserved 22", "reserved 23", "reserved 24",
-    "reserved 25", "reserved 26", "reserved 27", "hypervisor injection (#HV)",
-    "VMM communication (#VC)", "security (#SX)", "reserved 31",
+    "divide error (#DE)",
+    "debug (#DB)",
+    "NMI",
+    "breakpoint (#BP)",
+    "overflow (#OF)",
+    "bound range (#BR)",
+    "invalid opcode (#UD)",
+    "device not available (#NM)",
+    "double fault (#DF)",
+    "coprocessor segment overrun",
+    "invalid TSS (#TS)",
+    "segment not present (#NP)",
+    "stack fault (#SS)",
+    "general protection (#GP)",
+    "page fault (#PF)",
+    "reserved 15",
+    "x87 FP error (#MF)",
+    "alignment check (#AC)",
+    "machine check (#MC)",
+    "SIMD FP error (#XM)",
+    "virtualization (#VE)",
+    "control protection (#CP)",
+    "reserved 22",
+    "reserved 23",
+    "reserved 24",
+    "reserved 25",
+    "reserved 26",
+    "reserved 27",
+    "hypervisor injection (#HV)",
+    "VMM communication (#VC)",
+    "security (#SX)",
+    "reserved 31",
 };
 
 static bool from_user(const struct trapframe *tf)
@@ -44,13 +67,9 @@ static void interrupt(struct trapframe *tf)
         x86_lapic_eoi();
         x86_tlb_serve_request();
         break;
-    case VECTOR_IPI_STOP:
-        x86_lapic_eoi();
-        arch_halt();
-    case VECTOR_SPURIOUS: /* no EOI for spurious interrupts (SDM 11.9) */
-        break;
-    default:
-        panic_trap(tf, "unexpected interrupt, vector %lu", (unsigned long)tf->vector);
+    case VECTOR_IPI_STOP: x86_lapic_eoi(); arch_halt();
+    case VECTOR_SPURIOUS: /* no EOI for spurious interrupts (SDM 11.9) */ break;
+    default: panic_trap(tf, "unexpected interrupt, vector %lu", (unsigned long)tf->vector);
     }
 }
 
@@ -65,7 +84,9 @@ static __noreturn void user_exception(struct trapframe *tf)
         addr = x86_read_cr2();
         snprintf(why, sizeof(why), "page fault (%s, %s)",
                  (tf->error & 1) ? "protection violation" : "page not present",
-                 (tf->error & 16) ? "instruction fetch" : (tf->error & 2) ? "write" : "read");
+                 (tf->error & 16)  ? "instruction fetch"
+                 : (tf->error & 2) ? "write"
+                                   : "read");
         break;
     case 6:
         status = EXIT_KILLED_ILL;
@@ -112,7 +133,8 @@ static __noreturn void kernel_exception(struct trapframe *tf)
         /* Error code bits: P (protection, else not present), W, U, I (fetch). */
         panic_trap(tf, "page fault at address %#lx (%s, %s, kernel mode%s)", (unsigned long)cr2,
                    (tf->error & 1) ? "protection violation" : "page not present",
-                   (tf->error & 2) ? "write" : "read", (tf->error & 16) ? ", instruction fetch" : "");
+                   (tf->error & 2) ? "write" : "read",
+                   (tf->error & 16) ? ", instruction fetch" : "");
     }
     panic_trap(tf, "%s, error code %#lx", exception_names[tf->vector], (unsigned long)tf->error);
 }

@@ -5,12 +5,12 @@
 
 #include "arch/arch.h"
 
-#define MSR_EFER 0xc0000080
-#define MSR_GS_BASE 0xc0000101
+#define MSR_EFER           0xc0000080
+#define MSR_GS_BASE        0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
-#define MSR_STAR 0xc0000081
-#define MSR_LSTAR 0xc0000082
-#define MSR_FMASK 0xc0000084
+#define MSR_STAR           0xc0000081
+#define MSR_LSTAR          0xc0000082
+#define MSR_FMASK          0xc0000084
 
 static inline uint64_t x86_rdmsr(uint32_t msr)
 {
@@ -26,16 +26,17 @@ static inline void x86_wrmsr(uint32_t msr, uint64_t v)
 
 static inline void x86_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
-    __asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+    __asm__ volatile("cpuid"
+                     : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
                      : "a"(leaf), "c"(sub));
 }
 
-#define X86_READ_CR(n)                                                                 \
-    static inline uint64_t x86_read_cr##n(void)                                        \
-    {                                                                                  \
-        uint64_t v;                                                                    \
-        __asm__ volatile("mov %%cr" #n ", %0" : "=r"(v));                              \
-        return v;                                                                      \
+#define X86_READ_CR(n)                                                                             \
+    static inline uint64_t x86_read_cr##n(void)                                                    \
+    {                                                                                              \
+        uint64_t v;                                                                                \
+        __asm__ volatile("mov %%cr" #n ", %0" : "=r"(v));                                          \
+        return v;                                                                                  \
     }
 X86_READ_CR(0)
 X86_READ_CR(2)

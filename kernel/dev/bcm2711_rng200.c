@@ -24,17 +24,17 @@
 #include "kernel/dev/rng.h"
 #include "lib/fdt.h"
 
-#define RNG200_CTRL              0x00
-#define RNG200_CTRL_ENABLE       0x1fff
-#define RNG200_CTRL_DIV_SHIFT    13
-#define RNG200_CTRL_DIV          3 /* bits at about 1 MHz on a 1.5 GHz part */
-#define RNG200_WARMUP_THRESHOLD  0x10
-#define RNG200_WARMUP_BITS       0x40000 /* about a quarter of a second */
-#define RNG200_FIFO_DATA         0x20
-#define RNG200_FIFO_COUNT        0x24
-#define RNG200_FIFO_COUNT_MASK   0xff
-#define WARMUP_WAIT_MS           1000 /* the first word: warm-up, with margin */
-#define WORD_WAIT_MS             10   /* later words: at 1 MHz, 32 us each */
+#define RNG200_CTRL             0x00
+#define RNG200_CTRL_ENABLE      0x1fff
+#define RNG200_CTRL_DIV_SHIFT   13
+#define RNG200_CTRL_DIV         3 /* bits at about 1 MHz on a 1.5 GHz part */
+#define RNG200_WARMUP_THRESHOLD 0x10
+#define RNG200_WARMUP_BITS      0x40000 /* about a quarter of a second */
+#define RNG200_FIFO_DATA        0x20
+#define RNG200_FIFO_COUNT       0x24
+#define RNG200_FIFO_COUNT_MASK  0xff
+#define WARMUP_WAIT_MS          1000 /* the first word: warm-up, with margin */
+#define WORD_WAIT_MS            10   /* later words: at 1 MHz, 32 us each */
 
 static uintptr_t base;
 static bool warm;

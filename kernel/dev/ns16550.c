@@ -10,7 +10,7 @@
 #include "kernel/dev/uart.h"
 
 enum { THR = 0, IER = 1, FCR = 2, LCR = 3, MCR = 4, LSR = 5 };
-#define LSR_DR 0x01   /* data ready */
+#define LSR_DR   0x01 /* data ready */
 #define LSR_THRE 0x20 /* transmit holding register empty */
 
 static uint8_t reg_read(const struct uart *u, unsigned reg)
@@ -40,10 +40,10 @@ static void reg_write(const struct uart *u, unsigned reg, uint8_t v)
 
 static void ns16550_init(const struct uart *u)
 {
-    reg_write(u, IER, 0x00);  /* polled for now: no interrupts */
-    reg_write(u, LCR, 0x03);  /* 8 data bits, no parity, 1 stop bit, DLAB off */
-    reg_write(u, FCR, 0x07);  /* enable and clear both FIFOs */
-    reg_write(u, MCR, 0x03);  /* DTR and RTS */
+    reg_write(u, IER, 0x00); /* polled for now: no interrupts */
+    reg_write(u, LCR, 0x03); /* 8 data bits, no parity, 1 stop bit, DLAB off */
+    reg_write(u, FCR, 0x07); /* enable and clear both FIFOs */
+    reg_write(u, MCR, 0x03); /* DTR and RTS */
 }
 
 static int ns16550_getc(const struct uart *u)

@@ -8,18 +8,18 @@
 #include "arch/arch.h"
 #include "kernel/dev/uart.h"
 
-#define UARTDR 0x000
-#define UARTFR 0x018
-#define UARTCR 0x030
-#define UARTIMSC 0x038 /* interrupt mask set/clear: 1 = enabled */
-#define UARTICR 0x044  /* interrupt clear */
-#define INT_RX (1u << 4)  /* receive (FIFO level reached) */
-#define INT_RT (1u << 6)  /* receive timeout (bytes waiting, line idle) */
-#define FR_RXFE (1u << 4) /* receive FIFO empty */
-#define FR_TXFF (1u << 5) /* transmit FIFO full */
+#define UARTDR    0x000
+#define UARTFR    0x018
+#define UARTCR    0x030
+#define UARTIMSC  0x038     /* interrupt mask set/clear: 1 = enabled */
+#define UARTICR   0x044     /* interrupt clear */
+#define INT_RX    (1u << 4) /* receive (FIFO level reached) */
+#define INT_RT    (1u << 6) /* receive timeout (bytes waiting, line idle) */
+#define FR_RXFE   (1u << 4) /* receive FIFO empty */
+#define FR_TXFF   (1u << 5) /* transmit FIFO full */
 #define CR_UARTEN (1u << 0)
-#define CR_TXE (1u << 8)
-#define CR_RXE (1u << 9)
+#define CR_TXE    (1u << 8)
+#define CR_RXE    (1u << 9)
 
 static void pl011_init(const struct uart *u)
 {
@@ -66,8 +66,7 @@ static void pl011_rx_irq_clear(const struct uart *u)
 
 static void pl011_putc(const struct uart *u, char c)
 {
-    for (int spins = 0; (arch_mmio_read32(u->base + UARTFR) & FR_TXFF) && spins < 1000000;
-         spins++)
+    for (int spins = 0; (arch_mmio_read32(u->base + UARTFR) & FR_TXFF) && spins < 1000000; spins++)
         arch_cpu_relax();
     arch_mmio_write32(u->base + UARTDR, (uint8_t)c);
 }

@@ -20,15 +20,15 @@
 #include "arch/arch.h"
 #include "kernel/dev/uart.h"
 
-#define TXDATA 0x00
-#define RXDATA 0x04
-#define TXCTRL 0x08
-#define RXCTRL 0x0c
-#define IE 0x10
-#define DATA_FLAG (1u << 31)  /* txdata: FIFO full; rxdata: FIFO empty */
-#define CTRL_EN (1u << 0)
+#define TXDATA        0x00
+#define RXDATA        0x04
+#define TXCTRL        0x08
+#define RXCTRL        0x0c
+#define IE            0x10
+#define DATA_FLAG     (1u << 31) /* txdata: FIFO full; rxdata: FIFO empty */
+#define CTRL_EN       (1u << 0)
 #define CTRL_CNT_MASK (7u << 16)
-#define IE_RXWM (1u << 1)
+#define IE_RXWM       (1u << 1)
 
 /* Both directions on, rxcnt 0 (interrupt from the first byte), txcnt 1
  * (txwm pending when the transmit FIFO is empty, for user-space tests). */

@@ -29,8 +29,8 @@ struct uart_driver {
     void (*rx_irq_clear)(const struct uart *u);
 };
 
-extern const struct uart_driver ns16550_driver; /* PC16550D, port or MMIO */
-extern const struct uart_driver pl011_driver;   /* Arm PrimeCell PL011 */
+extern const struct uart_driver ns16550_driver;     /* PC16550D, port or MMIO */
+extern const struct uart_driver pl011_driver;       /* Arm PrimeCell PL011 */
 extern const struct uart_driver sifive_uart_driver; /* SiFive FU540/FU740 UART */
 
 #endif

@@ -31,7 +31,7 @@ struct device {
     uint64_t bits;         /* what the interrupt signals on it */
     struct task *owner;    /* the task and handle that bound it */
     int owner_h;
-    bool masked;           /* fired, not yet acknowledged */
+    bool masked; /* fired, not yet acknowledged */
 };
 
 static struct device console_device;
@@ -86,8 +86,8 @@ static int handle_arg(uintptr_t v)
 /* The caller's device handle h (sched_lock held), or NULL and *err. */
 static struct device *lookup_locked(int h, long *err)
 {
-    struct ipc_handle *s = handle_lookup_locked(current_task(), h, IPC_KIND_DEVICE,
-                                                IPC_RIGHT_MINT, err);
+    struct ipc_handle *s =
+        handle_lookup_locked(current_task(), h, IPC_KIND_DEVICE, IPC_RIGHT_MINT, err);
     return s ? s->obj : NULL;
 }
 
@@ -153,8 +153,8 @@ long sys_irq_bind(const struct sysargs *args)
         err = -ENODEV; /* an interrupt it could not mask would never stop */
     else if (n) {
         notify_hold_locked(n->obj);
-        *d = (struct device){.refs = d->refs, .notify = n->obj, .bits = bits, .owner = t,
-                             .owner_h = h};
+        *d = (struct device){
+            .refs = d->refs, .notify = n->obj, .bits = bits, .owner = t, .owner_h = h};
     }
     spin_unlock_irqrestore(&sched_lock, flags);
     return err;

@@ -52,8 +52,8 @@ static struct ipc_handle *slot(struct task *t, int h)
     return &t->handles.h[h];
 }
 
-struct ipc_handle *handle_lookup_locked(struct task *t, int h, enum ipc_kind kind,
-                                        unsigned right, long *err)
+struct ipc_handle *handle_lookup_locked(struct task *t, int h, enum ipc_kind kind, unsigned right,
+                                        long *err)
 {
     struct ipc_handle *s = slot(t, h);
     if (!s || s->kind == IPC_KIND_NONE) {

@@ -33,8 +33,8 @@ struct notify;
 /* The handle h of task t if it names an object of `kind` with `right`:
  * else NULL and *err = -EBADF (no such handle), -EINVAL (another kind) or
  * -EPERM (without the right). */
-struct ipc_handle *handle_lookup_locked(struct task *t, int h, enum ipc_kind kind,
-                                        unsigned right, long *err);
+struct ipc_handle *handle_lookup_locked(struct task *t, int h, enum ipc_kind kind, unsigned right,
+                                        long *err);
 /* A new handle in t's table for obj (taking a reference): its index, or -EMFILE. */
 long handle_install_locked(struct task *t, enum ipc_kind kind, void *obj, unsigned rights,
                            uintptr_t badge);

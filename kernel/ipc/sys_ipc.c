@@ -56,8 +56,8 @@ static long unstage(struct thread *self, long result)
         return result;
     const struct ipc_msg *m = &self->ipc.msg;
     size_t n = IPC_TAG_LEN(m->tag);
-    if (n && (!self->ipc.ubuf ||
-              copy_to_user(self->ipc.ubuf, m->extra, n * sizeof(m->extra[0])) != 0))
+    if (n &&
+        (!self->ipc.ubuf || copy_to_user(self->ipc.ubuf, m->extra, n * sizeof(m->extra[0])) != 0))
         return -EFAULT;
     uintptr_t w[1 + IPC_REG_WORDS] = {m->tag, m->w[0], m->w[1], m->w[2], m->w[3]};
     arch_sc_set_words(arch_user_frame(self->kstack_top), w);
@@ -71,7 +71,8 @@ static long create_object(enum ipc_kind kind)
 {
     struct task *t = current_task();
     bool endpoint = kind == IPC_KIND_ENDPOINT;
-    unsigned rights = endpoint ? IPC_RIGHT_SEND | IPC_RIGHT_RECV : IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT;
+    unsigned rights =
+        endpoint ? IPC_RIGHT_SEND | IPC_RIGHT_RECV : IPC_RIGHT_SIGNAL | IPC_RIGHT_WAIT;
     long ret = -EAGAIN;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     int owned = endpoint ? endpoints_owned_locked(t) : notifies_owned_locked(t);

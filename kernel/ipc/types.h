@@ -23,10 +23,10 @@ struct ipc_msg {
 };
 
 enum ipc_wait {
-    IPC_IDLE,       /* not in an IPC wait */
-    IPC_SEND_WAIT,  /* ipc_call: on ep's queue of senders, its message in msg */
-    IPC_RECV_WAIT,  /* ipc_recv: on ep's queue of receivers */
-    IPC_REPLY_WAIT  /* ipc_call: delivered; waiting for replier's answer */
+    IPC_IDLE,      /* not in an IPC wait */
+    IPC_SEND_WAIT, /* ipc_call: on ep's queue of senders, its message in msg */
+    IPC_RECV_WAIT, /* ipc_recv: on ep's queue of receivers */
+    IPC_REPLY_WAIT /* ipc_call: delivered; waiting for replier's answer */
 };
 
 /*
@@ -48,7 +48,13 @@ struct ipc_thread {
     struct ipc_msg msg;
 };
 
-enum ipc_kind { IPC_KIND_NONE, IPC_KIND_ENDPOINT, IPC_KIND_NOTIFY, IPC_KIND_DEVICE, IPC_KIND_CONTROL };
+enum ipc_kind {
+    IPC_KIND_NONE,
+    IPC_KIND_ENDPOINT,
+    IPC_KIND_NOTIFY,
+    IPC_KIND_DEVICE,
+    IPC_KIND_CONTROL
+};
 
 struct ipc_handle {
     enum ipc_kind kind; /* IPC_KIND_NONE: a free slot */

@@ -55,8 +55,8 @@ struct kstack_strategy {
     unsigned id; /* KSTACK_* (kernel/uapi/kstack.h) */
     const char *name;
     uint32_t (*draw)(struct cpu *c, struct thread *t); /* NULL: offset 0 (off) */
-    void (*exit)(struct thread *t); /* NULL: nothing to do at exit */
-    bool (*available)(void);        /* NULL: always */
+    void (*exit)(struct thread *t);                    /* NULL: nothing to do at exit */
+    bool (*available)(void);                           /* NULL: always */
 };
 
 /*
@@ -74,8 +74,10 @@ struct kstack_strategy {
  * made in, so it must be made in syscall_dispatch()'s own body.
  */
 /* LAB 4 BEGIN: the stack bump: move the stack pointer down by the offset's masked bits */
-#define KSTACK_OFFSET_APPLY(off)                                                       \
-    __asm__ volatile("" : : "r"(__builtin_alloca_with_align((off) & KSTACK_OFFSET_MASK, 64)) \
+#define KSTACK_OFFSET_APPLY(off)                                                                   \
+    __asm__ volatile(""                                                                            \
+                     :                                                                             \
+                     : "r"(__builtin_alloca_with_align((off)&KSTACK_OFFSET_MASK, 64))              \
                      : "memory")
 /* LAB 4 STUB
 #define KSTACK_OFFSET_APPLY(off) ((void)(off))

@@ -93,6 +93,8 @@ static void task_exit(struct thread *t)
     arch_irq_restore(flags);
 }
 
-const struct kstack_strategy kstack_counter = {KSTACK_COUNTER, "counter", counter_draw, counter_exit, NULL};
-const struct kstack_strategy kstack_crng16 = {KSTACK_CRNG16, "crng16", crng16_draw, crng16_exit, NULL};
+const struct kstack_strategy kstack_counter = {KSTACK_COUNTER, "counter", counter_draw,
+                                               counter_exit, NULL};
+const struct kstack_strategy kstack_crng16 = {KSTACK_CRNG16, "crng16", crng16_draw, crng16_exit,
+                                              NULL};
 const struct kstack_strategy kstack_task = {KSTACK_TASK, "task", task_draw, task_exit, NULL};

@@ -45,4 +45,5 @@ unsigned kstack_prng_verify(struct cpu *c)
 }
 
 const struct kstack_strategy kstack_prng = {KSTACK_PRNG, "prng", prng_draw, NULL, NULL};
-const struct kstack_strategy kstack_prng_task = {KSTACK_PRNG_TASK, "prng-task", prng_task_draw, NULL, NULL};
+const struct kstack_strategy kstack_prng_task = {KSTACK_PRNG_TASK, "prng-task", prng_task_draw,
+                                                 NULL, NULL};

@@ -33,11 +33,16 @@ const struct kstack_strategy kstack_off = {KSTACK_OFF, "off", NULL, NULL, NULL};
 const struct kstack_strategy kstack_fixed = {KSTACK_FIXED, "fixed", fixed_draw, NULL, NULL};
 
 static const struct kstack_strategy *const strategies[KSTACK_NR + 1] = {
-    [KSTACK_OFF] = &kstack_off,         [KSTACK_COUNTER] = &kstack_counter,
-    [KSTACK_CRNG16] = &kstack_crng16,   [KSTACK_TASK] = &kstack_task,
-    [KSTACK_SIPHASH] = &kstack_siphash, [KSTACK_PRNG] = &kstack_prng,
-    [KSTACK_PRNG_TASK] = &kstack_prng_task, [KSTACK_POOL] = &kstack_pool,
-    [KSTACK_HW] = &kstack_hw,           [KSTACK_FIXED] = &kstack_fixed,
+    [KSTACK_OFF] = &kstack_off,
+    [KSTACK_COUNTER] = &kstack_counter,
+    [KSTACK_CRNG16] = &kstack_crng16,
+    [KSTACK_TASK] = &kstack_task,
+    [KSTACK_SIPHASH] = &kstack_siphash,
+    [KSTACK_PRNG] = &kstack_prng,
+    [KSTACK_PRNG_TASK] = &kstack_prng_task,
+    [KSTACK_POOL] = &kstack_pool,
+    [KSTACK_HW] = &kstack_hw,
+    [KSTACK_FIXED] = &kstack_fixed,
 };
 
 const struct kstack_strategy *kstack_strategy_now = &kstack_off; /* until init */
@@ -130,7 +135,8 @@ static unsigned boot_choice(const char *cmdline)
         return KSTACK_DEFAULT;
     }
     kprintf("kstack: WARNING: unknown kstack=%s; valid: off counter crng16 task siphash prng "
-            "prng-task pool hw; keeping %s\n", want, names[KSTACK_DEFAULT]);
+            "prng-task pool hw; keeping %s\n",
+            want, names[KSTACK_DEFAULT]);
     return KSTACK_DEFAULT;
 }
 
@@ -152,11 +158,13 @@ void kstack_offset_init(const struct boot_info *bi)
             "call)%s; hw source: %s; debug calls %s\n",
             strategies[id]->name, id == KSTACK_DEFAULT ? " (default)" : "", KSTACK_OFFSET_MAX,
             locked ? ", locked" : "", random_hw_name(),
-            debug_allowed ? "ON (kstack.debug: offsets can be read and pinned)"
-                          : CONFIG_DEBUG_CALLS ? "off" : "off (not built in)");
+            debug_allowed        ? "ON (kstack.debug: offsets can be read and pinned)"
+            : CONFIG_DEBUG_CALLS ? "off"
+                                 : "off (not built in)");
     uint64_t centi = fill_ticks * 100 / (cpus_present * KSTACK_POOL_BYTES);
     kprintf("kstack: pool: %u KiB per CPU; filling them took %llu.%02llu counter ticks per byte "
-            "(%llu Hz)\n", KSTACK_POOL_BYTES / 1024, (unsigned long long)(centi / 100),
+            "(%llu Hz)\n",
+            KSTACK_POOL_BYTES / 1024, (unsigned long long)(centi / 100),
             (unsigned long long)(centi % 100), (unsigned long long)arch_counter_hz());
 }
 

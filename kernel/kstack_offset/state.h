@@ -18,29 +18,29 @@
  * before the pool runs dry if the ticks stop: 49 ms of QEMU TCG's million
  * calls a second (a loaded host delays TCG's ticks by tens of ms), and the
  * tick keeps up with 8 million calls a second per CPU at 1000 Hz. */
-#define KSTACK_POOL_BYTES 65536u
-#define KSTACK_POOL_LOW_WATER (KSTACK_POOL_BYTES / 4 * 3) /* refill below this */
+#define KSTACK_POOL_BYTES      65536u
+#define KSTACK_POOL_LOW_WATER  (KSTACK_POOL_BYTES / 4 * 3) /* refill below this */
 #define KSTACK_POOL_TICK_BYTES 8192u
 /* Every CPU's ring has that size, so the library's draw can mask with a
  * constant (lib/kstack/kstack.h). */
-#define KSTACK_POOL_SIZE KSTACK_POOL_BYTES
+#define KSTACK_POOL_SIZE       KSTACK_POOL_BYTES
 #include "lib/kstack/kstack.h"
 
 /* pool: the library's ring (lib/kstack/kstack.h: bytes [head, tail) are
  * fresh keystream, each read at most once) and what the kernel adds to it. */
 struct kstack_pool_cpu {
     struct kstack_pool ring; /* buf: KSTACK_POOL_BYTES from kvmap_alloc */
-    uint64_t drained; /* bytes skipped by KSTACK_DEBUG_DRAIN (tests), never used */
-    uint64_t written; /* bytes the refills made (the integrity check: == tail) */
-    uint8_t key[32];  /* the refill's ChaCha20 key, wiped after each refill */
+    uint64_t drained;        /* bytes skipped by KSTACK_DEBUG_DRAIN (tests), never used */
+    uint64_t written;        /* bytes the refills made (the integrity check: == tail) */
+    uint8_t key[32];         /* the refill's ChaCha20 key, wiped after each refill */
 };
 
 struct kstack_offset_cpu {
-    uint32_t offset;          /* counter, crng16: chosen at exit, used at next entry */
-    struct lfsr113 prng;      /* prng: this CPU's generator */
-    struct lfsr113 prng_seed; /* ... and where it started (the integrity test) */
+    uint32_t offset;           /* counter, crng16: chosen at exit, used at next entry */
+    struct lfsr113 prng;       /* prng: this CPU's generator */
+    struct lfsr113 prng_seed;  /* ... and where it started (the integrity test) */
     struct kstack_siphash sip; /* siphash: this CPU's counter and unused bits */
-    uint32_t fixed;           /* KSTACK_FIXED: the offset to use */
+    uint32_t fixed;            /* KSTACK_FIXED: the offset to use */
     unsigned long count[KSTACK_NR + 1][KSTACK_NR_COUNTERS]; /* see kernel/uapi/kstack.h */
     struct kstack_pool_cpu pool;
 };

@@ -19,7 +19,7 @@ _Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
                "samples tile the ring: `next` lands exactly on its end");
 
 bool latency_on;
-static uint64_t read_cost;        /* ticks of an empty begin/end pair */
+static uint64_t read_cost; /* ticks of an empty begin/end pair */
 static struct spinlock switch_lock = SPINLOCK_INIT;
 /* drain_lock[i]: cpus[i]'s histograms and `migrated`, which only CPU i's
  * drains and the reads write. CPU i's ring and `next` are CPU i's alone. */
@@ -81,7 +81,8 @@ static void drain_locked(struct cpu *c)
             nr = p->nr;
             strategy = p->strategy;
             unsigned slot = latency_slot(nr, syscall_implemented(nr));
-            h = slot == LATENCY_NO_SLOT ? NULL : c->latency.hist[kstack_strategy_id(strategy)][slot];
+            h = slot == LATENCY_NO_SLOT ? NULL
+                                        : c->latency.hist[kstack_strategy_id(strategy)][slot];
         }
         if (!h) /* a call without a slot: not timed */
             continue;

@@ -57,13 +57,13 @@ struct hist;
 struct kstack_strategy;
 
 #define LATENCY_STRATEGIES (KSTACK_NR + 1) /* the named ones and `fixed` */
-#define LATENCY_HISTS (LATENCY_STRATEGIES * LATENCY_SLOTS)
-#define LATENCY_NO_SLOT 0xff
+#define LATENCY_HISTS      (LATENCY_STRATEGIES * LATENCY_SLOTS)
+#define LATENCY_NO_SLOT    0xff
 
 /* One sample as the path leaves it; read_cost is not yet subtracted. */
 struct latency_sample {
-    uint64_t stamp; /* (end << 8 + mark at the end) - (start << 8 + mark at entry) */
-    unsigned long nr;                       /* the number the caller passed */
+    uint64_t stamp;   /* (end << 8 + mark at the end) - (start << 8 + mark at entry) */
+    unsigned long nr; /* the number the caller passed */
     const struct kstack_strategy *strategy; /* in force at entry */
     uint64_t unused;                        /* 32 bytes: samples tile the page */
 };
@@ -71,11 +71,11 @@ struct latency_sample {
  * latency_cpu): its id in the low 8 bits, which the shifted counter leaves
  * 0, plus LATENCY_MARK_IRQ per interrupt taken, in the top 7 bits. */
 #define LATENCY_STAMP_SHIFT 8
-#define LATENCY_MARK_CPU 0xffull      /* a difference here: another CPU began it */
-#define LATENCY_MARK_IRQ (1ull << 57) /* a difference up here: interrupts taken */
-#define LATENCY_TICKS_MASK ((1ull << 49) - 1) /* the ticks between: exact below 2^49 */
-#define LATENCY_RING_BYTES 4096ul /* one page, page-aligned: full when `next` crosses it */
-#define LATENCY_RING (LATENCY_RING_BYTES / sizeof(struct latency_sample))
+#define LATENCY_MARK_CPU    0xffull            /* a difference here: another CPU began it */
+#define LATENCY_MARK_IRQ    (1ull << 57)       /* a difference up here: interrupts taken */
+#define LATENCY_TICKS_MASK  ((1ull << 49) - 1) /* the ticks between: exact below 2^49 */
+#define LATENCY_RING_BYTES  4096ul /* one page, page-aligned: full when `next` crosses it */
+#define LATENCY_RING        (LATENCY_RING_BYTES / sizeof(struct latency_sample))
 
 extern bool latency_on;
 
@@ -105,8 +105,9 @@ void latency_tick(struct cpu *c);
  * (arch_timestamp_begin() << LATENCY_STAMP_SHIFT) + c->latency.mark, taken
  * at entry, perhaps on another CPU. Just the raw sample into the ring; the drain does the rest.
  */
-static inline __attribute__((always_inline)) void latency_record(
-    struct cpu *c, const struct kstack_strategy *strategy, unsigned long nr, uint64_t start)
+static inline __attribute__((always_inline)) void
+latency_record(struct cpu *c, const struct kstack_strategy *strategy, unsigned long nr,
+               uint64_t start)
 {
     uint64_t end = (arch_timestamp_end() << LATENCY_STAMP_SHIFT) + c->latency.mark;
     struct latency_sample *p = c->latency.next;

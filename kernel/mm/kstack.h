@@ -11,8 +11,8 @@
 
 #include "kernel/types.h"
 
-#define KSTACK_SIZE (16 * 1024)
-#define KSTACK_SLOTS 1024
+#define KSTACK_SIZE      (16 * 1024)
+#define KSTACK_SLOTS     1024
 /* The slots' part of the kernel-stack area (kernel/mm/kvmap.c follows it). */
 #define KSTACK_AREA_SIZE ((uintptr_t)KSTACK_SLOTS * (KSTACK_SIZE + PAGE_SIZE))
 

@@ -40,8 +40,8 @@ static void map_direct(const struct boot_info *bi)
             unsigned prot;
             if (!vm_query(&kernel_aspace, ARCH_DIRECT_MAP_BASE + pa, &mapped, &prot)) {
                 uint64_t end = pa + PAGE_SIZE;
-                while (end < hi && !vm_query(&kernel_aspace, ARCH_DIRECT_MAP_BASE + end, &mapped,
-                                             &prot))
+                while (end < hi &&
+                       !vm_query(&kernel_aspace, ARCH_DIRECT_MAP_BASE + end, &mapped, &prot))
                     end += PAGE_SIZE;
                 if (vm_map(&kernel_aspace, ARCH_DIRECT_MAP_BASE + pa, pa, end - pa,
                            VM_READ | VM_WRITE) != 0)

@@ -14,7 +14,7 @@
 #include "boot/bootinfo.h"
 #include "kernel/types.h"
 
-#define PAGE_SIZE 4096ul
+#define PAGE_SIZE  4096ul
 #define PAGE_SHIFT 12
 
 /* A zeroed page's physical address, or 0 when memory is exhausted. Any context. */

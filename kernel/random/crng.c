@@ -182,12 +182,12 @@ void get_random_bytes(void *buf, size_t len)
     }
 }
 
-#define GET_RANDOM(type, name)                                                         \
-    type name(void)                                                                    \
-    {                                                                                  \
-        type v;                                                                        \
-        get_random_bytes(&v, sizeof(v));                                               \
-        return v;                                                                      \
+#define GET_RANDOM(type, name)                                                                     \
+    type name(void)                                                                                \
+    {                                                                                              \
+        type v;                                                                                    \
+        get_random_bytes(&v, sizeof(v));                                                           \
+        return v;                                                                                  \
     }
 
 GET_RANDOM(uint16_t, get_random_u16)

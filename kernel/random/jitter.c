@@ -23,9 +23,9 @@
 
 #include "arch/arch.h"
 
-#define JITTER_SAMPLES 4096
+#define JITTER_SAMPLES    4096
 #define JITTER_MAX_CREDIT 64
-#define MAX_LAG 128
+#define MAX_LAG           128
 
 static uint8_t scratch[64 * 1024];
 

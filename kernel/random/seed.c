@@ -42,13 +42,19 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define MAX_CPU_SOURCES 8 /* the CPU's, then the devices' */
-#define SELFTEST_READS 8
-#define STARTUP_SAMPLES 1024
+#define MAX_CPU_SOURCES   8 /* the CPU's, then the devices' */
+#define SELFTEST_READS    8
+#define STARTUP_SAMPLES   1024
 #define HEALTH_ALPHA_LOG2 30
 
-enum inject_mode { INJECT_NONE, INJECT_STUCK, INJECT_ONES, INJECT_ZEROS, INJECT_INTERMITTENT,
-                   INJECT_FAIL };
+enum inject_mode {
+    INJECT_NONE,
+    INJECT_STUCK,
+    INJECT_ONES,
+    INJECT_ZEROS,
+    INJECT_INTERMITTENT,
+    INJECT_FAIL
+};
 
 static struct arch_rng_info sources[MAX_CPU_SOURCES];
 static int nsources;
@@ -56,11 +62,11 @@ static int ncpu_sources; /* sources[ncpu_sources..] are devices: */
 static const struct rng_driver *device_of[MAX_CPU_SOURCES];
 /* The devicetree RNG drivers (kernel/dev/), by compatible. */
 static const struct rng_driver *const rng_drivers[] = {&bcm2835_rng_driver, &virtio_rng_driver,
-                                                      &bcm2711_rng200_driver};
+                                                       &bcm2711_rng200_driver};
 const char rng_not_this_device[] = "not this device";
-static int inject_source = -1;   /* a CPU source, or one of: */
-#define INJECT_EFI (-2)             /* rng.inject=efi:... */
-#define INJECT_RNG_SEED (-3)        /* rng.inject=rng-seed:... */
+static int inject_source = -1; /* a CPU source, or one of: */
+#define INJECT_EFI      (-2)   /* rng.inject=efi:... */
+#define INJECT_RNG_SEED (-3)   /* rng.inject=rng-seed:... */
 static enum inject_mode inject_mode;
 static unsigned inject_reads;
 static int reseed_source = -1;
@@ -163,7 +169,7 @@ static unsigned collect_cpu(int i, const char **why)
         v &= sample_mask(s);
         if (!health_feed(&h, v)) {
             *why = (h.last_alarm & HEALTH_ALARM_RCT) ? "failed health test (repetition count)"
-                                                      : "failed health test (adaptive proportion)";
+                                                     : "failed health test (adaptive proportion)";
             return 0;
         }
         batch[got++ % 16] = v;
@@ -184,8 +190,7 @@ static unsigned collect_cpu(int i, const char **why)
 static unsigned reseed_read64(uint64_t *out)
 {
     const struct arch_rng_info *s = &sources[reseed_source];
-    if (source_read(reseed_source, out) == 0 ||
-        !health_feed(&reseed_health, *out & sample_mask(s)))
+    if (source_read(reseed_source, out) == 0 || !health_feed(&reseed_health, *out & sample_mask(s)))
         return 0;
     return s->h_x8 / 8;
 }
@@ -198,8 +203,8 @@ static const char *probe_nodes(const struct fdt *f, const struct rng_driver *drv
     bool compatible = false;
     for (int node = fdt_find_compatible(f, -1, drv->compatible); node >= 0;
          node = fdt_find_compatible(f, node, drv->compatible)) {
-        const char *why = fdt_node_enabled(f, node) ? drv->init(f, node)
-                                                    : "disabled in the devicetree";
+        const char *why =
+            fdt_node_enabled(f, node) ? drv->init(f, node) : "disabled in the devicetree";
         compatible = true;
         if (why != rng_not_this_device) {
             *found = true;
@@ -264,8 +269,8 @@ static unsigned cpu_sources(const struct boot_info *bi, bool disabled)
             kprintf("random: %-10s found, not used: %s\n", s->name, why);
             continue;
         }
-        kprintf("random: %-10s found, used: %u bits credited (%u health-tested samples)\n",
-                s->name, credit, STARTUP_SAMPLES);
+        kprintf("random: %-10s found, used: %u bits credited (%u health-tested samples)\n", s->name,
+                credit, STARTUP_SAMPLES);
         /* The `hw` stack offset strategy reads the fastest healthy source: a
          * DRBG (RDRAND, RNDR) rather than a conditioned seed (RDSEED, RNDRRS);
          * a CPU instruction, never a device behind MMIO. */
@@ -311,8 +316,8 @@ static unsigned firmware_seed(const char *name, const char *where, uint8_t *seed
     } else {
         credit = trusted ? (unsigned)MIN(len * 8, (size_t)CRNG_READY_BITS) : 0;
         crng_mix(seed, len);
-        kprintf("random: %-10s found, used: %zu bytes %s, %u bits credited%s (wiped)\n", name,
-                len, where, credit, trusted ? "" : " (rng.trust_firmware=0)");
+        kprintf("random: %-10s found, used: %zu bytes %s, %u bits credited%s (wiped)\n", name, len,
+                where, credit, trusted ? "" : " (rng.trust_firmware=0)");
     }
     memzero_explicit(seed, len); /* a seed must not outlive its use */
     return credit;
@@ -327,8 +332,8 @@ static unsigned firmware_sources(struct boot_info *bi, bool disabled, bool trust
     else if (!efi_len)
         kprintf("random: %-10s absent (no EFI_RNG_PROTOCOL, or it returned nothing)\n", "EFI RNG");
     else
-        total += firmware_seed("EFI RNG", "from EFI_RNG_PROTOCOL", bi->seed, efi_len, disabled,
-                               trusted);
+        total +=
+            firmware_seed("EFI RNG", "from EFI_RNG_PROTOCOL", bi->seed, efi_len, disabled, trusted);
     memzero_explicit(bi->seed, sizeof(bi->seed));
     const struct fdt *f = boot_fdt();
     uint32_t len = 0;
@@ -336,7 +341,9 @@ static unsigned firmware_sources(struct boot_info *bi, bool disabled, bool trust
     size_t used = seed ? inject_firmware(INJECT_RNG_SEED, seed, len) : 0;
     if (!used)
         kprintf("random: %-10s absent (%s)\n", "rng-seed",
-                !f ? "no devicetree" : seed ? "fault injection" : "no /chosen/rng-seed");
+                !f     ? "no devicetree"
+                : seed ? "fault injection"
+                       : "no /chosen/rng-seed");
     else
         total += firmware_seed("rng-seed", "from the devicetree", seed, used, disabled, trusted);
     if (seed)
@@ -399,9 +406,8 @@ void random_init(struct boot_info *bi)
     else if (!kat)
         kprintf("random: CRNG NOT READY: the ChaCha20 self-test failed\n");
     else
-        kprintf("random: CRNG NOT SEEDED: only %u of %u bits credited; its output is %s\n",
-                total, CRNG_READY_BITS,
-                total == 0 && jitter_deterministic ? "deterministic" : "weak");
+        kprintf("random: CRNG NOT SEEDED: only %u of %u bits credited; its output is %s\n", total,
+                CRNG_READY_BITS, total == 0 && jitter_deterministic ? "deterministic" : "weak");
     print_test_output();
     random_cpu_init();
 }

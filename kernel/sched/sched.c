@@ -238,8 +238,8 @@ static struct thread *alloc_thread_locked(void)
     return NULL;
 }
 
-static struct thread *new_thread(const char *name, void (*fn)(void *), void *arg,
-                                 uint64_t affinity, struct task *task)
+static struct thread *new_thread(const char *name, void (*fn)(void *), void *arg, uint64_t affinity,
+                                 struct task *task)
 {
     uintptr_t stack = kstack_alloc();
     if (!stack)

@@ -22,9 +22,9 @@
 #include "kernel/ipc/types.h"
 #include "kernel/spinlock.h"
 
-#define MAX_THREADS 256
-#define ALL_CPUS (~0ull >> (64 - MAX_CPUS)) /* MAX_CPUS <= 64 */
-#define SCHED_TICK_HZ 1000  /* timer interrupts per second on every CPU */
+#define MAX_THREADS       256
+#define ALL_CPUS          (~0ull >> (64 - MAX_CPUS)) /* MAX_CPUS <= 64 */
+#define SCHED_TICK_HZ     1000                       /* timer interrupts per second on every CPU */
 #define SCHED_SLICE_TICKS 4 /* ticks a thread runs before others get a turn */
 
 struct task;
@@ -42,24 +42,24 @@ struct thread {
     uintptr_t kstack_top; /* highest address of the kernel stack; a user trapframe sits below */
     enum thread_state state;
     int tid;
-    struct task *task;    /* NULL for kernel threads */
-    unsigned cpu;         /* CPU it runs on or is queued on */
-    uint64_t affinity;    /* CPUs it may run on, one bit each */
-    struct thread *next;  /* run queue link */
+    struct task *task;   /* NULL for kernel threads */
+    unsigned cpu;        /* CPU it runs on or is queued on */
+    uint64_t affinity;   /* CPUs it may run on, one bit each */
+    struct thread *next; /* run queue link */
     const void *wait_chan;
-    uint64_t wake_at;     /* arch_counter() deadline of a timed sleep, 0 = none */
-    unsigned slice;       /* ticks left in the current time slice */
-    bool killed;          /* its task is exiting: leave at the next return to user */
-    bool in_syscall;      /* switched out inside a system call (statistics) */
-    bool last_of_task;    /* dying as its task's last thread: the task ends after the switch */
+    uint64_t wake_at;  /* arch_counter() deadline of a timed sleep, 0 = none */
+    unsigned slice;    /* ticks left in the current time slice */
+    bool killed;       /* its task is exiting: leave at the next return to user */
+    bool in_syscall;   /* switched out inside a system call (statistics) */
+    bool last_of_task; /* dying as its task's last thread: the task ends after the switch */
     void (*entry)(void *);
     void *arg;
     struct {
         uintptr_t pc, sp, arg0, arg1;
-    } user_start; /* where a user thread enters user mode first */
+    } user_start;                       /* where a user thread enters user mode first */
     struct kstack_offset_thread kstack; /* per-thread offset state (task, prng-task) */
-    struct arch_fpu fpu;  /* a user thread's FP/SIMD registers while switched out */
-    struct ipc_thread ipc; /* its IPC wait state and message slot (kernel/ipc/) */
+    struct arch_fpu fpu;                /* a user thread's FP/SIMD registers while switched out */
+    struct ipc_thread ipc;              /* its IPC wait state and message slot (kernel/ipc/) */
     char name[16];
 };
 
@@ -129,6 +129,5 @@ void sched_preempt_user_return(void);
 /* Preemption control, nestable. Spinlocks do this too. */
 void preempt_disable(void);
 void preempt_enable(void);
-
 
 #endif

@@ -27,19 +27,19 @@
 #ifndef KERNEL_UAPI_IPC_H
 #define KERNEL_UAPI_IPC_H
 
-#define IPC_MAX_HANDLES 32  /* handles per task: 0..31 */
+#define IPC_MAX_HANDLES           32 /* handles per task: 0..31 */
 /* The console: while a console server serves (user/console_server.c,
  * started by init), every task starts with a handle here that may send to
  * it, badged with its pid (kernel/ipc/console_service.c; the protocol is
  * lib/user/console_client.h). Closed or never given: the C library writes
  * to the kernel's debug console (SYS_write) instead. */
-#define IPC_CONSOLE_HANDLE (IPC_MAX_HANDLES - 1)
+#define IPC_CONSOLE_HANDLE        (IPC_MAX_HANDLES - 1)
 /* The control capability (docs/security.md): the kernel gives it to init
  * and to its own self-test programs here, with every right below and MINT;
  * a holder may hand minted subsets to the programs it starts (spawn_with).
  * A privileged call succeeds if the caller holds, in any slot, a control
  * handle with the right it needs; otherwise it answers -EPERM. */
-#define IPC_CONTROL_HANDLE (IPC_MAX_HANDLES - 2)
+#define IPC_CONTROL_HANDLE        (IPC_MAX_HANDLES - 2)
 /* In the badge of a console handle: the client's output may read as test
  * results, so the server prints its lines as they are; every other
  * client's are guarded (lib/result_guard.h). The kernel sets it for a task
@@ -47,26 +47,26 @@
  * the command line names, a self-test program); init, which holds the
  * unbadged handle, sets it for the programs its command line names. */
 #define IPC_CONSOLE_BADGE_VOUCHED (1ul << 62)
-#define IPC_BUF_WORDS 64    /* the most extra words one message carries */
-#define IPC_REG_WORDS 4     /* message words in registers, besides the tag */
-#define IPC_TAG_LEN_MASK 0x7ful
-#define IPC_TAG_LEN(tag) ((unsigned long)(tag) & IPC_TAG_LEN_MASK)
-#define IPC_TAG(label, len) (((unsigned long)(label) << 7) | (len)) /* label < 2^57 */
-#define IPC_TAG_LABEL(tag) ((unsigned long)(tag) >> 7)
-#define IPC_BADGE_MAX ((1ul << 63) - 1) /* badges are 63 bits: results stay >= 0 */
-#define IPC_NOTIFY_BITS 0x7ffffffffffffffful /* bit 63 is not a notification bit */
+#define IPC_BUF_WORDS             64 /* the most extra words one message carries */
+#define IPC_REG_WORDS             4  /* message words in registers, besides the tag */
+#define IPC_TAG_LEN_MASK          0x7ful
+#define IPC_TAG_LEN(tag)          ((unsigned long)(tag)&IPC_TAG_LEN_MASK)
+#define IPC_TAG(label, len)       (((unsigned long)(label) << 7) | (len)) /* label < 2^57 */
+#define IPC_TAG_LABEL(tag)        ((unsigned long)(tag) >> 7)
+#define IPC_BADGE_MAX             ((1ul << 63) - 1)    /* badges are 63 bits: results stay >= 0 */
+#define IPC_NOTIFY_BITS           0x7ffffffffffffffful /* bit 63 is not a notification bit */
 
 /* Rights a handle carries (handle_mint hands on a subset). */
-#define IPC_RIGHT_SEND 0x01   /* endpoint: ipc_call, ipc_send */
-#define IPC_RIGHT_RECV 0x02   /* endpoint: ipc_recv, ipc_reply_recv */
-#define IPC_RIGHT_SIGNAL 0x04 /* notification: notify_signal */
-#define IPC_RIGHT_WAIT 0x08   /* notification: notify_wait, notify_poll */
-#define IPC_RIGHT_MINT 0x10   /* either: handle_mint may derive handles from it */
-#define IPC_RIGHT_KSTACK 0x20  /* control: kstack_set (not with kstack.lock) */
-#define IPC_RIGHT_DEBUG 0x40   /* control: kstack_set to the legacy strategies, the debug calls */
-#define IPC_RIGHT_CONSOLE 0x80 /* control: output that may read as test results (below) */
+#define IPC_RIGHT_SEND    0x01  /* endpoint: ipc_call, ipc_send */
+#define IPC_RIGHT_RECV    0x02  /* endpoint: ipc_recv, ipc_reply_recv */
+#define IPC_RIGHT_SIGNAL  0x04  /* notification: notify_signal */
+#define IPC_RIGHT_WAIT    0x08  /* notification: notify_wait, notify_poll */
+#define IPC_RIGHT_MINT    0x10  /* either: handle_mint may derive handles from it */
+#define IPC_RIGHT_KSTACK  0x20  /* control: kstack_set (not with kstack.lock) */
+#define IPC_RIGHT_DEBUG   0x40  /* control: kstack_set to the legacy strategies, the debug calls */
+#define IPC_RIGHT_CONSOLE 0x80  /* control: output that may read as test results (below) */
 #define IPC_RIGHT_LATENCY 0x100 /* control: the latency timers (with kstack.debug) */
-#define IPC_RIGHTS_CONTROL                                                                 \
+#define IPC_RIGHTS_CONTROL                                                                         \
     (IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG | IPC_RIGHT_CONSOLE | IPC_RIGHT_LATENCY | IPC_RIGHT_MINT)
 #define IPC_RIGHTS_ALL 0x1ff
 
@@ -101,15 +101,15 @@
  *     a port device (x86: use device_io) or a va that is 0, not page
  *     aligned or not below USER_TOP - 4096; -EEXIST if va is mapped.
  */
-#define DEVICE_UART_NS16550 1
-#define DEVICE_UART_PL011 2
-#define DEVICE_UART_SIFIVE 3 /* "sifive,uart0": 32-bit registers */
-#define DEVICE_INFO_KIND(i) ((unsigned long)(i) & 0xff)
-#define DEVICE_INFO_REG_SHIFT(i) (((unsigned long)(i) >> 8) & 0xff) /* register n at n << shift */
-#define DEVICE_INFO_WIDTH(i) (((unsigned long)(i) >> 16) & 0xff)    /* bytes per access */
-#define DEVICE_INFO_PORTS 0x1000000ul /* x86 I/O ports rather than memory */
+#define DEVICE_UART_NS16550        1
+#define DEVICE_UART_PL011          2
+#define DEVICE_UART_SIFIVE         3 /* "sifive,uart0": 32-bit registers */
+#define DEVICE_INFO_KIND(i)        ((unsigned long)(i)&0xff)
+#define DEVICE_INFO_REG_SHIFT(i)   (((unsigned long)(i) >> 8) & 0xff) /* register n at n << shift */
+#define DEVICE_INFO_WIDTH(i)       (((unsigned long)(i) >> 16) & 0xff) /* bytes per access */
+#define DEVICE_INFO_PORTS          0x1000000ul /* x86 I/O ports rather than memory */
 /* Memory-mapped: where the first register lies in the page device_map maps. */
 #define DEVICE_INFO_PAGE_OFFSET(i) (((unsigned long)(i) >> 32) & 0xfff)
-#define DEVICE_PORTS 8 /* an x86 port device's window */
+#define DEVICE_PORTS               8 /* an x86 port device's window */
 
 #endif

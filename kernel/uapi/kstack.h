@@ -9,26 +9,28 @@
 #define KERNEL_UAPI_KSTACK_H
 
 /* Strategy numbers; the names (what kstack=<name> takes) are KSTACK_NAMES. */
-#define KSTACK_OFF 0       /* no randomisation: the baseline */
-#define KSTACK_COUNTER 1   /* Linux <= 7.0 x86: per-CPU, chosen at exit from the TSC */
-#define KSTACK_CRNG16 2    /* Linux <= 7.0 arm64/riscv: per-CPU, get_random_u16() at exit */
-#define KSTACK_TASK 3      /* Linux 7.1 patch 1: chosen at exit, kept per thread */
-#define KSTACK_SIPHASH 4   /* SipHash-2-4 of a per-CPU counter, 10 offsets per hash */
-#define KSTACK_PRNG 5      /* Linux 7.1: per-CPU LFSR113 drawn at entry (the default) */
+#define KSTACK_OFF       0 /* no randomisation: the baseline */
+#define KSTACK_COUNTER   1 /* Linux <= 7.0 x86: per-CPU, chosen at exit from the TSC */
+#define KSTACK_CRNG16    2 /* Linux <= 7.0 arm64/riscv: per-CPU, get_random_u16() at exit */
+#define KSTACK_TASK      3 /* Linux 7.1 patch 1: chosen at exit, kept per thread */
+#define KSTACK_SIPHASH   4 /* SipHash-2-4 of a per-CPU counter, 10 offsets per hash */
+#define KSTACK_PRNG      5 /* Linux 7.1: per-CPU LFSR113 drawn at entry (the default) */
 #define KSTACK_PRNG_TASK 6 /* LFSR113 per thread, drawn at entry */
-#define KSTACK_POOL 7      /* ours: per-CPU ChaCha20 keystream, refilled off the path */
-#define KSTACK_HW 8        /* the CPU's random instruction on every call */
-#define KSTACK_NR 9
+#define KSTACK_POOL      7 /* ours: per-CPU ChaCha20 keystream, refilled off the path */
+#define KSTACK_HW        8 /* the CPU's random instruction on every call */
+#define KSTACK_NR        9
 /* Not selectable by name: a constant offset (tests put the stack at its deepest). */
-#define KSTACK_FIXED 9
-#define KSTACK_DEFAULT KSTACK_PRNG
+#define KSTACK_FIXED     9
+#define KSTACK_DEFAULT   KSTACK_PRNG
 
-#define KSTACK_NAMES                                                                   \
-    {"off", "counter", "crng16", "task", "siphash", "prng", "prng-task", "pool", "hw"}
+#define KSTACK_NAMES                                                                               \
+    {                                                                                              \
+        "off", "counter", "crng16", "task", "siphash", "prng", "prng-task", "pool", "hw"           \
+    }
 
 /* The offset is rnd & KSTACK_OFFSET_MASK: 64 values, 0..1008 in 16-byte steps. */
 #define KSTACK_OFFSET_MASK 0x3F0u
-#define KSTACK_OFFSET_MAX KSTACK_OFFSET_MASK /* 1008: the largest offset */
+#define KSTACK_OFFSET_MAX  KSTACK_OFFSET_MASK /* 1008: the largest offset */
 
 /* SYS_kstack_probe flags. */
 #define KSTACK_PROBE_MIGRATE 1u /* move the caller to target_cpu in the middle of the call */
@@ -43,12 +45,12 @@ struct kstack_probe {
 };
 
 /* Counters per strategy (SYS_kstack_stats), indices into kstack_stats.count[s][]. */
-#define KSTACK_CNT_DRAWS 0        /* offsets drawn at entry */
+#define KSTACK_CNT_DRAWS        0 /* offsets drawn at entry */
 #define KSTACK_CNT_EXIT_UPDATES 1 /* offsets chosen at exit (counter, crng16, task) */
-#define KSTACK_CNT_REFILLS 2      /* pool refills (tick and idle) */
-#define KSTACK_CNT_DRY 3          /* pool found empty: fallback taken / hw read failed */
-#define KSTACK_CNT_CROSS_CPU 4    /* crng16: exit update read one CPU's state, wrote another's */
-#define KSTACK_NR_COUNTERS 5
+#define KSTACK_CNT_REFILLS      2 /* pool refills (tick and idle) */
+#define KSTACK_CNT_DRY          3 /* pool found empty: fallback taken / hw read failed */
+#define KSTACK_CNT_CROSS_CPU    4 /* crng16: exit update read one CPU's state, wrote another's */
+#define KSTACK_NR_COUNTERS      5
 
 struct kstack_stats {
     unsigned long count[KSTACK_NR + 1][KSTACK_NR_COUNTERS];
@@ -56,11 +58,11 @@ struct kstack_stats {
 };
 
 /* SYS_kstack_debug operations (tests only; refused unless the boot has kstack.debug). */
-#define KSTACK_DEBUG_VERIFY 0    /* () -> mismatches between this CPU's generators and their seeds */
-#define KSTACK_DEBUG_DRAIN 1     /* () -> 0: empty this CPU's pool (the next pool draw is dry) */
-#define KSTACK_DEBUG_PAINT 2     /* () -> 0: fill the caller's unused kernel stack with a pattern */
-#define KSTACK_DEBUG_HIGHWATER 3 /* () -> deepest bytes of the caller's kernel stack used since */
-#define KSTACK_DEBUG_FIXED 4     /* (offset) -> 0: strategy KSTACK_FIXED with that offset */
+#define KSTACK_DEBUG_VERIFY     0 /* () -> mismatches between this CPU's generators and their seeds */
+#define KSTACK_DEBUG_DRAIN      1 /* () -> 0: empty this CPU's pool (the next pool draw is dry) */
+#define KSTACK_DEBUG_PAINT      2 /* () -> 0: fill the caller's unused kernel stack with a pattern */
+#define KSTACK_DEBUG_HIGHWATER  3 /* () -> deepest bytes of the caller's kernel stack used since */
+#define KSTACK_DEBUG_FIXED      4 /* (offset) -> 0: strategy KSTACK_FIXED with that offset */
 #define KSTACK_DEBUG_STACK_SIZE 5 /* () -> bytes in a kernel stack */
 
 #endif

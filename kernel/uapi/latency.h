@@ -9,25 +9,28 @@
 
 /* Which system calls are timed: a small fixed table of slots. Any number the
  * kernel does not implement counts as "invalid". */
-#define LATENCY_GETPID 0
-#define LATENCY_GETPPID 1
-#define LATENCY_INVALID 2
-#define LATENCY_GETTID 3
+#define LATENCY_GETPID     0
+#define LATENCY_GETPPID    1
+#define LATENCY_INVALID    2
+#define LATENCY_GETTID     3
 #define LATENCY_DEBUG_SPIN 4 /* a known delay inside the kernel: the timers' own test */
-#define LATENCY_SLOTS 5
-#define LATENCY_SLOT_NAMES {"getpid", "getppid", "invalid", "gettid", "debug_spin"}
+#define LATENCY_SLOTS      5
+#define LATENCY_SLOT_NAMES                                                                         \
+    {                                                                                              \
+        "getpid", "getppid", "invalid", "gettid", "debug_spin"                                     \
+    }
 
 /* SYS_latency_ctl operations. */
-#define LATENCY_OFF 0    /* () -> 0: stop timing */
-#define LATENCY_ON 1     /* () -> 0, or -ENOMEM: time every call in the table */
+#define LATENCY_OFF    0 /* () -> 0: stop timing */
+#define LATENCY_ON     1 /* () -> 0, or -ENOMEM: time every call in the table */
 #define LATENCY_STATUS 2 /* (struct latency_status *) -> 0 */
 
 /* The counter the kernel times with (user programs should read the same one). */
-#define LATENCY_COUNTER_TSC 0     /* x86_64 RDTSC / RDTSCP */
+#define LATENCY_COUNTER_TSC     0 /* x86_64 RDTSC / RDTSCP */
 #define LATENCY_COUNTER_PMCCNTR 1 /* arm64 PMU cycle counter, readable at EL0 */
-#define LATENCY_COUNTER_CNTVCT 2  /* arm64 virtual counter */
-#define LATENCY_COUNTER_CYCLE 3   /* riscv64 cycle CSR */
-#define LATENCY_COUNTER_TIME 4    /* riscv64 time CSR */
+#define LATENCY_COUNTER_CNTVCT  2 /* arm64 virtual counter */
+#define LATENCY_COUNTER_CYCLE   3 /* riscv64 cycle CSR */
+#define LATENCY_COUNTER_TIME    4 /* riscv64 time CSR */
 
 struct latency_status {
     unsigned long on;

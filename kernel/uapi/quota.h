@@ -10,9 +10,9 @@
 #ifndef KERNEL_UAPI_QUOTA_H
 #define KERNEL_UAPI_QUOTA_H
 
-#define QUOTA_CHILDREN 16      /* spawn: children running or not yet collected by wait */
-#define QUOTA_THREADS 64       /* thread_create: live threads, the first one included */
-#define QUOTA_ENDPOINTS 16     /* endpoint_create: endpoints it made that still exist */
+#define QUOTA_CHILDREN      16 /* spawn: children running or not yet collected by wait */
+#define QUOTA_THREADS       64 /* thread_create: live threads, the first one included */
+#define QUOTA_ENDPOINTS     16 /* endpoint_create: endpoints it made that still exist */
 #define QUOTA_NOTIFICATIONS 16 /* notify_create: notifications it made that still exist */
 
 #endif

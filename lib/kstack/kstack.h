@@ -91,11 +91,11 @@ static inline bool kstack_offset_valid(uint32_t offset)
  *    build the function that bumps without them (docs/porting.md).
  */
 #define KSTACK_BUMP(offset)                                                                        \
-    __asm__ volatile(""                                                                            \
-                     :                                                                             \
-                     : "r"(__builtin_alloca_with_align(kstack_offset_of(offset),                   \
-                                                       KSTACK_BUMP_ALIGN_BITS))                    \
-                     : "memory")
+    __asm__ volatile(                                                                              \
+        ""                                                                                         \
+        :                                                                                          \
+        : "r"(__builtin_alloca_with_align(kstack_offset_of(offset), KSTACK_BUMP_ALIGN_BITS))       \
+        : "memory")
 
 /* ---- prng: LFSR113 ----------------------------------------------------- */
 
@@ -159,7 +159,7 @@ struct kstack_pool {
  * power of two) before including this header: the draw then masks with a
  * constant instead of loading the size. */
 #ifdef KSTACK_POOL_SIZE
-#define KSTACK_POOL_INDEX_MASK(p) ((uint32_t)(KSTACK_POOL_SIZE) - 1u)
+#define KSTACK_POOL_INDEX_MASK(p) ((uint32_t)(KSTACK_POOL_SIZE)-1u)
 #else
 #define KSTACK_POOL_INDEX_MASK(p) ((p)->size - 1u)
 #endif

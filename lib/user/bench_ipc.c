@@ -9,18 +9,18 @@
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
 
-#define STACK_SIZE (16 * 1024)
-#define LABEL_ECHO 1
+#define STACK_SIZE    (16 * 1024)
+#define LABEL_ECHO    1
 #define LABEL_ONE_WAY 2 /* echo, and time the legs (bench_ipc_one_way) */
-#define LABEL_STOP 0xdead
+#define LABEL_STOP    0xdead
 
 static const unsigned long lens[BENCH_IPC_SIZES] = {0, 0, IPC_BUF_WORDS};
 
 struct server {
     int h, cpu;
     unsigned long counter; /* counter kind, as for counter_begin() */
-    int pid;              /* a spawned server's pid; 0 for a thread */
-    volatile int running; /* set by bench_ipc_start, cleared as the server leaves */
+    int pid;               /* a spawned server's pid; 0 for a thread */
+    volatile int running;  /* set by bench_ipc_start, cleared as the server leaves */
     unsigned long buf[IPC_BUF_WORDS];
     char stack[STACK_SIZE] __attribute__((aligned(16)));
 };

@@ -42,8 +42,11 @@
 #include "lib/hist.h"
 
 #define BENCH_IPC_SIZES 3
-#define BENCH_IPC_SIZE_NAMES {"call0", "call4", "call64"}
-#define BENCH_IPC_SERVERS 4 /* at most this many servers at once */
+#define BENCH_IPC_SIZE_NAMES                                                                       \
+    {                                                                                              \
+        "call0", "call4", "call64"                                                                 \
+    }
+#define BENCH_IPC_SERVERS   4          /* at most this many servers at once */
 #define BENCH_IPC_CHILD_ARG "ipc-echo" /* argv[1] of a spawned server */
 
 /* Start an echo server on `cpu` (and give the calling thread its IPC

@@ -7,10 +7,10 @@
 #include "lib/user/uart_dev.h"
 #include "lib/user/ulib.h"
 
-#define DEV_H 0
-#define IRQ_BIT 1ul
+#define DEV_H    0
+#define IRQ_BIT  1ul
 #define STOP_BIT 2ul
-#define WAIT_NS 1000000000ull
+#define WAIT_NS  1000000000ull
 
 static struct uart_dev uart;
 static int irq_n = -1, done_n = -1;

@@ -151,10 +151,9 @@ void fuzz_ipc_track(long nr, const long a[6], long r)
 
 long fuzz_ipc_make(long nr, const long a[6])
 {
-    struct ipc_msg m = {(unsigned long)a[1],
-                        {(unsigned long)a[2], (unsigned long)a[3], (unsigned long)a[4],
-                         (unsigned long)a[5]}};
+    struct ipc_msg m = {
+        (unsigned long)a[1],
+        {(unsigned long)a[2], (unsigned long)a[3], (unsigned long)a[4], (unsigned long)a[5]}};
     long r = raw_ipc_syscall(nr, a[0], &m);
     return (unsigned long)r >= -4095ul ? -errno_from_kernel((int)-r) : r;
 }
-

@@ -89,7 +89,10 @@ static inline long ipc_syscall(long n, long h, struct ipc_msg *m)
 }
 
 /* Send m and wait for the reply, which replaces m: 0 or -errno. */
-static inline long ipc_call(int h, struct ipc_msg *m) { return ipc_syscall(SYS_ipc_call, h, m); }
+static inline long ipc_call(int h, struct ipc_msg *m)
+{
+    return ipc_syscall(SYS_ipc_call, h, m);
+}
 /* Send m if a receiver waits: 0, else -EAGAIN (m is left as it was). */
 static inline long ipc_send(int h, const struct ipc_msg *m)
 {
@@ -108,31 +111,51 @@ static inline long ipc_reply_recv(int h, struct ipc_msg *m)
     return ipc_syscall(SYS_ipc_reply_recv, h, m);
 }
 
-static inline int endpoint_create(void) { return (int)syscall0(SYS_endpoint_create); }
-static inline int notify_create(void) { return (int)syscall0(SYS_notify_create); }
+static inline int endpoint_create(void)
+{
+    return (int)syscall0(SYS_endpoint_create);
+}
+static inline int notify_create(void)
+{
+    return (int)syscall0(SYS_notify_create);
+}
 static inline int handle_mint(int h, unsigned rights, unsigned long badge)
 {
     return (int)syscall3(SYS_handle_mint, h, rights, badge);
 }
-static inline int handle_close(int h) { return (int)syscall1(SYS_handle_close, h); }
+static inline int handle_close(int h)
+{
+    return (int)syscall1(SYS_handle_close, h);
+}
 /* This thread's buffer of IPC_BUF_WORDS words for long messages (NULL: none). */
-static inline int ipc_set_buffer(unsigned long *buf) { return (int)syscall1(SYS_ipc_set_buffer, buf); }
+static inline int ipc_set_buffer(unsigned long *buf)
+{
+    return (int)syscall1(SYS_ipc_set_buffer, buf);
+}
 static inline int notify_signal(int h, unsigned long bits)
 {
     return (int)syscall2(SYS_notify_signal, h, bits);
 }
-static inline long notify_wait(int h) { return syscall1(SYS_notify_wait, h); }
-static inline long notify_poll(int h) { return syscall1(SYS_notify_poll, h); }
+static inline long notify_wait(int h)
+{
+    return syscall1(SYS_notify_wait, h);
+}
+static inline long notify_poll(int h)
+{
+    return syscall1(SYS_notify_poll, h);
+}
 /* spawn, and the child gets handles[0..n-1] as its handles 0..n-1. */
-static inline int spawn_with(const char *name, const char *const argv[], const int *handles,
-                             int n)
+static inline int spawn_with(const char *name, const char *const argv[], const int *handles, int n)
 {
     return (int)syscall6(SYS_spawn_with, (long)name, (long)argv, (long)handles, n, 0, 0);
 }
 
 /* The console device (handle dev, kernel/uapi/ipc.h): DEVICE_INFO_*, one
  * register access, its interrupt bound to notification bits, acknowledged. */
-static inline long device_info(int dev) { return syscall1(SYS_device_info, dev); }
+static inline long device_info(int dev)
+{
+    return syscall1(SYS_device_info, dev);
+}
 static inline long device_read(int dev, unsigned long offset)
 {
     return syscall6(SYS_device_io, dev, (long)offset, 0, 0, 0, 0);
@@ -145,7 +168,13 @@ static inline int irq_bind(int dev, int notify, unsigned long bits)
 {
     return (int)syscall3(SYS_irq_bind, dev, notify, bits);
 }
-static inline int irq_ack(int dev) { return (int)syscall1(SYS_irq_ack, dev); }
-static inline int device_map(int dev, void *va) { return (int)syscall2(SYS_device_map, dev, va); }
+static inline int irq_ack(int dev)
+{
+    return (int)syscall1(SYS_irq_ack, dev);
+}
+static inline int device_map(int dev, void *va)
+{
+    return (int)syscall2(SYS_device_map, dev, va);
+}
 
 #endif

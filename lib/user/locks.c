@@ -36,9 +36,18 @@ void __retarget_lock_init_recursive(_LOCK_T *lock)
     *lock = calloc(1, sizeof(struct __lock));
 }
 
-void __retarget_lock_init(_LOCK_T *lock) { __retarget_lock_init_recursive(lock); }
-void __retarget_lock_close_recursive(_LOCK_T lock) { free(lock); }
-void __retarget_lock_close(_LOCK_T lock) { free(lock); }
+void __retarget_lock_init(_LOCK_T *lock)
+{
+    __retarget_lock_init_recursive(lock);
+}
+void __retarget_lock_close_recursive(_LOCK_T lock)
+{
+    free(lock);
+}
+void __retarget_lock_close(_LOCK_T lock)
+{
+    free(lock);
+}
 
 int __retarget_lock_try_acquire_recursive(_LOCK_T lock)
 {
@@ -68,6 +77,15 @@ void __retarget_lock_release_recursive(_LOCK_T lock)
         __atomic_store_n(&lock->owner, 0, __ATOMIC_RELEASE);
 }
 
-int __retarget_lock_try_acquire(_LOCK_T lock) { return __retarget_lock_try_acquire_recursive(lock); }
-void __retarget_lock_acquire(_LOCK_T lock) { __retarget_lock_acquire_recursive(lock); }
-void __retarget_lock_release(_LOCK_T lock) { __retarget_lock_release_recursive(lock); }
+int __retarget_lock_try_acquire(_LOCK_T lock)
+{
+    return __retarget_lock_try_acquire_recursive(lock);
+}
+void __retarget_lock_acquire(_LOCK_T lock)
+{
+    __retarget_lock_acquire_recursive(lock);
+}
+void __retarget_lock_release(_LOCK_T lock)
+{
+    __retarget_lock_release_recursive(lock);
+}

@@ -6,7 +6,7 @@
 #include "lib/user/ulib.h"
 
 #define WARM_THREADS 256 /* the kernel's MAX_THREADS: it says -EAGAIN before that */
-#define WARM_STACK 2048
+#define WARM_STACK   2048
 
 static volatile int release, alive;
 static char warm_stacks[WARM_THREADS][WARM_STACK] __attribute__((aligned(16)));

@@ -68,10 +68,10 @@ static inline long syscall6(long n, long a0, long a1, long a2, long a3, long a4,
     return (unsigned long)r >= -4095ul ? -errno_from_kernel((int)-r) : r;
 }
 
-#define raw_syscall0(n) raw_syscall6((n), 0, 0, 0, 0, 0, 0)
-#define syscall0(n) syscall6((n), 0, 0, 0, 0, 0, 0)
-#define syscall1(n, a) syscall6((n), (long)(a), 0, 0, 0, 0, 0)
-#define syscall2(n, a, b) syscall6((n), (long)(a), (long)(b), 0, 0, 0, 0)
+#define raw_syscall0(n)      raw_syscall6((n), 0, 0, 0, 0, 0, 0)
+#define syscall0(n)          syscall6((n), 0, 0, 0, 0, 0, 0)
+#define syscall1(n, a)       syscall6((n), (long)(a), 0, 0, 0, 0, 0)
+#define syscall2(n, a, b)    syscall6((n), (long)(a), (long)(b), 0, 0, 0, 0)
 #define syscall3(n, a, b, c) syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
 
 #endif

@@ -27,7 +27,7 @@
 #include "lib/user/syscall.h"
 
 #define ALIAS(name) __attribute__((weak, alias(#name)))
-#define RW_RESULT _READ_WRITE_RETURN_TYPE /* newlib's type for read and write */
+#define RW_RESULT   _READ_WRITE_RETURN_TYPE /* newlib's type for read and write */
 
 /* The underscored names newlib calls; its headers declare some of them
  * only while newlib itself is being compiled. */
@@ -95,14 +95,32 @@ RW_RESULT _read(int fd, void *buf, size_t len)
     return (RW_RESULT)check(syscall3(SYS_read, fd, buf, len));
 }
 
-pid_t _getpid(void) { return (pid_t)syscall0(SYS_getpid); }
-pid_t getppid(void) { return (pid_t)syscall0(SYS_getppid); }
+pid_t _getpid(void)
+{
+    return (pid_t)syscall0(SYS_getpid);
+}
+pid_t getppid(void)
+{
+    return (pid_t)syscall0(SYS_getppid);
+}
 
-static int is_console(int fd) { return fd >= 0 && fd <= 2; }
+static int is_console(int fd)
+{
+    return fd >= 0 && fd <= 2;
+}
 
-int _close(int fd) { return is_console(fd) ? 0 : fail(EBADF); }
-int _isatty(int fd) { return is_console(fd) ? 1 : fail(EBADF); }
-off_t _lseek(int fd, off_t offset, int whence) { return fail(is_console(fd) ? ESPIPE : EBADF); }
+int _close(int fd)
+{
+    return is_console(fd) ? 0 : fail(EBADF);
+}
+int _isatty(int fd)
+{
+    return is_console(fd) ? 1 : fail(EBADF);
+}
+off_t _lseek(int fd, off_t offset, int whence)
+{
+    return fail(is_console(fd) ? ESPIPE : EBADF);
+}
 
 int _fstat(int fd, struct stat *st)
 {
@@ -163,13 +181,34 @@ clock_t _times(struct tms *t)
     return now;
 }
 
-int _open(const char *path, int flags, ...) { return fail(ENOSYS); }
-int _stat(const char *path, struct stat *st) { return fail(ENOSYS); }
-int _link(const char *old, const char *new) { return fail(ENOSYS); }
-int _unlink(const char *path) { return fail(ENOSYS); }
-pid_t _fork(void) { return fail(ENOSYS); }
-int _execve(const char *path, char *const argv[], char *const envp[]) { return fail(ENOSYS); }
-pid_t _wait(int *status) { return fail(ENOSYS); }
+int _open(const char *path, int flags, ...)
+{
+    return fail(ENOSYS);
+}
+int _stat(const char *path, struct stat *st)
+{
+    return fail(ENOSYS);
+}
+int _link(const char *old, const char *new)
+{
+    return fail(ENOSYS);
+}
+int _unlink(const char *path)
+{
+    return fail(ENOSYS);
+}
+pid_t _fork(void)
+{
+    return fail(ENOSYS);
+}
+int _execve(const char *path, char *const argv[], char *const envp[])
+{
+    return fail(ENOSYS);
+}
+pid_t _wait(int *status)
+{
+    return fail(ENOSYS);
+}
 
 /* aarch64 and x86_64 newlib's __libc_init_array calls _init (HAVE_INIT_FINI);
  * everything it runs is in .init_array, so there is nothing to do. */

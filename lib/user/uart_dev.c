@@ -8,23 +8,23 @@
 
 /* 16550 registers (PC16550D): RBR/THR 0, IER 1, IIR 2, LSR 5. */
 enum { NS_DATA = 0, NS_IER = 1, NS_IIR = 2, NS_LSR = 5 };
-#define NS_LSR_DR 0x01
+#define NS_LSR_DR   0x01
 #define NS_LSR_THRE 0x20
-#define NS_IER_RX 0x01  /* received data available */
-#define NS_IER_THR 0x02 /* transmitter holding register empty */
+#define NS_IER_RX   0x01 /* received data available */
+#define NS_IER_THR  0x02 /* transmitter holding register empty */
 /* PL011 registers (DDI 0183, 3.2) and interrupt bits (3.3.10). */
 enum { PL_DR = 0x000, PL_FR = 0x018, PL_IMSC = 0x038, PL_ICR = 0x044 };
 #define PL_FR_RXFE (1u << 4)
 #define PL_FR_TXFF (1u << 5)
-#define PL_INT_RX (1u << 4)
-#define PL_INT_TX (1u << 5)
-#define PL_INT_RT (1u << 6)
+#define PL_INT_RX  (1u << 4)
+#define PL_INT_TX  (1u << 5)
+#define PL_INT_RT  (1u << 6)
 /* SiFive UART registers (FU540-C000 Manual, UART chapter): 32 bits each;
  * bit 31 of txdata reads "FIFO full", of rxdata "nothing received". */
 enum { SF_TXDATA = 0x00, SF_RXDATA = 0x04, SF_IE = 0x10 };
 #define SF_DATA_FLAG (1u << 31)
-#define SF_IE_TXWM (1u << 0) /* pending while the transmit FIFO is below txcnt */
-#define SF_IE_RXWM (1u << 1) /* pending while the receive FIFO is above rxcnt */
+#define SF_IE_TXWM   (1u << 0) /* pending while the transmit FIFO is below txcnt */
+#define SF_IE_RXWM   (1u << 1) /* pending while the receive FIFO is above rxcnt */
 
 static long ns_read(const struct uart_dev *u, unsigned reg)
 {

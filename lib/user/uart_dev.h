@@ -11,9 +11,9 @@
 #include <stdbool.h>
 
 struct uart_dev {
-    int h;              /* the device handle */
-    unsigned kind;      /* DEVICE_UART_* */
-    unsigned shift;     /* 16550: register n at n << shift */
+    int h;          /* the device handle */
+    unsigned kind;  /* DEVICE_UART_* */
+    unsigned shift; /* 16550: register n at n << shift */
 };
 
 /* Read the device's description: 0, or -errno (not a device, no UART). */

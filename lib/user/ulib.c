@@ -2,13 +2,34 @@
 /* lib/user/ulib.c - the kernel's own calls and KTAP helpers (see ulib.h). */
 #include "lib/user/ulib.h"
 
-long sys_write(int fd, const void *buf, size_t len) { return syscall3(SYS_write, fd, buf, len); }
-long sys_read(int fd, void *buf, size_t len) { return syscall3(SYS_read, fd, buf, len); }
-int gettid(void) { return (int)syscall0(SYS_gettid); }
-int yield(void) { return (int)syscall0(SYS_yield); }
-int getcpu(void) { return (int)syscall0(SYS_getcpu); }
-void *sys_brk(void *addr) { return (void *)syscall1(SYS_brk, addr); }
-int sys_wait(int pid, int *status) { return (int)syscall2(SYS_wait, pid, status); }
+long sys_write(int fd, const void *buf, size_t len)
+{
+    return syscall3(SYS_write, fd, buf, len);
+}
+long sys_read(int fd, void *buf, size_t len)
+{
+    return syscall3(SYS_read, fd, buf, len);
+}
+int gettid(void)
+{
+    return (int)syscall0(SYS_gettid);
+}
+int yield(void)
+{
+    return (int)syscall0(SYS_yield);
+}
+int getcpu(void)
+{
+    return (int)syscall0(SYS_getcpu);
+}
+void *sys_brk(void *addr)
+{
+    return (void *)syscall1(SYS_brk, addr);
+}
+int sys_wait(int pid, int *status)
+{
+    return (int)syscall2(SYS_wait, pid, status);
+}
 
 int sys_nanosleep(const struct timespec *req, struct timespec *rem)
 {

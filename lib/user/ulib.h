@@ -60,12 +60,12 @@ void ktap_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ktap_skip(const char *name, const char *reason);
 int ktap_done(void);
 
-#define KTAP_EXPECT_EQ(got, want, name)                                                \
-    do {                                                                               \
-        long g_ = (long)(got), w_ = (long)(want);                                      \
-        if (g_ != w_)                                                                  \
-            ktap_note("%s: %s == %ld, expected %ld", name, #got, g_, w_);              \
-        ktap_check(g_ == w_, "%s", name);                                              \
+#define KTAP_EXPECT_EQ(got, want, name)                                                            \
+    do {                                                                                           \
+        long g_ = (long)(got), w_ = (long)(want);                                                  \
+        if (g_ != w_)                                                                              \
+            ktap_note("%s: %s == %ld, expected %ld", name, #got, g_, w_);                          \
+        ktap_check(g_ == w_, "%s", name);                                                          \
     } while (0)
 
 #endif

@@ -25,8 +25,18 @@
 /* ---- A tiny DTB writer ---- */
 
 enum { TOK_BEGIN = 1, TOK_END_NODE = 2, TOK_PROP = 3, TOK_NOP = 4, TOK_END = 9 };
-enum { H_MAGIC = 0, H_TOTAL = 4, H_OFF_STRUCT = 8, H_OFF_STRINGS = 12, H_OFF_RSV = 16,
-       H_VERSION = 20, H_LAST_COMP = 24, H_CPUID = 28, H_SIZE_STRINGS = 32, H_SIZE_STRUCT = 36 };
+enum {
+    H_MAGIC = 0,
+    H_TOTAL = 4,
+    H_OFF_STRUCT = 8,
+    H_OFF_STRINGS = 12,
+    H_OFF_RSV = 16,
+    H_VERSION = 20,
+    H_LAST_COMP = 24,
+    H_CPUID = 28,
+    H_SIZE_STRINGS = 32,
+    H_SIZE_STRUCT = 36
+};
 
 struct writer {
     uint8_t st[8192]; /* structure block */
@@ -269,9 +279,19 @@ static inline struct blob board_blob(void)
 /* Touch everything the accessors hand out, checking invariants of a valid tree. */
 static inline void walk_everything(const struct fdt *f)
 {
-    static const char *const paths[] = {"/", "/chosen", "/memory", "/cpus/cpu@2", "/cpus/cpu",
-                                        "serial0", "serial0:115200n8", "secmon", "bad",
-                                        "/reserved-memory/secmon", "/a/b/c", "nope", ""};
+    static const char *const paths[] = {"/",
+                                        "/chosen",
+                                        "/memory",
+                                        "/cpus/cpu@2",
+                                        "/cpus/cpu",
+                                        "serial0",
+                                        "serial0:115200n8",
+                                        "secmon",
+                                        "bad",
+                                        "/reserved-memory/secmon",
+                                        "/a/b/c",
+                                        "nope",
+                                        ""};
     int prev = -1, count = 0;
     volatile unsigned sum = 0;
     uint64_t a, s;

@@ -65,7 +65,7 @@ static void build(uint32_t base)
     e[0] = 2, e[1] = 10, e[2] = 0, e[3] = 0; /* ISA IRQ 0 -> GSI 2, flags 0x000d */
     put32(e + 4, 2), e[8] = 0x0d, e[9] = 0;
     sdt(base + 256, "APIC", 36 + 8 + 8 * 3 + 16 + 12 + 10);
-    put32(mem + base + 512 + 76, 0x608);  /* PM_TMR_BLK */
+    put32(mem + base + 512 + 76, 0x608);    /* PM_TMR_BLK */
     put32(mem + base + 512 + 112, 1u << 8); /* TMR_VAL_EXT */
     sdt(base + 512, "FACP", 276);
     put64(mem + base + 64 + 36, base + 256);

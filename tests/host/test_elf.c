@@ -35,7 +35,10 @@ static void phdr(int i, uint32_t type, uint32_t flags, uint64_t off, uint64_t va
 static void build(void)
 {
     memset(file, 0, sizeof file);
-    memcpy(file, "\x7f" "ELF\x02\x01\x01", 7);
+    memcpy(file,
+           "\x7f"
+           "ELF\x02\x01\x01",
+           7);
     put(file + 16, 2, 2), put(file + 18, EM_RISCV, 2), put(file + 24, 0x400010, 8);
     put(file + 32, 64, 8), put(file + 54, 56, 2), put(file + 56, 3, 2);
     phdr(0, 1, 5, 0x1000, 0x400000, 0x1000, 0x1000);
@@ -118,4 +121,5 @@ TEST(mutations_never_crash)
     printf("    # %d of 20000 mutated files accepted\n", accepted);
 }
 
-RUN_TESTS("elf", CASE(valid_executable), CASE(rejects_each_broken_rule), CASE(mutations_never_crash))
+RUN_TESTS("elf", CASE(valid_executable), CASE(rejects_each_broken_rule),
+          CASE(mutations_never_crash))

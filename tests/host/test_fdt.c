@@ -103,9 +103,19 @@ TEST(strerror_names)
 
 TEST(navigation)
 {
-    static const char *const order[] = {
-        "", "chosen", "aliases", "memory@40000000", "cpus", "cpu@0", "cpu@1", "cpu@2",
-        "cpu@3", "reserved-memory", "secmon@4e000000", "pl011@9000000", "pl011@9040000"};
+    static const char *const order[] = {"",
+                                        "chosen",
+                                        "aliases",
+                                        "memory@40000000",
+                                        "cpus",
+                                        "cpu@0",
+                                        "cpu@1",
+                                        "cpu@2",
+                                        "cpu@3",
+                                        "reserved-memory",
+                                        "secmon@4e000000",
+                                        "pl011@9000000",
+                                        "pl011@9040000"};
     struct board bd = board_open();
     const struct fdt *f = &bd.f;
     int root = fdt_root(f), n, i, cpus, c;
@@ -123,7 +133,7 @@ TEST(navigation)
     CHECK_EQ_INT(n, FDT_ERR_NOTFOUND);
 
     /* children of the root, in order */
-    static const char *const top[] = {"chosen", "aliases", "memory@40000000", "cpus",
+    static const char *const top[] = {"chosen",          "aliases",       "memory@40000000", "cpus",
                                       "reserved-memory", "pl011@9000000", "pl011@9040000"};
     for (i = 0, n = fdt_first_child(f, root); n >= 0 && i < 10; n = fdt_next_sibling(f, n), i++) {
         if (i < 7)
@@ -187,7 +197,7 @@ TEST(paths_and_aliases)
         CHECK_EQ_STR(stdout_path, "serial0:115200n8");
         CHECK_EQ_INT(fdt_path(f, stdout_path), uart);
     }
-    CHECK_EQ_INT(fdt_path(f, "serial"), FDT_ERR_NOTFOUND);  /* no prefix match */
+    CHECK_EQ_INT(fdt_path(f, "serial"), FDT_ERR_NOTFOUND); /* no prefix match */
     CHECK_EQ_INT(fdt_path(f, "serial01"), FDT_ERR_NOTFOUND);
     CHECK_EQ_INT(fdt_path(f, "nosuchalias"), FDT_ERR_NOTFOUND);
     CHECK_EQ_INT(fdt_path(f, "bad"), FDT_ERR_NOTFOUND); /* alias value not absolute */
@@ -262,10 +272,10 @@ TEST(compatible_and_status)
     CHECK(!fdt_is_compatible(f, fdt_path(f, "/chosen"), "arm,pl011"));
     CHECK(fdt_is_compatible(f, fdt_root(f), "stackshift,virt"));
 
-    CHECK(fdt_node_enabled(f, uart));    /* "ok" */
-    CHECK(!fdt_node_enabled(f, uart2));  /* "disabled" */
-    CHECK(fdt_node_enabled(f, fdt_path(f, "/cpus/cpu@0")));  /* absent */
-    CHECK(fdt_node_enabled(f, fdt_path(f, "/cpus/cpu@3")));  /* "okay" */
+    CHECK(fdt_node_enabled(f, uart));                       /* "ok" */
+    CHECK(!fdt_node_enabled(f, uart2));                     /* "disabled" */
+    CHECK(fdt_node_enabled(f, fdt_path(f, "/cpus/cpu@0"))); /* absent */
+    CHECK(fdt_node_enabled(f, fdt_path(f, "/cpus/cpu@3"))); /* "okay" */
     CHECK(!fdt_node_enabled(f, fdt_path(f, "/cpus/cpu@2")));
     CHECK(!fdt_node_enabled(f, FDT_ERR_NOTFOUND));
 
@@ -531,18 +541,8 @@ TEST(blocks_in_another_order)
     free(b.p);
 }
 
-RUN_TESTS("fdt",
-          CASE(byte_order_helpers),
-          CASE(init_valid_board),
-          CASE(init_unaligned_blob),
-          CASE(strerror_names),
-          CASE(navigation),
-          CASE(paths_and_aliases),
-          CASE(properties),
-          CASE(compatible_and_status),
-          CASE(reg_and_cells),
-          CASE(reg_default_and_unsupported_cells),
-          CASE(memreserve_entries),
-          CASE(nop_tokens_are_skipped),
-          CASE(bad_offsets_are_refused),
+RUN_TESTS("fdt", CASE(byte_order_helpers), CASE(init_valid_board), CASE(init_unaligned_blob),
+          CASE(strerror_names), CASE(navigation), CASE(paths_and_aliases), CASE(properties),
+          CASE(compatible_and_status), CASE(reg_and_cells), CASE(reg_default_and_unsupported_cells),
+          CASE(memreserve_entries), CASE(nop_tokens_are_skipped), CASE(bad_offsets_are_refused),
           CASE(blocks_in_another_order))

@@ -442,8 +442,8 @@ static uint32_t rnd(void)
 
 static void mutate(uint8_t *p, uint32_t len, uint32_t hot_start)
 {
-    static const uint32_t words[] = {0, 1, 2, 3, 4, 9, 0xffffffffu, 0x7fffffffu, 0x80000000u,
-                                     0xfffffffcu, 40, 64};
+    static const uint32_t words[] = {0,           1,           2,           3,           4,  9,
+                                     0xffffffffu, 0x7fffffffu, 0x80000000u, 0xfffffffcu, 40, 64};
     int n = 1 + (int)(rnd() % 4);
 
     for (int k = 0; k < n; k++) {
@@ -497,22 +497,11 @@ TEST(mutation_fuzz)
     free(b.p);
 }
 
-RUN_TESTS("fdt_malformed",
-          CASE(reject_truncated),
-          CASE(reject_bad_magic),
-          CASE(reject_bad_version),
-          CASE(reject_struct_overlapping_strings),
-          CASE(reject_rsvmap_overlapping_struct),
-          CASE(reject_offsets_past_end),
-          CASE(reject_misaligned_blocks),
-          CASE(reject_unterminated_node_name),
-          CASE(reject_unterminated_string),
-          CASE(reject_nameoff_past_strings),
-          CASE(reject_prop_len_past_struct),
-          CASE(reject_unbalanced_end_node),
-          CASE(reject_missing_end),
-          CASE(reject_two_roots),
-          CASE(reject_excessive_depth),
-          CASE(reject_unknown_token),
-          CASE(reject_misplaced_properties),
-          CASE(mutation_fuzz))
+RUN_TESTS("fdt_malformed", CASE(reject_truncated), CASE(reject_bad_magic), CASE(reject_bad_version),
+          CASE(reject_struct_overlapping_strings), CASE(reject_rsvmap_overlapping_struct),
+          CASE(reject_offsets_past_end), CASE(reject_misaligned_blocks),
+          CASE(reject_unterminated_node_name), CASE(reject_unterminated_string),
+          CASE(reject_nameoff_past_strings), CASE(reject_prop_len_past_struct),
+          CASE(reject_unbalanced_end_node), CASE(reject_missing_end), CASE(reject_two_roots),
+          CASE(reject_excessive_depth), CASE(reject_unknown_token),
+          CASE(reject_misplaced_properties), CASE(mutation_fuzz))

@@ -107,8 +107,7 @@ TEST(one_level_offset)
     int err;
     begin_node(w, "soc");
     bus_cells(w, 1, 1);
-    prop_cells(w, "ranges", 6, 0x7e000000, 0x3f000000, 0x1000000, 0x40000000, 0x40000000,
-               0x1000);
+    prop_cells(w, "ranges", 6, 0x7e000000, 0x3f000000, 0x1000000, 0x40000000, 0x40000000, 0x1000);
     leaf(w, "serial@7e201000", 2, 0x7e201000, 0x200);
     leaf(w, "local_intc@40000000", 2, 0x40000000, 0x100);
     leaf(w, "last@7efff000", 2, 0x7efff000, 0x1000);
@@ -134,8 +133,8 @@ TEST(two_levels_and_several_windows)
     bus_cells(w, 1, 1);
     prop_cells(w, "ranges", 12, 0x7e000000, 0, 0xfe000000, 0x1800000, 0x7c000000, 0, 0xfc000000,
                0x2000000, 0x40000000, 0, 0xff800000, 0x800000);
-    leaf(w, "interrupt-controller@40041000", 8, 0x40041000, 0x1000, 0x40042000, 0x2000,
-         0x40044000, 0x2000, 0x40046000, 0x2000);
+    leaf(w, "interrupt-controller@40041000", 8, 0x40041000, 0x1000, 0x40042000, 0x2000, 0x40044000,
+         0x2000, 0x40046000, 0x2000);
     begin_node(w, "bus@7e100000");
     bus_cells(w, 1, 1);
     prop_cells(w, "ranges", 3, 0, 0x7e100000, 0x10000);
@@ -254,12 +253,7 @@ TEST(reg_errors_name_the_node)
     free(t.b.p);
 }
 
-RUN_TESTS("fdt_ranges",
-          CASE(root_children_are_not_translated),
-          CASE(empty_ranges_is_identity),
-          CASE(one_level_offset),
-          CASE(two_levels_and_several_windows),
-          CASE(two_cell_bus_addresses),
-          CASE(bus_without_ranges_is_an_error),
-          CASE(address_outside_every_range_is_an_error),
-          CASE(reg_errors_name_the_node))
+RUN_TESTS("fdt_ranges", CASE(root_children_are_not_translated), CASE(empty_ranges_is_identity),
+          CASE(one_level_offset), CASE(two_levels_and_several_windows),
+          CASE(two_cell_bus_addresses), CASE(bus_without_ranges_is_an_error),
+          CASE(address_outside_every_range_is_an_error), CASE(reg_errors_name_the_node))

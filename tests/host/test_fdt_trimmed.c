@@ -17,16 +17,16 @@
 /* What to leave out or break in pi4_like(). */
 enum trim {
     TRIM_NONE,
-    TRIM_CHOSEN,           /* no /chosen at all */
-    TRIM_STDOUT_PATH,      /* /chosen without stdout-path */
-    TRIM_STDOUT_TARGET,    /* stdout-path to a node that is not there */
-    TRIM_STDOUT_ALIAS,     /* stdout-path to an alias that is not there */
-    TRIM_STDOUT_UNTERM,    /* stdout-path without its terminating NUL */
-    TRIM_GIC,              /* the Pi 3's interrupt controller instead of the GIC-400 */
-    TRIM_RELEASE_ADDR,     /* spin-table CPUs without cpu-release-addr */
-    TRIM_SOC_RANGES,       /* /soc without ranges */
-    TRIM_SHORT_RANGES,     /* /soc ranges shorter than one entry */
-    TRIM_BAD_PHANDLE,      /* interrupt-parent naming no node */
+    TRIM_CHOSEN,        /* no /chosen at all */
+    TRIM_STDOUT_PATH,   /* /chosen without stdout-path */
+    TRIM_STDOUT_TARGET, /* stdout-path to a node that is not there */
+    TRIM_STDOUT_ALIAS,  /* stdout-path to an alias that is not there */
+    TRIM_STDOUT_UNTERM, /* stdout-path without its terminating NUL */
+    TRIM_GIC,           /* the Pi 3's interrupt controller instead of the GIC-400 */
+    TRIM_RELEASE_ADDR,  /* spin-table CPUs without cpu-release-addr */
+    TRIM_SOC_RANGES,    /* /soc without ranges */
+    TRIM_SHORT_RANGES,  /* /soc ranges shorter than one entry */
+    TRIM_BAD_PHANDLE,   /* interrupt-parent naming no node */
 };
 
 static const char *const pl011 = "arm,pl011\0arm,primecell";
@@ -72,8 +72,8 @@ static void soc(struct writer *w, enum trim t)
     if (t == TRIM_SHORT_RANGES)
         prop_cells(w, "ranges", 3, 0x7e000000, 0, 0xfe000000);
     else if (t != TRIM_SOC_RANGES)
-        prop_cells(w, "ranges", 8, 0x7e000000, 0, 0xfe000000, 0x1800000, 0x40000000, 0,
-                   0xff800000, 0x800000);
+        prop_cells(w, "ranges", 8, 0x7e000000, 0, 0xfe000000, 0x1800000, 0x40000000, 0, 0xff800000,
+                   0x800000);
     begin_node(w, "serial@7e201000");
     prop(w, "compatible", pl011, 24);
     prop_cells(w, "reg", 2, 0x7e201000, 0x200);

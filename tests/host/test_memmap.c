@@ -83,7 +83,7 @@ TEST(random_edits_match_model)
         memcpy(saved, m, sizeof saved);
         if (memmap_set(m, &n, MAX, (uint64_t)a * UNIT, (uint64_t)len * UNIT, type) != 0) {
             CHECK(n == before && memcmp(saved, m, sizeof saved) == 0); /* unchanged */
-            n = 0;  /* start over, like a fresh boot */
+            n = 0; /* start over, like a fresh boot */
             memset(model, 0, sizeof model);
             continue;
         }

@@ -6,9 +6,9 @@
  */
 #include <limits.h>
 #include <stddef.h>
-#include <sys/types.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "check.h"
 
@@ -16,13 +16,13 @@ int lib_snprintf(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Compare lib_snprintf with libc's for one format and arguments. */
-#define SAME(...)                                                                \
-    do {                                                                         \
-        char want_[256], got_[256];                                              \
-        int wn_ = snprintf(want_, sizeof want_, __VA_ARGS__);                    \
-        int gn_ = lib_snprintf(got_, sizeof got_, __VA_ARGS__);                  \
-        CHECK_EQ_STR(got_, want_);                                               \
-        CHECK_EQ_INT(gn_, wn_);                                                  \
+#define SAME(...)                                                                                  \
+    do {                                                                                           \
+        char want_[256], got_[256];                                                                \
+        int wn_ = snprintf(want_, sizeof want_, __VA_ARGS__);                                      \
+        int gn_ = lib_snprintf(got_, sizeof got_, __VA_ARGS__);                                    \
+        CHECK_EQ_STR(got_, want_);                                                                 \
+        CHECK_EQ_INT(gn_, wn_);                                                                    \
     } while (0)
 
 TEST(integers)

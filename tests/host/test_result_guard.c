@@ -41,8 +41,9 @@ TEST(split_writes_are_marked)
 
 TEST(other_text_is_untouched)
 {
-    const char *lines[] = {"okay 1\n", "hello ok 1 - x\n", "no ok\n", "not okay\n",
-                           "ok\n", "# ok 1\n", "## two\n", "nothing\n", ""};
+    const char *lines[] = {"okay 1\n", "hello ok 1 - x\n", "no ok\n",  "not okay\n",
+                           "ok\n",     "# ok 1\n",         "## two\n", "nothing\n",
+                           ""};
     for (unsigned i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
         CHECK_EQ_STR(guarded(lines[i], 64, false), lines[i]);
 }

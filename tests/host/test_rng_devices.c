@@ -19,10 +19,10 @@ uint64_t fake_ticks;
 
 /* The device model: which one, its registers, and what it has made. */
 static struct {
-    bool rng200;       /* else the BCM2835's */
-    bool dead;         /* never produces a word */
+    bool rng200; /* else the BCM2835's */
+    bool dead;   /* never produces a word */
     uint32_t ctrl, threshold;
-    unsigned writes;   /* register writes by the driver */
+    unsigned writes; /* register writes by the driver */
     uint64_t enabled_at;
     uint32_t next_word, words_read;
 } dev;
@@ -114,7 +114,7 @@ TEST(rng200_first_sample_after_warmup)
     uint64_t v = 0;
     CHECK(bcm2711_rng200_driver.init(NULL, 0) == NULL);
     CHECK_EQ_INT(bcm2711_rng200_driver.read(&v), 64);
-    CHECK(fake_ticks >= 0x40000);                /* waited for the warm-up */
+    CHECK(fake_ticks >= 0x40000);                  /* waited for the warm-up */
     CHECK(v == ((uint64_t)0x1001 << 32 | 0x1000)); /* low word first */
     CHECK_EQ_INT(bcm2711_rng200_driver.read(&v), 64);
     CHECK(v == ((uint64_t)0x1003 << 32 | 0x1002));

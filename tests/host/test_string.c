@@ -10,8 +10,8 @@
 
 #include "check.h"
 
-#include "lib_rename.h"
 #include "lib/string.h"
+#include "lib_rename.h"
 #undef memcpy
 #undef memmove
 #undef memset
@@ -23,7 +23,10 @@
 #undef strncmp
 #undef strchr
 
-static int sign(int v) { return (v > 0) - (v < 0); }
+static int sign(int v)
+{
+    return (v > 0) - (v < 0);
+}
 
 TEST(copy_move_set)
 {
@@ -106,5 +109,5 @@ TEST(memzero_explicit_clears)
         CHECK(secret[i] == 0);
 }
 
-RUN_TESTS("string", CASE(copy_move_set), CASE(memcpy_words_and_tails), CASE(compare_and_search), CASE(strlcpy_terminates),
-          CASE(memzero_explicit_clears))
+RUN_TESTS("string", CASE(copy_move_set), CASE(memcpy_words_and_tails), CASE(compare_and_search),
+          CASE(strlcpy_terminates), CASE(memzero_explicit_clears))

@@ -60,8 +60,8 @@ KTEST(boot, memory_map_is_sane)
     /* The kernel image is never usable memory. */
     for (uint32_t i = 0; i < bi->mmap_count; i++) {
         const struct boot_mem_region *r = &bi->mmap[i];
-        bool overlaps = r->base < bi->kernel_phys + bi->kernel_size &&
-                        bi->kernel_phys < r->base + r->size;
+        bool overlaps =
+            r->base < bi->kernel_phys + bi->kernel_size && bi->kernel_phys < r->base + r->size;
         if (overlaps)
             KEXPECT_EQ(r->type, BOOT_MEM_KERNEL);
     }

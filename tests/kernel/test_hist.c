@@ -52,9 +52,8 @@ KTEST(latency, percentiles_of_known_samples)
         for (unsigned k = 0; k < sizeof(ps) / sizeof(ps[0]); k++) {
             uint64_t want = expected(samples, N, ps[k]), got = hist_percentile(&h, ps[k]);
             if (got != want)
-                ktest_fail(__FILE__, __LINE__, "shape %d: p%u/1000 is %llu, expected %llu",
-                           shape, ps[k] / 100, (unsigned long long)got,
-                           (unsigned long long)want);
+                ktest_fail(__FILE__, __LINE__, "shape %d: p%u/1000 is %llu, expected %llu", shape,
+                           ps[k] / 100, (unsigned long long)got, (unsigned long long)want);
         }
         KEXPECT_EQ(hist_mean_x1000(&h), sum * 1000 / N);
     }

@@ -115,9 +115,9 @@ KTEST(user, faults_kill_only_the_program)
         const char *what;
         int status;
     } cases[] = {
-        {"null", EXIT_KILLED_SEGV},      {"kernel", EXIT_KILLED_SEGV},
+        {"null", EXIT_KILLED_SEGV},       {"kernel", EXIT_KILLED_SEGV},
         {"write-text", EXIT_KILLED_SEGV}, {"exec-data", EXIT_KILLED_SEGV},
-        {"stack", EXIT_KILLED_SEGV},     {"illegal", EXIT_KILLED_ILL},
+        {"stack", EXIT_KILLED_SEGV},      {"illegal", EXIT_KILLED_ILL},
     };
     for (unsigned i = 0; i < ARRAY_SIZE(cases); i++) {
         const char *argv[] = {"fault", cases[i].what};

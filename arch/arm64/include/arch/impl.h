@@ -122,12 +122,12 @@ _Static_assert(__builtin_offsetof(struct arch_fpu, fpsr) == FPU_FPSR, "FPU_FPSR"
 
 /* Per-CPU arch state, in struct cpu right after `self` (TPIDR_EL1 points at it). */
 struct arch_cpu {
-    uint64_t kstack_top; /* the running thread's kernel stack top (arch_set_kernel_stack) */
+    uint64_t kstack_top;     /* the running thread's kernel stack top (arch_set_kernel_stack) */
     uint64_t stack_guard;    /* CPU_STACK_GUARD: the base of that stack's guard page */
     uint64_t overflow_stack; /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
-    uint64_t mpidr;      /* MPIDR_EL1 as read on the CPU */
-    uint32_t gic_mask;   /* this CPU's GICv2 CPU-interface bit, for GICD_SGIR targets */
-    uintptr_t gicr;      /* this CPU's GICv3 redistributor (RD_base, virtual), 0 until found */
+    uint64_t mpidr;          /* MPIDR_EL1 as read on the CPU */
+    uint32_t gic_mask;       /* this CPU's GICv2 CPU-interface bit, for GICD_SGIR targets */
+    uintptr_t gicr;          /* this CPU's GICv3 redistributor (RD_base, virtual), 0 until found */
 };
 
 /* TPIDR_EL1: a software thread-ID register, free for the kernel's use. */

@@ -15,10 +15,10 @@
 #define RV_UL(x) x##ul
 #endif
 
-#define ARCH_NAME               "riscv64"
-#define ARCH_HAS_PIO            0
-#define ARCH_ELF_MACHINE        243 /* EM_RISCV */
-#define ARCH_STACK_ALIGN        16  /* psABI: sp is 16-byte aligned at all times */
+#define ARCH_NAME        "riscv64"
+#define ARCH_HAS_PIO     0
+#define ARCH_ELF_MACHINE 243 /* EM_RISCV */
+#define ARCH_STACK_ALIGN 16  /* psABI: sp is 16-byte aligned at all times */
 
 /* Virtual layout (kernel/mm/vm.h), Sv39 (priv spec 4.4): 3 levels, 39-bit
  * addresses sign-extended from bit 38, so the upper half is root entries
@@ -107,12 +107,12 @@ struct arch_fpu {
 
 /* Per-CPU state of the trap entry (vectors.S) and the IPIs (timer.c). */
 struct arch_cpu {
-    uint64_t kstack_top;  /* CPU_KSTACK_TOP: the running thread's, for traps from U */
-    uint64_t user_sp;     /* CPU_USER_SP: scratch while the entry switches stacks */
+    uint64_t kstack_top;     /* CPU_KSTACK_TOP: the running thread's, for traps from U */
+    uint64_t user_sp;        /* CPU_USER_SP: scratch while the entry switches stacks */
     uint64_t stack_guard;    /* CPU_STACK_GUARD: base of the running thread's guard page */
     uint64_t overflow_stack; /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
     uint64_t scratch;        /* CPU_SCRATCH: t0 while a kernel-mode trap checks sp */
-    uint32_t ipi_pending; /* 1 << enum ipi_kind, set by senders */
+    uint32_t ipi_pending;    /* 1 << enum ipi_kind, set by senders */
 };
 
 #define SSTATUS_SIE (1ul << 1) /* supervisor interrupt enable (priv spec 4.1.1) */
@@ -130,14 +130,14 @@ struct arch_cpu {
  * only remembered, in RSW bit 8 (reserved for supervisor software, 4.4.1),
  * so that arch_pte_prot tells device registers from RAM pages.
  */
-#define RV_PTE_V (1ul << 0)
-#define RV_PTE_R (1ul << 1)
-#define RV_PTE_W (1ul << 2)
-#define RV_PTE_X (1ul << 3)
-#define RV_PTE_U (1ul << 4)
-#define RV_PTE_G (1ul << 5)
-#define RV_PTE_A (1ul << 6)
-#define RV_PTE_D (1ul << 7)
+#define RV_PTE_V         (1ul << 0)
+#define RV_PTE_R         (1ul << 1)
+#define RV_PTE_W         (1ul << 2)
+#define RV_PTE_X         (1ul << 3)
+#define RV_PTE_U         (1ul << 4)
+#define RV_PTE_G         (1ul << 5)
+#define RV_PTE_A         (1ul << 6)
+#define RV_PTE_D         (1ul << 7)
 #define RV_PTE_PPN_SHIFT 10
 #define RV_PTE_PPN_MASK  ((1ul << 44) - 1)
 #define RV_PTE_SW_DEVICE (1ul << 8) /* RSW: a VM_DEVICE mapping */
@@ -163,7 +163,10 @@ static inline pte_t arch_pte_leaf(uint64_t pa, unsigned prot, int level)
     return e;
 }
 
-static inline bool arch_pte_valid(pte_t e) { return e & RV_PTE_V; }
+static inline bool arch_pte_valid(pte_t e)
+{
+    return e & RV_PTE_V;
+}
 static inline bool arch_pte_is_leaf(pte_t e, int level)
 {
     return level == 0 || (e & (RV_PTE_R | RV_PTE_W | RV_PTE_X));
@@ -300,8 +303,14 @@ static inline void arch_mmio_write32(uintptr_t a, uint32_t v)
 
 /* System call ABI (kernel/uapi/syscall.h): a7 = number, a0-a5 = arguments
  * (x10-x15), a0 = result. */
-static inline unsigned long arch_sc_nr(const struct trapframe *tf) { return tf->a7; }
-static inline const uintptr_t *arch_sc_args(const struct trapframe *tf) { return &tf->x[10]; /* a0-a5 */ }
+static inline unsigned long arch_sc_nr(const struct trapframe *tf)
+{
+    return tf->a7;
+}
+static inline const uintptr_t *arch_sc_args(const struct trapframe *tf)
+{
+    return &tf->x[10]; /* a0-a5 */
+}
 static inline struct trapframe *arch_user_frame(uintptr_t kstack_top)
 {
     return (struct trapframe *)(kstack_top - TF_SIZE); /* vectors.S */

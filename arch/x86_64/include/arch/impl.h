@@ -7,71 +7,71 @@
 #ifndef ARCH_X86_64_IMPL_H
 #define ARCH_X86_64_IMPL_H
 
-#define ARCH_NAME "x86_64"
-#define ARCH_HAS_PIO 1
+#define ARCH_NAME        "x86_64"
+#define ARCH_HAS_PIO     1
 #define ARCH_ELF_MACHINE 62 /* EM_X86_64 */
 #define ARCH_STACK_ALIGN 16
 
 /* Virtual layout (kernel/mm/vm.h): 4-level paging, 48-bit addresses. */
-#define ARCH_PT_LEVELS 4
-#define ARCH_KERNEL_VBASE 0xffffffff80000000ul  /* PML4 slot 511, top 2 GiB */
-#define ARCH_KSTACK_BASE 0xffffff0000000000ul   /* PML4 slot 510 */
-#define ARCH_DIRECT_MAP_BASE 0xffff800000000000ul /* PML4 slots 256.. */
-#define ARCH_DIRECT_MAP_SIZE (1ul << 39)        /* 512 GiB: one PML4 slot */
-#define ARCH_EARLY_MAP_SIZE (64ul << 20)        /* what start.S maps behind the image */
+#define ARCH_PT_LEVELS          4
+#define ARCH_KERNEL_VBASE       0xffffffff80000000ul /* PML4 slot 511, top 2 GiB */
+#define ARCH_KSTACK_BASE        0xffffff0000000000ul /* PML4 slot 510 */
+#define ARCH_DIRECT_MAP_BASE    0xffff800000000000ul /* PML4 slots 256.. */
+#define ARCH_DIRECT_MAP_SIZE    (1ul << 39)          /* 512 GiB: one PML4 slot */
+#define ARCH_EARLY_MAP_SIZE     (64ul << 20)         /* what start.S maps behind the image */
 /* Not mapped: in the user half, far above anything a test program uses. */
 #define ARCH_UNMAPPED_TEST_ADDR 0x0000700000000000ul
 
 /* Segment selectors; the order is fixed by SYSCALL/SYSRET (SDM vol. 3A 5.8.8). */
 #define GDT_KERNEL_CS 0x08
 #define GDT_KERNEL_DS 0x10
-#define GDT_USER_DS 0x1b /* 0x18 | RPL 3 */
-#define GDT_USER_CS 0x23 /* 0x20 | RPL 3 */
-#define GDT_TSS 0x28
-#define GDT_ENTRIES 7 /* null, kcode, kdata, udata, ucode, tss (2 slots) */
+#define GDT_USER_DS   0x1b /* 0x18 | RPL 3 */
+#define GDT_USER_CS   0x23 /* 0x20 | RPL 3 */
+#define GDT_TSS       0x28
+#define GDT_ENTRIES   7 /* null, kcode, kdata, udata, ucode, tss (2 slots) */
 
 /* Physical page where other CPUs start (below 1 MiB: they start in real mode). */
 #define X86_TRAMPOLINE_BASE 0x8000
 
 /* Interrupt vectors the kernel programs (0-31 are the CPU's exceptions). */
-#define VECTOR_TIMER 32
-#define VECTOR_CONSOLE 0x30 /* COM1, through the I/O APIC */
+#define VECTOR_TIMER          32
+#define VECTOR_CONSOLE        0x30 /* COM1, through the I/O APIC */
 #define VECTOR_IPI_RESCHEDULE 0xf0
-#define VECTOR_IPI_STOP 0xf1
-#define VECTOR_TLB_SHOOTDOWN 0xf2
-#define VECTOR_SPURIOUS 0xff
-#define VECTOR_SYSCALL 0x100 /* not a real vector: marks frames built by SYSCALL */
+#define VECTOR_IPI_STOP       0xf1
+#define VECTOR_TLB_SHOOTDOWN  0xf2
+#define VECTOR_SPURIOUS       0xff
+#define VECTOR_SYSCALL        0x100 /* not a real vector: marks frames built by SYSCALL */
 
 /* Offsets in struct cpu used by entry.S (checked in cpu.c): struct arch_cpu
  * comes right after the `self` pointer. */
 #define CPU_KSTACK_TOP 8
-#define CPU_USER_RSP 16
+#define CPU_USER_RSP   16
 
 /* Offsets in struct trapframe (8-byte slots, lowest address first), for
  * frame.h, entry.S and vectors.S; checked against the struct below. */
-#define TF_R15 (0 * 8)
-#define TF_R14 (1 * 8)
-#define TF_R13 (2 * 8)
-#define TF_R12 (3 * 8)
-#define TF_RBP (4 * 8)
-#define TF_RBX (5 * 8)
-#define TF_R11 (6 * 8)
-#define TF_RCX (7 * 8)
-#define TF_RDI (8 * 8) /* the six system call arguments, in ABI order */
-#define TF_RSI (9 * 8)
-#define TF_RDX (10 * 8)
-#define TF_R10 (11 * 8)
-#define TF_R8 (12 * 8)
-#define TF_R9 (13 * 8)
-#define TF_RAX (14 * 8)
+#define TF_R15    (0 * 8)
+#define TF_R14    (1 * 8)
+#define TF_R13    (2 * 8)
+#define TF_R12    (3 * 8)
+#define TF_RBP    (4 * 8)
+#define TF_RBX    (5 * 8)
+#define TF_R11    (6 * 8)
+#define TF_RCX    (7 * 8)
+#define TF_RDI    (8 * 8) /* the six system call arguments, in ABI order */
+#define TF_RSI    (9 * 8)
+#define TF_RDX    (10 * 8)
+#define TF_R10    (11 * 8)
+#define TF_R8     (12 * 8)
+#define TF_R9     (13 * 8)
+#define TF_RAX    (14 * 8)
 #define TF_VECTOR (15 * 8)
-#define TF_ERROR (16 * 8)
-#define TF_RIP (17 * 8)
-#define TF_CS (18 * 8)
+#define TF_ERROR  (16 * 8)
+#define TF_RIP    (17 * 8)
+#define TF_CS     (18 * 8)
 #define TF_RFLAGS (19 * 8)
-#define TF_RSP (20 * 8)
-#define TF_SS (21 * 8)
-#define TF_SIZE (22 * 8)
+#define TF_RSP    (20 * 8)
+#define TF_SS     (21 * 8)
+#define TF_SIZE   (22 * 8)
 
 #ifndef __ASSEMBLER__
 
@@ -117,7 +117,7 @@ struct x86_tss {
 } __attribute__((packed));
 
 /* Per-CPU emergency stacks (arch/arch.h): the IST stacks of #DF, NMI and #MC. */
-#define ARCH_EMERGENCY_STACKS 3
+#define ARCH_EMERGENCY_STACKS     3
 #define ARCH_EMERGENCY_STACK_SIZE 8192
 
 struct arch_cpu {
@@ -135,16 +135,16 @@ struct arch_fpu {
 };
 
 /* Page-table entry bits (SDM vol. 3A 4.5, tables 4-14 to 4-20). */
-#define X86_PTE_P (1ull << 0)
-#define X86_PTE_W (1ull << 1)
-#define X86_PTE_U (1ull << 2)
-#define X86_PTE_PWT (1ull << 3)
-#define X86_PTE_PCD (1ull << 4)
-#define X86_PTE_A (1ull << 5)
-#define X86_PTE_D (1ull << 6)
-#define X86_PTE_PS (1ull << 7) /* a 2 MiB or 1 GiB page, not a table */
-#define X86_PTE_G (1ull << 8)  /* global: kept in the TLB across CR3 loads */
-#define X86_PTE_NX (1ull << 63)
+#define X86_PTE_P    (1ull << 0)
+#define X86_PTE_W    (1ull << 1)
+#define X86_PTE_U    (1ull << 2)
+#define X86_PTE_PWT  (1ull << 3)
+#define X86_PTE_PCD  (1ull << 4)
+#define X86_PTE_A    (1ull << 5)
+#define X86_PTE_D    (1ull << 6)
+#define X86_PTE_PS   (1ull << 7) /* a 2 MiB or 1 GiB page, not a table */
+#define X86_PTE_G    (1ull << 8) /* global: kept in the TLB across CR3 loads */
+#define X86_PTE_NX   (1ull << 63)
 #define X86_PTE_ADDR 0x000ffffffffff000ull
 
 /* Tables are permissive (the leaf decides); only user-half tables get U. */
@@ -169,9 +169,18 @@ static inline pte_t arch_pte_leaf(uint64_t pa, unsigned prot, int level)
     return e;
 }
 
-static inline bool arch_pte_valid(pte_t e) { return e & X86_PTE_P; }
-static inline bool arch_pte_is_leaf(pte_t e, int level) { return level == 0 || (e & X86_PTE_PS); }
-static inline uint64_t arch_pte_addr(pte_t e) { return e & X86_PTE_ADDR; }
+static inline bool arch_pte_valid(pte_t e)
+{
+    return e & X86_PTE_P;
+}
+static inline bool arch_pte_is_leaf(pte_t e, int level)
+{
+    return level == 0 || (e & X86_PTE_PS);
+}
+static inline uint64_t arch_pte_addr(pte_t e)
+{
+    return e & X86_PTE_ADDR;
+}
 
 static inline unsigned arch_pte_prot(pte_t e)
 {
@@ -211,8 +220,14 @@ static inline bool arch_irqs_disabled(void)
     return !(flags & (1ul << 9));
 }
 
-static inline void arch_irq_enable(void) { __asm__ volatile("sti" : : : "memory"); }
-static inline void arch_irq_disable(void) { __asm__ volatile("cli" : : : "memory"); }
+static inline void arch_irq_enable(void)
+{
+    __asm__ volatile("sti" : : : "memory");
+}
+static inline void arch_irq_disable(void)
+{
+    __asm__ volatile("cli" : : : "memory");
+}
 
 static inline uint64_t arch_counter(void)
 {
@@ -254,10 +269,22 @@ static inline void arch_cpu_relax(void)
 }
 
 /* UC memory is strongly ordered on x86; volatile keeps the compiler honest. */
-static inline uint8_t arch_mmio_read8(uintptr_t a) { return *(volatile uint8_t *)a; }
-static inline void arch_mmio_write8(uintptr_t a, uint8_t v) { *(volatile uint8_t *)a = v; }
-static inline uint32_t arch_mmio_read32(uintptr_t a) { return *(volatile uint32_t *)a; }
-static inline void arch_mmio_write32(uintptr_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
+static inline uint8_t arch_mmio_read8(uintptr_t a)
+{
+    return *(volatile uint8_t *)a;
+}
+static inline void arch_mmio_write8(uintptr_t a, uint8_t v)
+{
+    *(volatile uint8_t *)a = v;
+}
+static inline uint32_t arch_mmio_read32(uintptr_t a)
+{
+    return *(volatile uint32_t *)a;
+}
+static inline void arch_mmio_write32(uintptr_t a, uint32_t v)
+{
+    *(volatile uint32_t *)a = v;
+}
 
 static inline uint8_t arch_pio_read8(uint16_t port)
 {
@@ -284,8 +311,14 @@ static inline void arch_pio_write32(uint16_t port, uint32_t v)
 }
 
 /* System call ABI (kernel/uapi/syscall.h): rax; rdi rsi rdx r10 r8 r9; rax. */
-static inline unsigned long arch_sc_nr(const struct trapframe *tf) { return tf->rax; }
-static inline const uintptr_t *arch_sc_args(const struct trapframe *tf) { return tf->sc_args; }
+static inline unsigned long arch_sc_nr(const struct trapframe *tf)
+{
+    return tf->rax;
+}
+static inline const uintptr_t *arch_sc_args(const struct trapframe *tf)
+{
+    return tf->sc_args;
+}
 /* The CPU pushes ss first at the stack top (SDM vol. 3A 6.14.2), and
  * entry.S builds the SYSCALL frame in the same place. */
 static inline struct trapframe *arch_user_frame(uintptr_t kstack_top)
@@ -299,9 +332,18 @@ static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
         tf->sc_args[1 + i] = w[i];
 }
 
-static inline uintptr_t arch_tf_pc(const struct trapframe *tf) { return tf->rip; }
-static inline void arch_tf_set_pc(struct trapframe *tf, uintptr_t pc) { tf->rip = pc; }
-static inline uintptr_t arch_tf_fp(const struct trapframe *tf) { return tf->rbp; }
+static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
+{
+    return tf->rip;
+}
+static inline void arch_tf_set_pc(struct trapframe *tf, uintptr_t pc)
+{
+    tf->rip = pc;
+}
+static inline uintptr_t arch_tf_fp(const struct trapframe *tf)
+{
+    return tf->rbp;
+}
 
 #endif /* __ASSEMBLER__ */
 #endif

@@ -15,10 +15,22 @@ uint32_t fake_mmio_read32(uintptr_t addr);
 void fake_mmio_write32(uintptr_t addr, uint32_t v);
 extern uint64_t fake_ticks;
 
-static inline uint32_t arch_mmio_read32(uintptr_t addr) { return fake_mmio_read32(addr); }
-static inline void arch_mmio_write32(uintptr_t addr, uint32_t v) { fake_mmio_write32(addr, v); }
-static inline uint64_t arch_counter(void) { return fake_ticks++; }
-static inline uint64_t arch_counter_hz(void) { return 1000000; }
+static inline uint32_t arch_mmio_read32(uintptr_t addr)
+{
+    return fake_mmio_read32(addr);
+}
+static inline void arch_mmio_write32(uintptr_t addr, uint32_t v)
+{
+    fake_mmio_write32(addr, v);
+}
+static inline uint64_t arch_counter(void)
+{
+    return fake_ticks++;
+}
+static inline uint64_t arch_counter_hz(void)
+{
+    return 1000000;
+}
 static inline void arch_cpu_relax(void) {}
 
 #endif
