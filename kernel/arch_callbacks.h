@@ -42,6 +42,9 @@ const struct fdt *boot_fdt(void);
  * number and arguments). Returns the result, with IRQs off and
  * user_return() done: the entry code puts it in the user's result register. */
 long syscall_dispatch(struct trapframe *tf);
+/* The same with the latency timers' timestamps (kernel/latency/): the entry
+ * code calls it instead when the bool latency_on is true. */
+long syscall_dispatch_timed(struct trapframe *tf);
 
 /* Trap handlers, last thing before returning to user mode, IRQs off. */
 void user_return(void);

@@ -22,6 +22,18 @@
 
 struct thread;
 struct hist;
+struct latency_sample;
+
+/* This CPU's latency timers (kernel/latency/latency.h). The system call path
+ * writes samples at `next`; the drains (ring full, the tick, a read on this
+ * CPU) turn them into the histograms. */
+struct latency_cpu {
+    struct latency_sample *next; /* the next free entry; NULL until timing is first on */
+    struct latency_sample *ring; /* one page of samples, not yet in the histograms */
+    uint64_t mark; /* id + interrupts taken * LATENCY_MARK_IRQ (kernel/latency/latency.h) */
+    unsigned long migrated; /* samples dropped here: the call began on another CPU */
+    struct hist *hist[KSTACK_NR + 1][LATENCY_SLOTS]; /* NULL until timing is first on */
+};
 
 /* The scheduler's per-CPU state (kernel/sched/sched.c). */
 struct sched_cpu {
@@ -59,8 +71,7 @@ struct cpu {
     struct lfsr113 prng;             /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */
     struct kstack_offset_cpu kstack; /* the stack offset strategies (kernel/kstack_offset/) */
     uintptr_t emergency_stack[ARCH_EMERGENCY_STACKS]; /* their tops (kernel/emergency_stack.c) */
-    struct hist
-        *latency[KSTACK_NR + 1][LATENCY_SLOTS]; /* kernel/latency/: NULL until timing is first on */
+    struct latency_cpu latency;                       /* kernel/latency/ */
 };
 
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");

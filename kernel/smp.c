@@ -72,6 +72,7 @@ void smp_find_cpus(const struct boot_info *bi)
         struct cpu *c = &cpus[next];
         c->self = c;
         c->id = next++;
+        c->latency.mark = c->id; /* a mark names its CPU (kernel/latency/latency.h) */
         c->hwid = ids[i].hwid;
     }
     cpus_present = next;

@@ -105,11 +105,17 @@ static inline syscall_fn handler_of(unsigned long nr)
     return syscall_table[nr & in_range];
 }
 
+/* Whether the table has a handler for nr (the latency drain's slot choice). */
+bool syscall_implemented(unsigned long nr)
+{
+    return handler_of(nr) != NULL;
+}
+
 /*
- * The system call itself. It is inlined twice into syscall_dispatch(), once
- * with timing compiled in and once without (`timed` is a constant in each
+ * The system call itself. It is inlined twice, into syscall_dispatch() without
+ * timing and syscall_dispatch_timed() with it (`timed` is a constant in each
  * copy), so that with the timers off the path carries nothing of them but
- * the one branch that picks the copy. It must be inlined: the stack offset's
+ * the entry code's one branch that picks the copy. It must be inlined: the stack offset's
  * alloca belongs to the frame that calls the handler. The handler reads its
  * arguments where the entry code saved them (arch_sc_args).
  */
@@ -121,8 +127,12 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
      * cannot change under us: arch_this_cpu() without this_cpu()'s check. */
     struct cpu *c = arch_this_cpu();
     struct thread *self = c->sched.current;
-    unsigned start_cpu = timed ? c->id : 0;
-    uint64_t irqs = timed ? c->interrupts : 0;
+    if (timed) { /* which CPU, how many interrupts, in the same word (latency.h) */
+        start = (start << LATENCY_STAMP_SHIFT) + c->latency.mark;
+        /* Opaque from here: else gcc postpones the add to the exit and keeps
+         * both words alive across the handler call, one more saved register. */
+        __asm__("" : "+r"(start));
+    }
     /* (b) the random stack offset, drawn and applied before anything else
      * runs on this stack (kernel/kstack_offset/kstack_offset.h). */
     const struct kstack_strategy *strategy = READ_ONCE(kstack_strategy_now);
@@ -135,29 +145,29 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
         strategy->exit(self);
     KSTACK_OFFSET_AT_EXIT(strategy, self); /* nothing (kstack_offset.h) */
     arch_irq_disable();
-    /* (c) exit timestamp, into this CPU's histogram for the strategy and call. */
-    if (timed) {
-        unsigned slot = latency_slot(nr, fn != NULL);
-        if (slot != LATENCY_NO_SLOT)
-            latency_record(arch_this_cpu(), kstack_strategy_id(strategy), slot, start, start_cpu,
-                           irqs);
-    }
+    /* (c) exit timestamp, into this CPU's ring of samples (the histograms are
+     * built from it later, off the path: kernel/latency/latency.h). */
+    if (timed)
+        latency_record(arch_this_cpu(), strategy, nr, start);
     user_return_fast(self);
     return ret;
 }
 
-/* The timed copy lives in a function of its own, so that its extra live
- * values (start time, CPU, interrupt count) cost the untimed path nothing:
- * sharing one frame made gcc save two more registers on every call. */
-static __attribute__((noinline)) long dispatch_timed(struct trapframe *tf)
-{
-    return dispatch(tf, true);
-}
-
-/* Called from the arch entry code with IRQs off; returns with them off. */
+/*
+ * Called from the arch entry code with IRQs off; return with them off. The
+ * entry code itself tests latency_on (one load and one branch) and calls
+ * one or the other, so each copy has a frame of its own: the timed copy's
+ * extra live values (start time and mark, number) cost the untimed
+ * one nothing (sharing one frame made gcc save two more registers on every
+ * call), and the timed one does not pay a second prologue and epilogue, as
+ * it did when syscall_dispatch() chose and called it (about 14 instructions).
+ */
 long syscall_dispatch(struct trapframe *tf)
 {
-    if (__builtin_expect(READ_ONCE(latency_on), 0))
-        return dispatch_timed(tf);
     return dispatch(tf, false);
+}
+
+long syscall_dispatch_timed(struct trapframe *tf)
+{
+    return dispatch(tf, true);
 }

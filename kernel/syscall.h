@@ -77,4 +77,7 @@ long sys_vuln_leak(const struct sysargs *args);
 long sys_vuln_write(const struct sysargs *args);
 extern unsigned long vuln_granted; /* SYS_vuln_use calls that returned 1 */
 
+/* Whether the system call table has a handler for nr (kernel/syscall.c). */
+bool syscall_implemented(unsigned long nr);
+
 #endif

@@ -2,7 +2,7 @@
 /*
  * lib/hist.c - the log-linear latency histogram's slow parts (see hist.h):
  * reset, merge, bucket edges, percentiles and the mean. hist_add() and
- * hist_bucket_of(), on the syscall path, are inline in the header.
+ * hist_bucket_of(), in the latency drain's loop, are inline in the header.
  */
 #include "lib/hist.h"
 

@@ -21,11 +21,11 @@
  * after 2^32 samples in one bucket; the exact count is a uint64.
  *
  * No locking and no atomics: the kernel keeps one per CPU and updates it with
- * interrupts masked. hist_add() is short and branch-free where the CPU has a
- * count-leading-zeros instruction and conditional selects (x86_64 BSR/CMOV,
- * arm64 CLZ/CSEL: 26 instructions with gcc 12 -O2); riscv64 without Zbb uses
- * the shift-and-compare bit scan below. Read a CPU's histogram only when it
- * cannot change, or copy it first.
+ * interrupts masked, off the system call path (kernel/latency/latency.h:
+ * the path queues raw samples, the drains add them here). hist_add() is short and branch-free where
+ * the CPU has a count-leading-zeros instruction and conditional selects (x86_64 BSR/CMOV, arm64
+ * CLZ/CSEL: 26 instructions with gcc 12 -O2); riscv64 without Zbb uses the shift-and-compare bit
+ * scan below. Read a CPU's histogram only when it cannot change, or copy it first.
  */
 #ifndef LIB_HIST_H
 #define LIB_HIST_H

@@ -3,9 +3,10 @@
 """scripts/check_dispatch.py ARCH ELF OBJDUMP NM - the stack bump in the
 generated code (docs/kstack.md, "Checked in the generated code").
 
-Finds the functions that run the system call handler: syscall_dispatch and
-the static helpers of kernel/syscall.c it calls (dispatch() is inlined into
-both syscall_dispatch and dispatch_timed). In each one that makes an
+Finds the functions that run the system call handler: syscall_dispatch,
+syscall_dispatch_timed where there is one (the entry code calls it while the
+latency timers are on; dispatch() is inlined into both) and the static
+helpers of kernel/syscall.c they call. In each one that makes an
 indirect call, it finds the bump, the `and` with the offset mask followed by
 a subtraction from the stack pointer, and the handler call, the first
 indirect call after it, and fails the build (exit 1, naming the function
@@ -31,6 +32,7 @@ import sys
 from pathlib import Path
 
 MASK = 0x3F0  # KSTACK_OFFSET_MASK
+ENTRIES = ["syscall_dispatch_timed"]  # besides syscall_dispatch, where there is one
 LAB_TREE = Path("kernel/kstack_offset/kstack_offset.h")
 
 # Per arch, tests on what objdump prints (mnemonic, operands as one string):
@@ -151,16 +153,19 @@ def check(arch, insns, name, a):
     return None
 
 
-def local_functions(nm, elf):
+def functions(nm, elf, kinds):
     out = subprocess.run([nm, elf], capture_output=True, text=True, check=True).stdout
-    return {p[2] for p in (l.split() for l in out.splitlines()) if len(p) == 3 and p[1] == "t"}
+    return {p[2] for p in (l.split() for l in out.splitlines()) if len(p) == 3 and p[1] in kinds}
 
 
 def main():
     arch, elf, objdump, nm = sys.argv[1:5]
     a = ARCHES[arch]
-    statics = local_functions(nm, elf)
-    todo, seen, checked = ["syscall_dispatch"], set(), 0
+    statics = functions(nm, elf, "t")
+    # The kernel's entry code calls syscall_dispatch_timed instead while the
+    # latency timers are on: the same code with timestamps, checked alike.
+    todo = ["syscall_dispatch"] + sorted(set(ENTRIES) & functions(nm, elf, "T"))
+    seen, checked = set(), 0
     while todo:
         name = todo.pop()
         if name in seen:

@@ -11,6 +11,10 @@
  * `-icount shift=0,align=off,sleep=off` each counts guest instructions (on
  * arm64 CNTVCT_EL0 needs `cntfrq=1000000000` for that), so the numbers are
  * path lengths: boot with run=bench_null on the command line.
+ *
+ * A last row, "off+timers", repeats strategy off with the kernel's latency
+ * timers on (kernel/latency/; needs kstack.debug): its difference from the
+ * `off` row is the timers' own cost per call.
  */
 #include "kernel/uapi/kstack.h"
 #include "lib/user/counter.h"
@@ -67,6 +71,17 @@ int main(void)
         row("unknown", unk);
         row("getpid", pid);
         printf("\n");
+    }
+    if (syscall1(SYS_kstack_set, KSTACK_OFF) == 0 && syscall1(SYS_latency_ctl, LATENCY_ON) == 0) {
+        measure(9999);
+        struct cost unk = measure(9999), pid = measure(SYS_getpid);
+        syscall1(SYS_latency_ctl, LATENCY_OFF);
+        printf("bench_null: %-10s", "off+timers");
+        row("unknown", unk);
+        row("getpid", pid);
+        printf("\n");
+    } else {
+        printf("bench_null: off+timers unavailable (the timers need kstack.debug)\n");
     }
     syscall1(SYS_kstack_set, before);
     return 0;

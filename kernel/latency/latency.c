@@ -4,22 +4,32 @@
 
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
+#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
+#include "kernel/syscall.h"
 #include "lib/hist.h"
 #include "lib/string.h"
 
 _Static_assert(sizeof(struct hist) <= PAGE_SIZE, "a histogram fits in one page");
+_Static_assert(MAX_CPUS <= LATENCY_MARK_CPU + 1, "a CPU id fits below the shifted counter");
+_Static_assert(LATENCY_RING_BYTES == PAGE_SIZE, "the ring is one page, page-aligned");
+_Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
+               "samples tile the ring: `next` lands exactly on its end");
 
 bool latency_on;
-static uint64_t read_cost;     /* ticks of an empty begin/end pair */
-static unsigned long migrated; /* samples dropped (approximate: not atomic) */
+static uint64_t read_cost; /* ticks of an empty begin/end pair */
 static struct spinlock switch_lock = SPINLOCK_INIT;
+/* drain_lock[i]: cpus[i]'s histograms and `migrated`, which only CPU i's
+ * drains and the reads write. CPU i's ring and `next` are CPU i's alone. */
+static struct spinlock drain_lock[MAX_CPUS];
 
 void interrupt_enter(void)
 {
-    arch_this_cpu()->interrupts++; /* IRQs are off: this CPU */
+    struct cpu *c = arch_this_cpu(); /* IRQs are off: this CPU */
+    c->interrupts++;
+    c->latency.mark += LATENCY_MARK_IRQ;
 }
 
 /* The cheapest of 1000 empty measurements, IRQs off: what every sample
@@ -52,37 +62,91 @@ void latency_init(void)
                 arch_timestamp_name(), (unsigned long long)read_cost);
 }
 
-void latency_record(struct cpu *c, unsigned strategy, unsigned slot, uint64_t start,
-                    unsigned start_cpu, uint64_t irqs_at_start)
+/*
+ * Every sample in this CPU's ring into its histograms, and the ring empty.
+ * On CPU c with IRQs off (so the path cannot add one meanwhile) and c's
+ * drain lock held. About 40 instructions a sample.
+ */
+static void drain_locked(struct cpu *c)
 {
-    uint64_t end = arch_timestamp_end();
-    struct hist *h = c->latency[strategy][slot];
-    if (c->id != start_cpu || !h) {
-        migrated += c->id != start_cpu;
-        return;
+    struct latency_sample *p = c->latency.ring, *end = c->latency.next;
+    /* A run of samples is mostly one call under one strategy: look the
+     * histogram up again only when either changes. */
+    unsigned long nr = 0;
+    const struct kstack_strategy *strategy = NULL;
+    struct hist *h = NULL;
+    uint64_t cost = read_cost;
+    for (; p < end; p++) {
+        if (p->nr != nr || p->strategy != strategy) {
+            nr = p->nr;
+            strategy = p->strategy;
+            unsigned slot = latency_slot(nr, syscall_implemented(nr));
+            h = slot == LATENCY_NO_SLOT ? NULL
+                                        : c->latency.hist[kstack_strategy_id(strategy)][slot];
+        }
+        if (!h) /* a call without a slot: not timed */
+            continue;
+        if (p->stamp & LATENCY_MARK_CPU) { /* began on another CPU: its counter */
+            c->latency.migrated++;
+            continue;
+        }
+        uint64_t ticks = (p->stamp >> LATENCY_STAMP_SHIFT) & LATENCY_TICKS_MASK;
+        uint64_t d = ticks > cost ? ticks - cost : 0;
+        hist_add_irq(h, d, p->stamp >= LATENCY_MARK_IRQ);
     }
-    uint64_t d = end - start;
-    d = d > read_cost ? d - read_cost : 0;
-    hist_add_irq(h, d, c->interrupts != irqs_at_start);
+    c->latency.next = c->latency.ring;
 }
 
-/* Give every online CPU its histograms (one page each), once. */
+void latency_drain_full(struct cpu *c)
+{
+    /* IRQs are off already; the lock only waits for a read copying one of
+     * this CPU's histograms (a few microseconds at most). */
+    unsigned long flags = spin_lock_irqsave(&drain_lock[c->id]);
+    drain_locked(c);
+    spin_unlock_irqrestore(&drain_lock[c->id], flags);
+}
+
+void latency_tick(struct cpu *c)
+{
+    /* Both NULL until timing is first on; allocate() may be setting them
+     * from another CPU right now, and either may then still read NULL. */
+    struct latency_sample *ring = READ_ONCE(c->latency.ring);
+    struct latency_sample *next = READ_ONCE(c->latency.next);
+    if (ring && next && next != ring)
+        latency_drain_full(c);
+}
+
+/* Drain the ring of the CPU this runs on (any context). */
+static void drain_here(void)
+{
+    unsigned long flags = arch_irq_save();
+    latency_tick(arch_this_cpu());
+    arch_irq_restore(flags);
+}
+
+/* Give every CPU present its histograms and ring (one page each), once. */
 static int allocate(void)
 {
-    for (unsigned i = 0; i < MAX_CPUS; i++) {
-        if (!READ_ONCE(cpus[i].online))
-            continue;
+    for (unsigned i = 0; i < cpus_present; i++) {
+        struct latency_cpu *l = &cpus[i].latency;
         for (unsigned s = 0; s < LATENCY_STRATEGIES; s++) {
             for (unsigned k = 0; k < LATENCY_SLOTS; k++) {
-                if (cpus[i].latency[s][k])
+                if (l->hist[s][k])
                     continue;
                 uint64_t pa = page_alloc();
                 if (!pa)
                     return -ENOMEM;
                 struct hist *h = page_va(pa);
                 hist_reset(h);
-                WRITE_ONCE(cpus[i].latency[s][k], h);
+                WRITE_ONCE(l->hist[s][k], h);
             }
+        }
+        if (!l->ring) {
+            uint64_t pa = page_alloc();
+            if (!pa)
+                return -ENOMEM;
+            WRITE_ONCE(l->ring, (struct latency_sample *)page_va(pa));
+            WRITE_ONCE(l->next, l->ring);
         }
     }
     return 0;
@@ -109,8 +173,9 @@ void latency_status(struct latency_status *st)
     }
     st->hz = arch_timestamp_hz();
     st->read_cost = read_cost;
-    st->migrated = READ_ONCE(migrated);
-    st->bytes_per_cpu = LATENCY_HISTS * PAGE_SIZE;
+    for (unsigned i = 0; i < cpus_present; i++)
+        st->migrated += READ_ONCE(cpus[i].latency.migrated);
+    st->bytes_per_cpu = LATENCY_HISTS * PAGE_SIZE + LATENCY_RING_BYTES;
 }
 
 int latency_copy(long cpu, unsigned strategy, unsigned slot, struct hist *out, bool reset)
@@ -118,15 +183,18 @@ int latency_copy(long cpu, unsigned strategy, unsigned slot, struct hist *out, b
     if (strategy >= LATENCY_STRATEGIES || slot >= LATENCY_SLOTS || cpu < -1 || cpu >= MAX_CPUS)
         return -EINVAL;
     hist_reset(out);
+    /* This CPU's samples so far are all in; another CPU's as of its last
+     * tick (its ring is its own: see latency.h). */
+    drain_here();
     for (long i = 0; i < MAX_CPUS; i++) {
-        struct hist *h = READ_ONCE(cpus[i].latency[strategy][slot]);
+        struct hist *h = READ_ONCE(cpus[i].latency.hist[strategy][slot]);
         if ((cpu != -1 && i != cpu) || !h)
             continue;
-        /* Another CPU may be adding a sample right now: a copy can be one
-         * sample behind, never corrupt, since each field is one word. */
+        unsigned long flags = spin_lock_irqsave(&drain_lock[i]);
         hist_merge(out, h);
         if (reset)
             hist_reset(h);
+        spin_unlock_irqrestore(&drain_lock[i], flags);
     }
     return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "kernel/arch_callbacks.h"
 #include "kernel/kstack_offset/kstack_offset.h"
+#include "kernel/latency/latency.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
@@ -510,6 +511,7 @@ void sched_tick(void)
     struct cpu *c = this_cpu();
     c->sched.ticks++;
     kstack_offset_tick(c);
+    latency_tick(c); /* this CPU's timed samples into its histograms */
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     wake_sleepers_locked(arch_counter());
     struct thread *t = c->sched.current;
