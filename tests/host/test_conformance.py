@@ -75,13 +75,13 @@ def check_thresholds():
     against the kit's: the two judge a sample alike."""
     problems = []
     src = open(os.path.join(ROOT, "user", "test_kstack.c")).read()
-    chi2_milli = int(re.search(r"#define CHI2_63_MILLI (\d+)", src).group(1))
+    chi2_milli = int(re.search(r"#define CHI2_63_MILLI\s+(\d+)", src).group(1))
     kit_milli = kit.chi2_critical(63, kit.ALPHA) * 1000
     if not kit_milli - 100 <= chi2_milli <= kit_milli:
         problems.append(f"user/test_kstack.c CHI2_63_MILLI {chi2_milli}, the kit's bound "
                         f"{kit_milli:.0f} (at most 0.1 below it)")
-    trials = int(re.search(r"#define TRIALS (\d+)", src).group(1))
-    fail_at = int(re.search(r"#define MIGRATION_FAIL_AT (\d+)", src).group(1))
+    trials = int(re.search(r"#define TRIALS\s+(\d+)", src).group(1))
+    fail_at = int(re.search(r"#define MIGRATION_FAIL_AT\s+(\d+)", src).group(1))
     if fail_at != kit.binom_critical(trials, 1 / 64, kit.ALPHA):
         problems.append(f"user/test_kstack.c MIGRATION_FAIL_AT {fail_at}, the kit's "
                         f"{kit.binom_critical(trials, 1 / 64, kit.ALPHA)} for {trials} trials")

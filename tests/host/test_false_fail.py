@@ -25,14 +25,14 @@ print(f"{'ok' if p.returncode == 0 else 'not ok'} 1 - false_fail.per_run")
 kit = false_fail.kit
 src = open(os.path.join(ROOT, "user", "test_kstack.c")).read()
 bad = []
-samples = int(re.search(r"#define SAMPLES (\d+)", src).group(1))
+samples = int(re.search(r"#define SAMPLES\s+(\d+)", src).group(1))
 if samples != 120000:
     bad.append(f"user/test_kstack.c SAMPLES {samples}; tests/false_fail.py assumes 120000")
 # user/test_kstack.c's migration thresholds: make test's (TRIALS) and a lab
 # grade's (LAB_TRIALS), each the critical count of its trials.
 for trials, fail_at in (("TRIALS", "MIGRATION_FAIL_AT"), ("LAB_TRIALS", "LAB_MIGRATION_FAIL_AT")):
-    t = int(re.search(rf"#define {trials} (\d+)", src).group(1))
-    f = int(re.search(rf"#define {fail_at} (\d+)", src).group(1))
+    t = int(re.search(rf"#define {trials}\s+(\d+)", src).group(1))
+    f = int(re.search(rf"#define {fail_at}\s+(\d+)", src).group(1))
     if (t, f) not in ((10000, 232), (1000, 43)):
         bad.append(f"user/test_kstack.c {trials} {t}, {fail_at} {f}: tests/false_fail.py and "
                    f"docs/testing.md assume 10000/232 and 1000/43")
