@@ -128,8 +128,8 @@ bool kstack_offset_locked(void);
 
 /* Per-strategy implementation details the system calls need. */
 unsigned kstack_strategy_id(const struct kstack_strategy *s);
-/* KSTACK_DEBUG_VERIFY on this CPU (IRQs off): the number of generators whose
- * state is not their seed advanced by exactly the draws counted. */
+/* KSTACK_DEBUG_VERIFY on this CPU (IRQs off): a KSTACK_VERIFY_* bit for
+ * each strategy whose state is not its seed advanced by the draws counted. */
 unsigned kstack_offset_verify_this_cpu(struct cpu *c);
 /* KSTACK_DEBUG_DRAIN: empty this CPU's pool (IRQs off). */
 void kstack_pool_drain(struct cpu *c);

@@ -185,5 +185,7 @@ bool kstack_offset_idle(struct cpu *c)
 
 unsigned kstack_offset_verify_this_cpu(struct cpu *c)
 {
-    return kstack_prng_verify(c) + kstack_siphash_verify(c) + kstack_pool_verify(c);
+    return (kstack_prng_verify(c) ? KSTACK_VERIFY_PRNG : 0) |
+           (kstack_siphash_verify(c) ? KSTACK_VERIFY_SIPHASH : 0) |
+           (kstack_pool_verify(c) ? KSTACK_VERIFY_POOL : 0);
 }

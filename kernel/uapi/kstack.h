@@ -58,7 +58,12 @@ struct kstack_stats {
 };
 
 /* SYS_kstack_debug operations (tests only; refused unless the boot has kstack.debug). */
-#define KSTACK_DEBUG_VERIFY     0 /* () -> mismatches between this CPU's generators and their seeds */
+#define KSTACK_DEBUG_VERIFY     0 /* () -> KSTACK_VERIFY_* bits: this CPU's wrong states */
+/* KSTACK_DEBUG_VERIFY's answer: a bit for each strategy whose per-CPU state
+ * is not what its seed and the draws counted make it. */
+#define KSTACK_VERIFY_PRNG      1 /* the LFSR113 is not its seed stepped once per draw */
+#define KSTACK_VERIFY_SIPHASH   2 /* the counter is not the draws made */
+#define KSTACK_VERIFY_POOL      4 /* the ring read past what was written, or wrote ahead */
 #define KSTACK_DEBUG_DRAIN      1 /* () -> 0: empty this CPU's pool (the next pool draw is dry) */
 #define KSTACK_DEBUG_PAINT      2 /* () -> 0: fill the caller's unused kernel stack with a pattern */
 #define KSTACK_DEBUG_HIGHWATER  3 /* () -> deepest bytes of the caller's kernel stack used since */
