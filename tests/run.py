@@ -288,7 +288,8 @@ def board_boots():
         boots += [
             Boot(name, arch, board, smp=cpus, parallel=True,
                  cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
-                 expect=booted(arch, cpus) + says + [r"console: input by interrupt"]),
+                 expect=booted(arch, cpus) + says + [r"counter: [1-9]\d* Hz",
+                                                     r"console: input by interrupt"]),
             Boot(f"{name}.kstack", arch, board, smp=min(cpus, turn_cpus(arch)),
                  cmdline=KSTACK_KTEST, expect=booted(arch, min(cpus, turn_cpus(arch))),
                  timeout=KSTACK_TIMEOUT),

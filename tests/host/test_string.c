@@ -10,8 +10,11 @@
 
 #include "check.h"
 
-#include "lib/string.h"
+/* First: it renames lib/string.h's functions to lib_*, so they can be
+ * compared with the host libc's in one program. */
 #include "lib_rename.h"
+
+#include "lib/string.h"
 #undef memcpy
 #undef memmove
 #undef memset
