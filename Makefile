@@ -67,7 +67,7 @@ endif
 # DEBUG_CALLS=0 compiles the debug system calls out (they answer -ENOSYS):
 # such a kernel is built in build/<arch>-nodebug (docs/security.md).
 DEBUG_CALLS ?= 1
-# VULN=1 adds the deliberately vulnerable system calls (kernel/sys_vuln.c)
+# VULN=1 adds the deliberately vulnerable system calls (kernel/syscall/sys_vuln.c)
 # and their attack programs (user/demos/): such a kernel is built in
 # build/<arch>-vuln and says so when it boots. No other build has them.
 VULN ?= 0

@@ -80,7 +80,7 @@ static void report_boot(const struct boot_info *bi)
             STACKSHIFT_VERSION, ARCH_NAME);
     if (CONFIG_VULN)
         kprintf("vuln: WARNING: built with make VULN=1: deliberately vulnerable system calls "
-                "(kernel/sys_vuln.c), for the attack demonstrations only\n");
+                "(kernel/syscall/sys_vuln.c), for the attack demonstrations only\n");
     kprintf("boot: %s via %s\n", boot_path_name(bi->path),
             bi->firmware[0] ? bi->firmware : "unknown firmware");
     arch_describe_firmware(fw, sizeof(fw));

@@ -6,7 +6,7 @@ generated code (docs/kstack.md, "Checked in the generated code").
 Finds the functions that run the system call handler: syscall_dispatch,
 syscall_dispatch_timed where there is one (the entry code calls it while the
 latency timers are on; dispatch() is inlined into both) and the static
-helpers of kernel/syscall.c they call. In each one that makes an
+helpers of kernel/syscall/syscall.c they call. In each one that makes an
 indirect call, it finds the bump, the `and` with the offset mask followed by
 a subtraction from the stack pointer, and the handler call, the first
 indirect call after it, and fails the build (exit 1, naming the function
@@ -144,12 +144,12 @@ def check(arch, insns, name, a):
                     return "probe", (f"{name}: {st[0]:x}: `{st[3]}` in a loop (`{btext}` at "
                                      f"{baddr:x}) between the stack bump and the handler call: "
                                      "a stack probe (-fstack-clash-protection); build "
-                                     "kernel/syscall.c without it")
+                                     "kernel/syscall/syscall.c without it")
     for iaddr, _, _, itext in region:
         if re.search(r"\bmemset\b", itext):
             return "memset", (f"{name}: {iaddr:x}: `{itext}` between the stack bump and the "
                               "handler call: the block is filled on every call "
-                              "(-ftrivial-auto-var-init); build kernel/syscall.c without it")
+                              "(-ftrivial-auto-var-init); build kernel/syscall/syscall.c without it")
     return None
 
 

@@ -31,7 +31,7 @@
  *                               (security.quota.*)
  *
  * In every role above, the deliberately vulnerable calls of a make VULN=1 kernel
- * (kernel/sys_vuln.c) answer -ENOSYS: this kernel was built without them
+ * (kernel/syscall/sys_vuln.c) answer -ENOSYS: this kernel was built without them
  * (vuln.absent; skipped when the program is built for a VULN=1 kernel).
  *
  * In both, a child the kernel does not vouch for tries to print lines that
@@ -135,7 +135,7 @@ static int debug_calls_open(void)
     return open;
 }
 
-/* The deliberately vulnerable calls (kernel/sys_vuln.c) are not in a kernel
+/* The deliberately vulnerable calls (kernel/syscall/sys_vuln.c) are not in a kernel
  * built without make VULN=1: each answers -ENOSYS, whatever the gate. */
 static void vuln_absent(void)
 {

@@ -22,7 +22,7 @@
 #include "kernel/ipc/ipc.h"
 #include "kernel/mm/vm.h"
 #include "kernel/sched/sched.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/task.h"
 
 struct device {

@@ -17,7 +17,7 @@
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/sched/sched.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/task.h"
 #include "kernel/uaccess.h"
 #include "kernel/uapi/quota.h"

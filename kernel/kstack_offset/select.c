@@ -28,7 +28,7 @@ static uint32_t fixed_draw(struct cpu *c, struct thread *t)
 }
 
 /* No draw at all: like Linux with the static key off, the baseline pays
- * nothing but the test that finds no draw function (kernel/syscall.c). */
+ * nothing but the test that finds no draw function (kernel/syscall/syscall.c). */
 const struct kstack_strategy kstack_off = {KSTACK_OFF, "off", NULL, NULL, NULL};
 const struct kstack_strategy kstack_fixed = {KSTACK_FIXED, "fixed", fixed_draw, NULL, NULL};
 

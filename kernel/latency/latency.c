@@ -8,7 +8,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "lib/hist.h"
 #include "lib/string.h"
 

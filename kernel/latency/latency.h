@@ -3,7 +3,7 @@
  * kernel/latency/latency.h - in-kernel system call latency timers.
  *
  * When switched on (SYS_latency_ctl), the entry code calls the timed copy
- * of the system call path, syscall_dispatch_timed() (kernel/syscall.c),
+ * of the system call path, syscall_dispatch_timed() (kernel/syscall/syscall.c),
  * which reads the timestamp counter (arch_timestamp_begin/end) right at
  * entry and right before returning, so the window holds the stack offset
  * work, the handler and the exit update. The path itself only queues the

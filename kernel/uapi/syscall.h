@@ -66,7 +66,7 @@
 #define SYS_irq_bind    46 /* (dev_h, notify_h, bits) -> 0 */
 #define SYS_irq_ack     47 /* (dev_h) -> 0 */
 #define SYS_device_map  48 /* (dev_h, void *va) -> 0: the register page at va */
-/* Deliberately vulnerable calls (kernel/sys_vuln.c, kernel/uapi/vuln.h): only
+/* Deliberately vulnerable calls (kernel/syscall/sys_vuln.c, kernel/uapi/vuln.h): only
  * in a kernel built with make VULN=1; any other kernel answers -ENOSYS. */
 #define SYS_vuln_fill   49 /* (const struct vuln_request *) -> 0: copied into a stack frame */
 #define SYS_vuln_use    50 /* (unsigned long token) -> 1 if an uninitialised local equals it */

@@ -2,7 +2,7 @@
 /*
  * kernel/uapi/vuln.h - what user space passes to the deliberately
  * vulnerable system calls (SYS_vuln_*, kernel/uapi/syscall.h), which exist
- * only in a kernel built with make VULN=1 (kernel/sys_vuln.c explains the
+ * only in a kernel built with make VULN=1 (kernel/syscall/sys_vuln.c explains the
  * two bugs; user/demos/vuln_demo.c attacks them).
  */
 #ifndef KERNEL_UAPI_VULN_H

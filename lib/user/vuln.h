@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib/user/vuln.h - the deliberately vulnerable system calls of a kernel
- * built with make VULN=1 (kernel/sys_vuln.c); any other kernel answers
+ * built with make VULN=1 (kernel/syscall/sys_vuln.c); any other kernel answers
  * -ENOSYS to each.
  */
 #ifndef LIB_USER_VULN_H

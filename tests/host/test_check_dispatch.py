@@ -3,7 +3,7 @@
 """tests/host/test_check_dispatch.py - scripts/check_dispatch.py passes a
 good dispatcher and fails each known-bad one for its own reason.
 
-Compiles DISPATCH_C below (a syscall_dispatch shaped like kernel/syscall.c's:
+Compiles DISPATCH_C below (a syscall_dispatch shaped like kernel/syscall/syscall.c's:
 a draw through a pointer, the bump, an indirect call through a table) with
 each arch's cross gcc (and the host gcc on an x86_64 host), links it, runs the
 check on it and compares the outcome with the variant's. KTAP cases

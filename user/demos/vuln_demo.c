@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * user/demos/vuln_demo.c - attack the two deliberately vulnerable system
- * call paths of a make VULN=1 kernel (kernel/sys_vuln.c) under every stack
+ * call paths of a make VULN=1 kernel (kernel/syscall/sys_vuln.c) under every stack
  * offset strategy, and print how often each attack wins (docs/attacks.md,
  * "Two stack bugs"): make run VULN=1 CMDLINE=run=vuln_demo.
  *
@@ -385,7 +385,7 @@ int main(void)
     }
     check_statistics();
     kstack_pin(0);
-    ktap_note("two stack bugs (kernel/sys_vuln.c), one-shot: %d attempts, 95%% Wilson interval; "
+    ktap_note("two stack bugs (kernel/syscall/sys_vuln.c), one-shot: %d attempts, 95%% Wilson interval; "
               "retrying: median attempts of %d attackers",
               TRIALS, RETRIES);
     ktap_note("%-16s %-10s %9s %7s %16s  %s", "strategy", "attack", "wins", "rate", "95% interval",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/sys_io.c - read and write on the kernel's debug console, the only
+ * kernel/syscall/sys_io.c - read and write on the kernel's debug console, the only
  * file there is: fd 0 reads from it, fds 1 and 2 write to it. While a
  * console server serves (user/console_server.c), the console is the
  * server's: only a program holding the control capability's CONSOLE right
@@ -11,7 +11,7 @@
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/printk.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/task.h"
 #include "kernel/uaccess.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/syscall.h - system call handlers.
+ * kernel/syscall/syscall.h - system call handlers.
  * A handler gets the six raw argument registers and converts each one
  * explicitly: they are untrusted numbers, pointers included (kernel/uaccess.h).
  */
@@ -70,14 +70,14 @@ long sys_device_io(const struct sysargs *args);
 long sys_irq_bind(const struct sysargs *args);
 long sys_irq_ack(const struct sysargs *args);
 long sys_device_map(const struct sysargs *args);
-/* make VULN=1 only (kernel/sys_vuln.c). */
+/* make VULN=1 only (kernel/syscall/sys_vuln.c). */
 long sys_vuln_fill(const struct sysargs *args);
 long sys_vuln_use(const struct sysargs *args);
 long sys_vuln_leak(const struct sysargs *args);
 long sys_vuln_write(const struct sysargs *args);
 extern unsigned long vuln_granted; /* SYS_vuln_use calls that returned 1 */
 
-/* Whether the system call table has a handler for nr (kernel/syscall.c). */
+/* Whether the system call table has a handler for nr (kernel/syscall/syscall.c). */
 bool syscall_implemented(unsigned long nr);
 
 #endif

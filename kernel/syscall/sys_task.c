@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* kernel/sys_task.c - system calls about tasks and threads. */
+/* kernel/syscall/sys_task.c - system calls about tasks and threads. */
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/task.h"
 #include "kernel/uaccess.h"
 #include "kernel/uapi/ipc.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/sys_debug.c - system calls that exist for the tests: sleeping or
+ * kernel/syscall/sys_debug.c - system calls that exist for the tests: sleeping or
  * spinning inside the kernel (so a test can move a thread to another CPU,
  * or have it preempted, in the middle of a system call), the free page
  * count (leak checks), the scheduler's counters, writable kernel addresses
@@ -20,7 +20,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/stats.h"
 #include "kernel/smp.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "lib/cmdline.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/syscall.c - the one C function every system call goes through.
+ * kernel/syscall/syscall.c - the one C function every system call goes through.
  *
  * arch/<arch>/entry code saves the user's registers into the trapframe at
  * the top of the thread's kernel stack and calls syscall_dispatch(tf). This
@@ -14,7 +14,7 @@
  * everything it calls run at a random depth. The number is clamped with a
  * mask computed from it, not checked with a branch (handler_of below).
  */
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
 #include "kernel/kstack_offset/kstack_offset.h"

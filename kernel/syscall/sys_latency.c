@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/sys_latency.c - system calls of the latency timers
+ * kernel/syscall/sys_latency.c - system calls of the latency timers
  * (kernel/latency/): switching them on and off, what they time with, and
  * copying a histogram out (one CPU's or all CPUs' summed, then optionally
  * emptied). Switching and reading answer -EPERM unless the boot has
@@ -11,7 +11,7 @@
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/latency.h"
 #include "kernel/mm/page_alloc.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/uaccess.h"
 #include "kernel/uapi/ipc.h"
 #include "lib/hist.h"

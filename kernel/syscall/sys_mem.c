@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/sys_mem.c - brk: grow or shrink the heap after the program.
+ * kernel/syscall/sys_mem.c - brk: grow or shrink the heap after the program.
  * brk(0) or any unacceptable address returns the current break (as Linux
  * does, which is what C libraries' sbrk expect); a new break is rounded up
  * to a page and limited to BRK_MAX bytes.
@@ -11,7 +11,7 @@
  */
 #include "kernel/exec.h"
 #include "kernel/sched/sched.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/task.h"
 
 #define BRK_MAX (64ul << 20)

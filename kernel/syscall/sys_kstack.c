@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/sys_kstack.c - system calls of the stack offset strategies
+ * kernel/syscall/sys_kstack.c - system calls of the stack offset strategies
  * (kernel/kstack_offset/): choosing one at run time, its counters, and the
  * test interface, Linux lkdtm REPORT_STACK's counterpart.
  *
@@ -18,7 +18,7 @@
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/uaccess.h"
 #include "lib/string.h"
 

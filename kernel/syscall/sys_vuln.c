@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/sys_vuln.c - two DELIBERATELY VULNERABLE system call paths, the
+ * kernel/syscall/sys_vuln.c - two DELIBERATELY VULNERABLE system call paths, the
  * targets of user/demos/vuln_demo.c (docs/attacks.md, "Two stack bugs").
  * They are compiled only with make VULN=1 (build/<arch>-vuln, which says so
  * in the boot banner); every other kernel has empty slots for them in the
@@ -8,7 +8,7 @@
  * each "exploit" can do no more than make the call return 1.
  *
  * What the random stack offset does against them: each call's handler runs
- * at its own random depth (kernel/syscall.c, the bump). A bug that needs two
+ * at its own random depth (kernel/syscall/syscall.c, the bump). A bug that needs two
  * calls' frames to line up then works only when the two draws are equal,
  * 1 in 64 for independent draws, instead of every time.
  *
@@ -20,7 +20,7 @@
  * could have its own frame layout).
  */
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/uaccess.h"
 #include "kernel/uapi/vuln.h"
 

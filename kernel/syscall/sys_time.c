@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* kernel/sys_time.c - time, sleeping, yielding and where a thread runs. */
+/* kernel/syscall/sys_time.c - time, sleeping, yielding and where a thread runs. */
 #include "kernel/errno.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/task.h"
 #include "kernel/time.h"
 #include "kernel/uaccess.h"
