@@ -385,9 +385,10 @@ int main(void)
     }
     check_statistics();
     kstack_pin(0);
-    ktap_note("two stack bugs (kernel/syscall/sys_vuln.c), one-shot: %d attempts, 95%% Wilson interval; "
-              "retrying: median attempts of %d attackers",
-              TRIALS, RETRIES);
+    ktap_note(
+        "two stack bugs (kernel/syscall/sys_vuln.c), one-shot: %d attempts, 95%% Wilson interval; "
+        "retrying: median attempts of %d attackers",
+        TRIALS, RETRIES);
     ktap_note("%-16s %-10s %9s %7s %16s  %s", "strategy", "attack", "wins", "rate", "95% interval",
               "retrying / predicting");
     for (unsigned id = 0; id < KSTACK_NR; id++) {
