@@ -231,7 +231,7 @@ def boot_matrix():
             "percpu": [r"crash=percpu: this_cpu\(\) allowed with preemption off and with "
                        r"interrupts masked", r"this_cpu\(\) with preemption enabled"],
             "lock-to-user": r"returning to user space with preempt count 1: .*"
-                            r"last lock taken at kernel/sys_debug\.c:\d+",
+                            r"last lock taken at kernel/syscall/sys_debug\.c:\d+",
             "exec-user": r"KERNEL PANIC on CPU \d+: .*(instruction fetch|instruction page fault)",
             # Reported from the emergency stack, whole: the registers, a
             # backtrace down the overflowed stack to its limit of 32 frames,
