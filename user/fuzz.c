@@ -47,6 +47,7 @@
 #include "lib/user/fuzz_ipc.h"
 #include "lib/user/ipc.h"
 #include "lib/user/pages.h"
+#include "lib/user/syscall_list.h"
 #include "lib/user/ulib.h"
 
 #define CHILD_CONTROL_H 0 /* the child's control capability (spawn_child) */
@@ -89,54 +90,7 @@ static bool fatal_batch(uint64_t seed, unsigned long batch)
 
 /* ---- the child: drawing and making the calls ---------------------------- */
 
-static const long valid_numbers[] = {
-    SYS_write,
-    SYS_read,
-    SYS_getpid,
-    SYS_getppid,
-    SYS_yield,
-    SYS_nanosleep,
-    SYS_clock_gettime,
-    SYS_brk,
-    SYS_spawn,
-    SYS_wait,
-    SYS_getcpu,
-    SYS_thread_create,
-    SYS_gettid,
-    SYS_sched_setaffinity,
-    SYS_sched_getaffinity,
-    SYS_debug_sleep,
-    SYS_debug_free_pages,
-    SYS_debug_spin,
-    SYS_debug_stats,
-    SYS_debug_leak_lock,
-    SYS_kstack_set,
-    SYS_kstack_get,
-    SYS_kstack_probe,
-    SYS_kstack_stats,
-    SYS_kstack_debug,
-    SYS_latency_ctl,
-    SYS_latency_read,
-    SYS_debug_kaddr,
-    SYS_endpoint_create,
-    SYS_notify_create,
-    SYS_handle_mint,
-    SYS_handle_close,
-    SYS_ipc_call,
-    SYS_ipc_send,
-    SYS_ipc_recv,
-    SYS_ipc_reply_recv,
-    SYS_ipc_set_buffer,
-    SYS_notify_signal,
-    SYS_notify_wait,
-    SYS_notify_poll,
-    SYS_spawn_with,
-    SYS_device_info,
-    SYS_device_io,
-    SYS_irq_bind,
-    SYS_irq_ack,
-    SYS_device_map,
-};
+static const long valid_numbers[] = {SYSCALLS_THAT_RETURN};
 #define NVALID (sizeof(valid_numbers) / sizeof(valid_numbers[0]))
 
 enum arg_class {

@@ -14,63 +14,14 @@
  */
 #include "kernel/uapi/ipc.h"
 #include "kernel/uapi/kstack.h"
+#include "lib/user/syscall_list.h"
 #include "lib/user/ulib.h"
 
 #define KERNEL_ADDR 0xffffffff80000000ul
 #define UNMAPPED    0x10000000ul /* below the program, never mapped */
 #define PAGE        4096ul
 
-static const long implemented[] = {
-    SYS_exit,
-    SYS_write,
-    SYS_read,
-    SYS_getpid,
-    SYS_getppid,
-    SYS_yield,
-    SYS_nanosleep,
-    SYS_clock_gettime,
-    SYS_brk,
-    SYS_spawn,
-    SYS_wait,
-    SYS_getcpu,
-    SYS_thread_create,
-    SYS_thread_exit,
-    SYS_gettid,
-    SYS_sched_setaffinity,
-    SYS_sched_getaffinity,
-    SYS_debug_sleep,
-    SYS_debug_free_pages,
-    SYS_debug_spin,
-    SYS_debug_stats,
-    SYS_debug_leak_lock,
-    SYS_kstack_set,
-    SYS_kstack_get,
-    SYS_kstack_probe,
-    SYS_kstack_stats,
-    SYS_kstack_debug,
-    SYS_latency_ctl,
-    SYS_latency_read,
-    SYS_debug_leak_lock,
-    SYS_debug_kaddr,
-    SYS_endpoint_create,
-    SYS_notify_create,
-    SYS_handle_mint,
-    SYS_handle_close,
-    SYS_ipc_call,
-    SYS_ipc_send,
-    SYS_ipc_recv,
-    SYS_ipc_reply_recv,
-    SYS_ipc_set_buffer,
-    SYS_notify_signal,
-    SYS_notify_wait,
-    SYS_notify_poll,
-    SYS_spawn_with,
-    SYS_device_info,
-    SYS_device_io,
-    SYS_irq_bind,
-    SYS_irq_ack,
-    SYS_device_map,
-};
+static const long implemented[] = {SYS_exit, SYS_thread_exit, SYSCALLS_THAT_RETURN};
 
 static bool is_implemented(long nr)
 {
