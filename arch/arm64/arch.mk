@@ -55,7 +55,16 @@ QEMU_ARGS_uefi = $(QEMU_ARM64_COMMON) \
     -drive if=pflash,format=raw,readonly=on,file=$(AAVMF_CODE) \
     -drive if=pflash,format=raw,file=$(VARS)
 VARS_TEMPLATE_uefi := $(AAVMF_VARS)
-QEMU_ARGS_uboot = $(QEMU_ARM64_COMMON) -bios $(UBOOT_BIN)
+# U-Boot reads its environment from the second flash bank; the image there
+# is what `setenv bootdelay 0; saveenv` leaves (scripts/uboot_env.py), so it
+# boots without the 2 s autoboot countdown. Read-only: boots share it.
+UBOOT_ENV := build/uboot-env/qemu_arm64.img
+QEMU_DEPS_uboot := $(UBOOT_ENV)
+QEMU_ARGS_uboot = $(QEMU_ARM64_COMMON) -bios $(UBOOT_BIN) \
+    -drive if=pflash,format=raw,unit=1,readonly=on,file=$(UBOOT_ENV)
+$(UBOOT_ENV): scripts/uboot_env.py
+	@mkdir -p $(dir $@)
+	$(Q)$(PYTHON) scripts/uboot_env.py $(UBOOT_BIN) $@
 GDB_ARCH := aarch64
 
 # BOARD=versal: QEMU's model of the Xilinx Versal (two Cortex-A72s, a GICv3,
