@@ -68,7 +68,7 @@ endif
 # such a kernel is built in build/<arch>-nodebug (docs/security.md).
 DEBUG_CALLS ?= 1
 # VULN=1 adds the deliberately vulnerable system calls (kernel/syscall/sys_vuln.c)
-# and their attack programs (user/demos/): such a kernel is built in
+# and their attack programs (user/demos/vuln_*.c): such a kernel is built in
 # build/<arch>-vuln and says so when it boots. No other build has them.
 VULN ?= 0
 ifeq ($(filter 0 1,$(VULN)),)
@@ -157,13 +157,19 @@ NEWLIB_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES))
 newlib: check-deps
 	$(Q)for a in $(NEWLIB_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a newlib-arch || exit 1; done
 
-# user/NAME.c (plus user/NAME_$(ARCH).S if there is one) links with newlib
-# (built once, lib/user/newlib.mk) and its port in lib/user/ (crt0, the
-# system call stubs, locks, the kernel's own calls) into
-# build/<arch>/user/NAME.elf; all of them are embedded in the kernel
-# (scripts/mkinitrd.py). -nostdinc plus gcc's and newlib's include
-# directories: never glibc's headers from /usr/include. User code may use
-# FP/SIMD (ARCH_USER_CFLAGS): the kernel saves those registers per thread.
+# The programs, by role: user/init.c and user/ROLE/ (USER_ROLES). A
+# program NAME is user/ROLE/NAME.c, or a folder user/ROLE/NAME/ whose .c
+# files link together (its main in NAME.c), plus NAME_$(ARCH).S beside it
+# if there is one. Each links with newlib (built once, lib/user/newlib.mk),
+# its port and the kernel's calls in lib/user/ (crt0, the system call stubs,
+# locks), the parts several programs share (user/common/) and a few lib/
+# files, into build/<arch>/user/NAME.elf; all of them are embedded in the
+# kernel (scripts/mkinitrd.py), where NAME is what spawn() and run= take, so
+# no two programs may share one. Programs named vuln_* attack the
+# deliberately vulnerable calls: only VULN=1 kernels have them.
+# -nostdinc plus gcc's and newlib's include directories: never glibc's
+# headers from /usr/include. User code may use FP/SIMD (ARCH_USER_CFLAGS):
+# the kernel saves those registers per thread.
 UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -isystem $(shell $(CC) -print-file-name=include) -isystem $(NEWLIB)/include \
     -fno-pie -fno-pic -fno-stack-protector -fno-omit-frame-pointer \
@@ -171,17 +177,22 @@ UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -U__linux__ -U__gnu_linux__ -Ulinux -Uunix \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
     -I. -MMD -MP -DCONFIG_VULN=$(VULN) $(ARCH_USER_CFLAGS)
-ULIB_SRCS := lib/user/ulib.c lib/user/syscalls.c lib/user/locks.c lib/user/errno.c \
-    lib/user/errno_kernel.c lib/user/pages.c lib/entropy.c lib/hist.c lib/user/kstack_probe.c lib/user/kstack_attack.c \
-    lib/lfsr113_solve.c lib/user/fuzz_ipc.c lib/user/uart_dev.c lib/user/console_client.c \
-    lib/user/bench_ipc.c lib/user/bench_irq.c lib/result_guard.c lib/user/crt0_$(ARCH).S
+ULIB_SRCS := $(wildcard lib/user/*.c user/common/*.c) lib/user/crt0_$(ARCH).S \
+    lib/entropy.c lib/hist.c lib/lfsr113_solve.c lib/result_guard.c
 ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
 ULIBS := $(NEWLIB)/lib/libc.a $(NEWLIB)/lib/libm.a \
     $(shell $(CC) $(ARCH_USER_CFLAGS) -print-libgcc-file-name 2>/dev/null)
-# user/demos/NAME.c: the attack demonstrations of VULN=1 kernels, in their
-# initrd only.
-DEMO_PROGS := $(if $(filter 1,$(VULN)),$(basename $(notdir $(wildcard user/demos/*.c))))
-USER_PROGS := $(basename $(notdir $(wildcard user/*.c))) $(DEMO_PROGS)
+USER_ROLES := servers bench longrun tests demos
+USER_FILES := $(wildcard user/*.c $(USER_ROLES:%=user/%/*.c))
+USER_DIRS := $(patsubst %/,%,$(wildcard $(USER_ROLES:%=user/%/*/)))
+USER_PROGS := $(filter-out $(if $(filter 0,$(VULN)),vuln_%),$(notdir $(USER_FILES:.c=) $(USER_DIRS)))
+USER_DUPS := $(sort $(foreach p,$(USER_PROGS),$(if $(word 2,$(filter $p,$(USER_PROGS))),$p)))
+$(if $(USER_DUPS),$(error Two user programs share each of these names: $(USER_DUPS)))
+# A program's sources: its file (or its folder's) and its NAME_$(ARCH).S.
+# (No % here: the link rule expands it a second time, where % is the stem.)
+user_srcs = $(wildcard user/$1.c $(foreach r,$(USER_ROLES),user/$r/$1.c user/$r/$1/*.c \
+    user/$r/$1_$(ARCH).S user/$r/$1/$1_$(ARCH).S))
+USER_SRCS := $(foreach p,$(USER_PROGS),$(call user_srcs,$p))
 USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
 
 $(BUILD)/uobj/%.c.o: %.c Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
@@ -196,21 +207,13 @@ $(BUILD)/uobj/%.S.o: %.S Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
 
 .SECONDARY: # keep intermediate objects: no rebuilds, and they help debugging
 .SECONDEXPANSION:
-USER_LINK = $(LD) -nostdlib -static --build-id=none -z noexecstack -z max-page-size=4096 \
-    --gc-sections $(ARCH_LDFLAGS) -T linker/user.ld $(filter %.o,$^) \
-    --start-group $(ULIBS) --end-group -o $@
-$(BUILD)/user/%.elf: $(BUILD)/uobj/user/%.c.o \
-        $$(addprefix $(BUILD)/uobj/,$$(addsuffix .o,$$(wildcard user/$$*_$(ARCH).S))) \
+$(USER_ELFS): $(BUILD)/user/%.elf: $$(addprefix $(BUILD)/uobj/,$$(addsuffix .o,$$(call user_srcs,$$*))) \
         $(ULIB_OBJS) $(ULIBS) linker/user.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)$(USER_LINK)
-
-$(patsubst %,$(BUILD)/user/%.elf,$(DEMO_PROGS)): $(BUILD)/user/%.elf: \
-        $(BUILD)/uobj/user/demos/%.c.o $(ULIB_OBJS) $(ULIBS) linker/user.ld
-	@mkdir -p $(dir $@)
-	@echo "  LD      $@"
-	$(Q)$(USER_LINK)
+	$(Q)$(LD) -nostdlib -static --build-id=none -z noexecstack -z max-page-size=4096 \
+	    --gc-sections $(ARCH_LDFLAGS) -T linker/user.ld $(filter %.o,$^) \
+	    --start-group $(ULIBS) --end-group -o $@
 
 # The kernel embeds the programs without their debug information (newlib's
 # is most of each file); build/<arch>/user/ keeps the full ones for gdb.
@@ -226,8 +229,7 @@ $(BUILD)/obj/initrd.S.o: $(BUILD)/initrd.S
 	@echo "  AS      $< (user programs)"
 	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
 
--include $(ULIB_OBJS:.o=.d) $(patsubst %,$(BUILD)/uobj/user/%.c.d,$(USER_PROGS)) \
-    $(patsubst %,$(BUILD)/uobj/user/demos/%.c.d,$(DEMO_PROGS))
+-include $(patsubst %,$(BUILD)/uobj/%.d,$(ULIB_SRCS) $(USER_SRCS))
 
 # The Linux-style Image that U-Boot's booti loads (arm64, riscv64).
 $(BUILD)/Image: $(KERNEL_ELF)
@@ -320,16 +322,15 @@ endif
 # the boot banner says "debug calls ON"; the attack programs and the
 # benchmark choose strategies, so they get run.control (the control
 # capability). So do the attacks on the deliberately vulnerable calls of a
-# VULN=1 kernel (make run VULN=1 CMDLINE=run=vuln_demo, user/demos/).
+# VULN=1 kernel (make run VULN=1 CMDLINE=run=vuln_demo, user/demos/vuln_demo.c).
 # The image itself (make image) has neither.
 TCG ?= 0
 RUN_ICOUNT_SHIFT ?= 3
 RUN_SCREEN := $(if $(filter command line,$(origin CMDLINE)),,1)
 # A board (BOARD=) keeps its own CPU count and plain TCG.
 RUN_ICOUNT := $(if $(RUN_SCREEN),$(if $(or $(filter 1,$(TCG)),$(BOARD)),,1))
-# user/bench.c's arguments: calls per system call, rounds (blocks in a row),
-# strategies,
-# whether counts are instructions, the summary (and its migration trials).
+# user/bench/bench/bench.c's arguments: calls per system call, rounds
+# (blocks in a row), strategies, whether counts are instructions, the summary (and its migration trials).
 RUN_ARGS := $(if $(RUN_ICOUNT),1000,3000),5,all,$(if $(RUN_ICOUNT),1,0),screen:200
 ATTACK_RUN = $(or $(findstring run=attack_,$(CMDLINE)),$(findstring run=vuln_,$(CMDLINE)))
 RUN_CMDLINE := $(if $(filter command line,$(origin CMDLINE)),$(CMDLINE)$(if $(and \
@@ -377,9 +378,9 @@ bench: check-deps
 	$(Q)$(PYTHON) scripts/bench.py --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
 	    --strategies $(STRATEGIES) --icount $(ICOUNT)
 
-# make fuzz: user/fuzz on every arch (or ARCH=), FUZZ_CALLS calls from
+# make fuzz: user/longrun/fuzz on every arch (or ARCH=), FUZZ_CALLS calls from
 # FUZZ_SEED (default: from the clock, printed); FUZZ_REPLAY=B runs batch B of
-# that seed again, printing each call first. make soak: user/soak for
+# that seed again, printing each call first. make soak: user/longrun/soak for
 # MINUTES. Both boot through scripts/longrun.py (logs in build/fuzz|soak/).
 FUZZ_CALLS ?= 10000000
 FUZZ_SEED ?=

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""scripts/bench.py - run user/bench in QEMU for each arch and report (make bench).
+"""scripts/bench.py - run user/bench/bench in QEMU for each arch and report (make bench).
 
 For each arch: copy the built disk image, put `run=bench run.args=...` on
 its command line, boot it through the arch's default firmware path (with

@@ -39,7 +39,7 @@ value is at least that, and is shown as such.
 
 IPC rows (user side only, strategies off, prng and pool): one round trip,
 an ipc_call answered by the ipc_reply_recv of an echo server in another
-program, timed in the caller (lib/user/bench_ipc.h):
+program, timed in the caller (user/common/bench_ipc.h):
   ipc/call0  ipc/call4  ipc/call64              server on the caller's CPU
   ipc/call0-xcpu  ipc/call4-xcpu  ipc/call64-xcpu  server on another CPU
 call0 is the tag alone, call4 four register words, call64 64 buffer words

@@ -7,7 +7,7 @@
 
 Boots the command in the environment variable RUN_QEMU_CMD (the Makefile's
 QEMU command line for `make run`, its image already holding
-`run=bench run.args=...,screen`, user/bench.c), keeps every line of the
+`run=bench run.args=...,screen`, user/bench/bench/bench.c), keeps every line of the
 serial console in FILE (build/<arch>/run.log), shows one progress line
 while it works (rewritten in place on a terminal) from the program's
 "BENCH step" markers, and ends with one table: per strategy the distinct
@@ -21,7 +21,7 @@ repeatably; with shift N the counter advances 2^N per instruction and the
 table divides by it. --tcg: QEMU's plain wall-clock mode, the table shows
 percent changes against `off`, which only mean something within one run.
 
-The records it reads besides scripts/bench_report.py's (user/bench.c):
+The records it reads besides scripts/bench_report.py's (user/bench/bench/bench.c):
   BENCH step <i> <n> <strategy>     strategy i of n starts
   BENCH kstack <strategy> <distinct> <min_entropy_milli> <migrate_hits>
       <migrate_clean> <lfsr_fits> <lfsr_hits> <lfsr_predictions> <offsets>

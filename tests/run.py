@@ -72,7 +72,7 @@ class Boot:
     timeout: int = 240
     make_vars: dict = field(default_factory=dict)  # e.g. QEMU_CPU=qemu64
     group: str = ""                # "<name>:differ" or "<name>:same": compare CRNG test outputs
-    bench: bool = False            # a user/bench run: scripts/bench_report.py --check its log
+    bench: bool = False            # a user/bench/bench run: scripts/bench_report.py --check its log
     parallel: bool = False         # every vCPU a host thread (see qemu_extra)
 
 

@@ -5,7 +5,7 @@
  *
  * The kernel starts init at boot with handle 0, the console device, and
  * handle 1, the console service (kernel/ipc/console_service.c). init
- * starts user/console_server with both and lets go of them, keeping a
+ * starts user/servers/console_server with both and lets go of them, keeping a
  * handle that may only send (and mint); from then on every program the
  * kernel or anyone starts prints through that server. With no arguments
  * init waits for the server, which serves until the machine stops.

@@ -2,7 +2,7 @@
 /*
  * kernel/ipc/console_service.c - the console service: one endpoint, made by
  * the kernel and kept for the machine's life, through which every user
- * program reaches the system's console server (user/console_server.c).
+ * program reaches the system's console server (user/servers/console_server.c).
  *
  * The kernel hands out two kinds of handle to it, and nothing else:
  *   - to init (task_spawn_init), an unbadged handle with every right: init

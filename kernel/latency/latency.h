@@ -35,7 +35,7 @@
  * before it copies. So a read sees every sample of its own CPU, and
  * another CPU's as of that CPU's last tick (1 ms at SCHED_TICK_HZ). No
  * sample is lost: the ring is never full when the path writes to it
- * (user/test_latency.c, latency.no_sample_lost). The histograms are
+ * (user/tests/test_latency.c, latency.no_sample_lost). The histograms are
  * written only under the drain lock, which a read (and its reset) takes
  * too, so a copy is never torn.
  *

@@ -2,7 +2,7 @@
 /*
  * kernel/syscall/sys_io.c - read and write on the kernel's debug console, the only
  * file there is: fd 0 reads from it, fds 1 and 2 write to it. While a
- * console server serves (user/console_server.c), the console is the
+ * console server serves (user/servers/console_server.c), the console is the
  * server's: only a program holding the control capability's CONSOLE right
  * may still write here; the others get -EPERM and print through the server.
  * Their output (with no server) is guarded (lib/result_guard.h).

@@ -28,7 +28,7 @@
 #define KERNEL_UAPI_IPC_H
 
 #define IPC_MAX_HANDLES           32 /* handles per task: 0..31 */
-/* The console: while a console server serves (user/console_server.c,
+/* The console: while a console server serves (user/servers/console_server.c,
  * started by init), every task starts with a handle here that may send to
  * it, badged with its pid (kernel/ipc/console_service.c; the protocol is
  * lib/user/console_client.h). Closed or never given: the C library writes

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib/user/console_client.h - the console server's protocol
- * (user/console_server.c) and the client side of it.
+ * (user/servers/console_server.c) and the client side of it.
  *
  * Messages carry bytes in the register words w1..w3 (24 bytes), w0 the
  * count, so no long-message buffer is needed and any thread can call:

@@ -2,9 +2,9 @@
 /*
  * lib/user/syscall_list.h - every system call number the kernel implements
  * that returns to its caller (kernel/uapi/syscall.h), for the programs that
- * call them all: the fuzzer draws from it (user/fuzz.c), and the bad-input
+ * call them all: the fuzzer draws from it (user/longrun/fuzz/fuzz.c), and the bad-input
  * test adds SYS_exit and SYS_thread_exit to tell implemented numbers from
- * the rest (user/test_badinput.c). A new call goes here once.
+ * the rest (user/tests/test_badinput.c). A new call goes here once.
  */
 #ifndef LIB_USER_SYSCALL_LIST_H
 #define LIB_USER_SYSCALL_LIST_H

@@ -71,22 +71,22 @@ def check_sample(name):
 def check_thresholds():
     """The critical values against independent figures (chi2(63) 131.37 at
     1e-6, the textbook 5% point 82.53, the normal two-sided 5% point 1.960),
-    and the kernel's own kstack.distribution bounds (user/test_kstack.c)
+    and the kernel's own kstack.distribution bounds (user/tests/test_kstack.c)
     against the kit's: the two judge a sample alike."""
     problems = []
-    src = open(os.path.join(ROOT, "user", "test_kstack.c")).read()
+    src = open(os.path.join(ROOT, "user", "tests", "test_kstack.c")).read()
     chi2_milli = int(re.search(r"#define CHI2_63_MILLI\s+(\d+)", src).group(1))
     kit_milli = kit.chi2_critical(63, kit.ALPHA) * 1000
     if not kit_milli - 100 <= chi2_milli <= kit_milli:
-        problems.append(f"user/test_kstack.c CHI2_63_MILLI {chi2_milli}, the kit's bound "
+        problems.append(f"user/tests/test_kstack.c CHI2_63_MILLI {chi2_milli}, the kit's bound "
                         f"{kit_milli:.0f} (at most 0.1 below it)")
     trials = int(re.search(r"#define TRIALS\s+(\d+)", src).group(1))
     fail_at = int(re.search(r"#define MIGRATION_FAIL_AT\s+(\d+)", src).group(1))
     if fail_at != kit.binom_critical(trials, 1 / 64, kit.ALPHA):
-        problems.append(f"user/test_kstack.c MIGRATION_FAIL_AT {fail_at}, the kit's "
+        problems.append(f"user/tests/test_kstack.c MIGRATION_FAIL_AT {fail_at}, the kit's "
                         f"{kit.binom_critical(trials, 1 / 64, kit.ALPHA)} for {trials} trials")
     if "e.min_milli >= %d" % round(kit.MIN_ENTROPY_BITS * 1000) not in src:
-        problems.append(f"user/test_kstack.c does not ask min-entropy >= {kit.MIN_ENTROPY_BITS}")
+        problems.append(f"user/tests/test_kstack.c does not ask min-entropy >= {kit.MIN_ENTROPY_BITS}")
     for got, want, what in ((kit.chi2_critical(63, 1e-6), 131.37, "chi2(63) at 1e-6"),
                             (kit.chi2_critical(63, 0.05), 82.53, "chi2(63) at 0.05"),
                             (kit.normal_two_sided_critical(0.05), 1.960, "z at 0.05")):

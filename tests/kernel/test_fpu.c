@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/kernel/test_fpu.c - FP/SIMD state per thread (issue 10, item 1):
- * run the parts of user/test_fpu.c, which print their own fpu.* KTAP
+ * run the parts of user/tests/test_fpu.c, which print their own fpu.* KTAP
  * subtests, and check how each ended; after the ones the kernel kills, that
  * it still runs programs and that the next one starts with clean registers.
  */

@@ -2,7 +2,7 @@
 /*
  * tests/kernel/test_hist.c - the latency histogram's percentiles and mean
  * against the exact ones of known samples (lib/hist.c, which the kernel's
- * timers and user/bench use alike). The histogram cannot give a sample
+ * timers and user/bench/bench use alike). The histogram cannot give a sample
  * exactly above 127 (its buckets are 1/64 of a power of two wide), so the
  * percentile it gives must be the lower edge of the bucket that holds the
  * exact one, kept within [min, max].

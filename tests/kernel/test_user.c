@@ -40,13 +40,13 @@ KTEST(user, bad_input)
     KEXPECT_EQ(run0("test_badinput"), 0);
 }
 
-/* IPC (user/test_ipc.c prints the ipc.* subtests). */
+/* IPC (user/tests/test_ipc.c prints the ipc.* subtests). */
 KTEST(user, ipc)
 {
     KEXPECT_EQ(run0("test_ipc"), 0);
 }
 
-/* The console device and its interrupt (user/test_device.c prints the
+/* The console device and its interrupt (user/tests/test_device.c prints the
  * ipc.device_* and ipc.irq_* subtests): started with the device as handle 0. */
 static int run_driver(int argc, const char *const argv[])
 {
@@ -69,7 +69,7 @@ KTEST(user, ipc_device)
     KEXPECT_EQ(page_free_count(), before);
 }
 
-/* init, the console server and a client (user/hello_console.c prints the
+/* init, the console server and a client (user/tests/hello_console.c prints the
  * ipc.console_* subtests): output through the server, then a server that dies. */
 static int run_init(const char *client)
 {
@@ -86,7 +86,7 @@ KTEST(user, console_server)
     KEXPECT_EQ(run_init("hello_console:die"), 0);
 }
 
-/* The console every program gets (user/hello_console.c "stdout"): the boot
+/* The console every program gets (user/tests/hello_console.c "stdout"): the boot
  * started init, whose console server serves it. */
 KTEST(user, console_stdout)
 {
@@ -95,7 +95,7 @@ KTEST(user, console_stdout)
     KEXPECT_EQ(run("hello_console", 2, argv), 0);
 }
 
-/* Who may choose the stack offset strategy (user/test_security.c prints the
+/* Who may choose the stack offset strategy (user/tests/test_security.c prints the
  * security.* subtests); kstack.lock on the command line fixes it for all. */
 KTEST(user, security)
 {
@@ -149,7 +149,7 @@ KTEST(user, smp_scheduler)
     KEXPECT_EQ(run0("test_smp"), 0);
 }
 
-/* The stack offset strategies (user/test_kstack.c prints the kstack.* subtests). */
+/* The stack offset strategies (user/tests/test_kstack.c prints the kstack.* subtests). */
 static int run_kstack(const char *part)
 {
     const char *argv[] = {"test_kstack", part};
@@ -208,7 +208,8 @@ KTEST(user, tlb_shootdown)
     KEXPECT_EQ(run0("test_tlb"), 0);
 }
 
-/* The C library (user/test_newlib.c and user/test_malloc.c print the newlib.* subtests). */
+/* The C library (user/tests/test_newlib.c and user/tests/test_malloc.c print the newlib.*
+ * subtests). */
 KTEST(newlib, libc)
 {
     KEXPECT_EQ(run0("test_newlib"), 0);
@@ -239,7 +240,7 @@ KTEST(vuln, attacks)
 }
 #endif
 
-/* The syscall fuzzer (user/fuzz.c prints the fuzz.* subtests): 10^5 calls
+/* The syscall fuzzer (user/longrun/fuzz/fuzz.c prints the fuzz.* subtests): 10^5 calls
  * here, 10^7 with make fuzz. The seed comes from the clock and is printed. */
 KTEST(fuzz, syscalls)
 {
@@ -247,7 +248,7 @@ KTEST(fuzz, syscalls)
     KEXPECT_EQ(run("fuzz", 2, argv), 0);
 }
 
-/* The soak test (user/soak.c prints the soak.* subtests): 20 s here, with
+/* The soak test (user/longrun/soak.c prints the soak.* subtests): 20 s here, with
  * the counters every 5 s; make soak MINUTES=10 runs the long one. */
 KTEST(soak, twenty_seconds)
 {

@@ -20,7 +20,7 @@
  *              so 45 is expected);
  * and, for the LFSR113 strategies and `pool`, an attacker who first
  * recovers the generator's state from leaked offsets (the probe, as in
- * user/attack_lfsr.c) and then predicts: fill_use waits, making harmless
+ * user/demos/attack_lfsr.c) and then predicts: fill_use waits, making harmless
  * calls, until the next two offsets are equal; addr_reuse moves the leaked
  * address by the difference of the two offsets. Every system call draws
  * one offset, so the attacker counts its own calls; it runs pinned to
@@ -44,9 +44,9 @@
 #include <math.h>
 
 #include "lib/lfsr113_solve.h"
-#include "lib/user/kstack_probe.h"
 #include "lib/user/ulib.h"
 #include "lib/user/vuln.h"
+#include "user/common/kstack_probe.h"
 
 #define TRIALS      4096 /* one-shot attempts per strategy and attack */
 #define RETRIES     101  /* retrying attackers (odd: the median is one of them) */

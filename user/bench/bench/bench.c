@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * user/bench/bench/bench.c - the system call latency benchmark behind `make bench` and
+ * `make run`: getpid, getppid and an unknown number, timed per call from
+ * user space and, at the same time, by the kernel's own timers
+ * (kernel/latency/), for every stack offset strategy.
+ *
+ *   bench [CALLS [ROUNDS [STRATEGIES [ICOUNT [dist]]]]]
+ *     CALLS       calls per system call per strategy per round (20000)
+ *     ROUNDS      rounds (5); each round runs every strategy once, starting
+ *                 one further along the list each time, so drift over the
+ *                 run hits every strategy alike
+ *     STRATEGIES  "all" or names joined by '+', e.g. off+prng+pool
+ *     ICOUNT      1 if QEMU runs with -icount (ticks are then instructions)
+ *     dist        also sample each strategy's offsets (needs kstack.debug)
+ *     screen      instead, the one-screen summary of `make run`
+ *                 (scripts/run_screen.py): per strategy, ROUNDS blocks of
+ *                 each system call in a row, its offsets and both
+ *                 attacks (user/common/kstack_attack.h); no IPC or interrupt
+ *                 rows, no histograms. Needs kstack.debug and run.control.
+ *                 `screen:T` stages T migration trials per strategy (200).
+ *
+ * Under off, prng and pool (those of them chosen) each round also times IPC
+ * round trips (user/common/bench_ipc.h): an ipc_call answered by the
+ * ipc_reply_recv of an echo server, another program (this one, spawned
+ * again: `bench ipc-echo CPU`), timed in the caller, with the tag alone
+ * (ipc/call0), four register words (ipc/call4) and 64 buffer words
+ * (ipc/call64), the server on this CPU, and again on another CPU
+ * (ipc/call0-xcpu, ...: a tenth of CALLS; skipped, with the reason, on one
+ * CPU). Then one way, for call0 and call64: the call leg from just before
+ * the client's ipc_call to the server's return from ipc_reply_recv
+ * (ipc/oneway-call0, ...) and the reply leg from just before the server's
+ * ipc_reply_recv to the client's return (ipc/oneway-reply0, ...), timed in
+ * the same calls, and -xcpu as above; a leg's median must lie above 0
+ * and below the round trip's, or the run fails. The kernel's timers are off
+ * meanwhile: they do not time IPC, and their cost would be in the round
+ * trip. User-side rows only.
+ *
+ * Output: the BENCH lines scripts/bench_report.py reads (its header says
+ * the format), one row per side (user, kernel), strategy, call and round,
+ * and at the end each histogram's buckets summed over the rounds. The exit
+ * status is 1 if an IPC call failed or a one-way leg is not sane.
+ */
+#include "kernel/uapi/kstack.h"
+#include "kernel/uapi/latency.h"
+#include "lib/entropy.h"
+#include "lib/hist.h"
+#include "lib/user/counter.h"
+#include "lib/user/ulib.h"
+#include "user/bench/bench/bench_irq.h"
+#include "user/common/bench_ipc.h"
+#include "user/common/kstack_attack.h"
+#include "user/common/kstack_probe.h"
+
+#define INVALID_NR 9999
+
+static const char *const names[KSTACK_NR] = KSTACK_NAMES;
+static const char *const counters[] = {"tsc", "pmccntr", "cntvct", "cycle", "time"};
+static const struct {
+    const char *name;
+    long nr;
+    unsigned slot;
+} calls[] = {{"getpid", SYS_getpid, LATENCY_GETPID},
+             {"getppid", SYS_getppid, LATENCY_GETPPID},
+             {"invalid", INVALID_NR, LATENCY_INVALID}};
+#define NCALLS 3
+
+/* IPC round trips: where the server is (this CPU, another) and the strategies. */
+#define IPC_SAME       0
+#define IPC_XCPU       1
+#define IPC_WARM       16 /* untimed round trips first: the server wakes, caches warm up */
+/* A tenth as many round trips across CPUs: under QEMU TCG each one waits
+ * for two host threads to wake (one per virtual CPU), and takes several
+ * times as long as one on a single CPU in the median, tens of times in the
+ * mean (docs/ipc.md). */
+#define IPC_XCPU_SHARE 10
+#define IPC_STRATEGIES ((1u << KSTACK_OFF) | (1u << KSTACK_PRNG) | (1u << KSTACK_POOL))
+static const char *const ipc_names[2][BENCH_IPC_SIZES] = {
+    {"ipc/call0", "ipc/call4", "ipc/call64"},
+    {"ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu"}};
+static unsigned long counter_kind;
+static uint64_t empty_cost;
+static int ipc_server[2] = {-1, -1};
+static long ipc_failed;
+static long icount_run; /* ICOUNT: 1 under -icount (exact counts) */
+#define MEDIAN 50000    /* hist_percentile's 50% */
+static struct hist ipc_sums[KSTACK_NR][2][BENCH_IPC_SIZES];
+static uint64_t ipc_round_median[2][BENCH_IPC_SIZES]; /* this round's; 0: no row */
+
+/* One-way legs (user/common/bench_ipc.h, bench_ipc_one_way) of call0 and
+ * call64: [where][size 0/1][leg 0 call, 1 reply]. */
+static const unsigned one_way_size[2] = {0, 2};
+static const char *const one_way_names[2][2][2] = {
+    {{"ipc/oneway-call0", "ipc/oneway-reply0"}, {"ipc/oneway-call64", "ipc/oneway-reply64"}},
+    {{"ipc/oneway-call0-xcpu", "ipc/oneway-reply0-xcpu"},
+     {"ipc/oneway-call64-xcpu", "ipc/oneway-reply64-xcpu"}}};
+static struct hist legs[3], one_way_sums[KSTACK_NR][2][2][2];
+static long one_way_bad; /* blocks that failed the sanity check */
+
+/* Whether a leg between two CPUs means anything: arm64's PMCCNTR_EL0 is
+ * each CPU's own cycle counter, counting from when that CPU enabled it
+ * (arch/arm64/time.c), so two CPUs' readings have no common zero (under
+ * QEMU TCG nearly every cross-CPU sample had a negative leg). TSC under
+ * QEMU and riscv64's cycle (the host's counter under TCG, instructions
+ * under -icount) are one clock for all CPUs; bench_ipc_one_way checks
+ * every sample's order anyway. */
+static bool one_way_xcpu_ok(void)
+{
+    return counter_kind != LATENCY_COUNTER_PMCCNTR;
+}
+
+static struct hist scratch, discard, sums[2][KSTACK_NR][NCALLS];
+
+#if defined(__x86_64__)
+#define ARCH_USER_NAME "x86_64"
+#elif defined(__aarch64__)
+#define ARCH_USER_NAME "arm64"
+#else
+#define ARCH_USER_NAME "riscv64"
+#endif
+
+/* The fastest of 2000 calls of nr, counter reads included (as in the
+ * published Linux figures): the bare path length under -icount. */
+static uint64_t fastest(long nr)
+{
+    uint64_t best = ~0ull;
+    for (int i = 0; i < 2000; i++) {
+        uint64_t t0 = counter_begin(counter_kind);
+        raw_syscall0(nr); /* no errno translation inside the timed window */
+        uint64_t d = counter_end(counter_kind) - t0;
+        best = d < best ? d : best;
+    }
+    return best;
+}
+
+/* BENCH null: the unknown number and getpid with strategy off, timers off
+ * and then on (the timers' own cost is the difference). */
+static void null_calls(int timed)
+{
+    long before = syscall0(SYS_kstack_get);
+    syscall1(SYS_kstack_set, KSTACK_OFF);
+    fastest(INVALID_NR); /* warm up */
+    uint64_t unknown = fastest(INVALID_NR), pid = fastest(SYS_getpid);
+    syscall1(SYS_kstack_set, (unsigned long)before);
+    printf("BENCH null %d %lu %lu %lu\n", timed, (unsigned long)unknown, (unsigned long)pid,
+           (unsigned long)empty_cost);
+}
+
+static long number(const char *s, long fallback)
+{
+    if (!s || *s < '0' || *s > '9')
+        return fallback;
+    long v = 0;
+    while (*s >= '0' && *s <= '9')
+        v = v * 10 + (*s++ - '0');
+    return v;
+}
+
+/* Which strategies: "all", or names joined by '+'. */
+static unsigned chosen(const char *list)
+{
+    if (!list || strcmp(list, "all") == 0)
+        return (1u << KSTACK_NR) - 1;
+    unsigned mask = 0;
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        size_t n = strlen(names[id]);
+        for (const char *p = list; *p;) {
+            if (strncmp(p, names[id], n) == 0 && (p[n] == '+' || p[n] == '\0'))
+                mask |= 1u << id;
+            while (*p && *p != '+')
+                p++;
+            if (*p == '+')
+                p++;
+        }
+    }
+    return mask | 1u; /* `off` always: everything is compared with it */
+}
+
+static void read_kernel(unsigned id, unsigned slot, struct hist *out)
+{
+    syscall6(SYS_latency_read, -1, id, slot, (long)out, 1, 0);
+}
+
+static void row(const char *side, unsigned id, const char *call, int round, const struct hist *h)
+{
+    printf("BENCH row %s %s %s %d %lu %lu %lu %lu %lu %lu\n", side, names[id], call, round,
+           (unsigned long)h->count, (unsigned long)hist_mean_x1000(h),
+           (unsigned long)hist_percentile(h, 50000), (unsigned long)hist_percentile(h, 99000),
+           (unsigned long)hist_percentile(h, 99900), (unsigned long)h->max);
+}
+
+/* One block: `n` timed calls of one kind under one strategy. */
+static void block(unsigned id, unsigned k, long n, int round)
+{
+    hist_reset(&scratch);
+    read_kernel(id, calls[k].slot, &discard); /* empty the kernel's: this block only */
+    for (long i = 0; i < n; i++) {
+        uint64_t t0 = counter_begin(counter_kind);
+        raw_syscall0(calls[k].nr); /* as above */
+        uint64_t d = counter_end(counter_kind) - t0;
+        hist_add(&scratch, d > empty_cost ? d - empty_cost : 0);
+    }
+    row("user", id, calls[k].name, round, &scratch);
+    hist_merge(&sums[0][id][k], &scratch);
+    read_kernel(id, calls[k].slot, &scratch);
+    row("kernel", id, calls[k].name, round, &scratch);
+    hist_merge(&sums[1][id][k], &scratch);
+}
+
+static void print_cdf(const char *side, unsigned id, const char *call, const struct hist *h)
+{
+    int on_line = 0;
+    for (unsigned b = 0; b < HIST_NBUCKETS; b++) {
+        if (!h->bucket[b])
+            continue;
+        if (on_line == 0)
+            printf("BENCH cdf %s %s %s", side, names[id], call);
+        printf(" %lu:%lu", (unsigned long)hist_bucket_lower(b), (unsigned long)h->bucket[b]);
+        if (++on_line == 24) {
+            printf("\n");
+            on_line = 0;
+        }
+    }
+    if (on_line)
+        printf("\n");
+}
+
+/* One IPC block: `n` timed round trips of one size through one server. */
+static void ipc_block(unsigned id, unsigned where, unsigned size, long n, int round)
+{
+    long err;
+    hist_reset(&scratch);
+    long failed = bench_ipc_round_trips(ipc_server[where], size, n, IPC_WARM, counter_kind,
+                                        empty_cost, &scratch, &err);
+    ipc_round_median[where][size] = 0;
+    if (failed) {
+        printf("bench: %s under %s: %ld of %ld round trips failed (first %ld): row left out\n",
+               ipc_names[where][size], names[id], failed, n + IPC_WARM, err);
+        ipc_failed += failed;
+        return;
+    }
+    row("user", id, ipc_names[where][size], round, &scratch);
+    hist_merge(&ipc_sums[id][where][size], &scratch);
+    ipc_round_median[where][size] = hist_percentile(&scratch, MEDIAN);
+}
+
+/* A leg's median must be above 0 and below the median round trip of the
+ * same calls and, under -icount (exact counts), below this round's round
+ * trip row: else a word went astray or the clock lies. Medians, not means:
+ * one call that refills the pool (a few hundred thousand instructions) moves
+ * a leg's mean past the round trip's. Says why, loudly. */
+static bool one_way_sane(const char *name, const char *strategy, uint64_t leg, uint64_t round,
+                         uint64_t row)
+{
+    bool ok = leg > 0 && leg < round && (!icount_run || !row || leg < row);
+    if (!ok)
+        printf("bench: FAIL: %s under %s: median leg %lu, round trip of the same calls %lu, "
+               "this round's row %lu: a leg must be above 0 and below both\n",
+               name, strategy, (unsigned long)leg, (unsigned long)round, (unsigned long)row);
+    return ok;
+}
+
+/* One one-way block: the call and reply legs of `n` calls of one size. */
+static void one_way_block(unsigned id, unsigned where, unsigned k, long n, int round)
+{
+    const char *const *name = one_way_names[where][k];
+    if (where == IPC_XCPU && !one_way_xcpu_ok())
+        return;
+    struct bench_ipc_legs out = {.call = &legs[0], .reply = &legs[1], .round = &legs[2]};
+    for (unsigned i = 0; i < 3; i++)
+        hist_reset(&legs[i]);
+    long failed = bench_ipc_one_way(ipc_server[where], one_way_size[k], n, IPC_WARM, counter_kind,
+                                    empty_cost, &out);
+    if (failed) {
+        printf("bench: %s under %s: %ld of %ld calls failed (first %ld): rows left out\n", name[0],
+               names[id], failed, n + IPC_WARM, out.first_error);
+        ipc_failed += failed;
+        return;
+    }
+    if (out.disagree) {
+        /* On one CPU one counter: disagreement is a broken measurement. */
+        printf("bench: %s%s and %s under %s: %ld of %ld samples break t0 <= t1 <= t2 <= t3: "
+               "%s\n",
+               where == IPC_SAME ? "FAIL: " : "", name[0], name[1], names[id], out.disagree, n,
+               where == IPC_SAME ? "one CPU, one counter"
+                                 : "the two CPUs' counters do not agree: rows left out");
+        one_way_bad += where == IPC_SAME;
+        return;
+    }
+    uint64_t round_median = hist_percentile(&legs[2], MEDIAN);
+    for (unsigned leg = 0; leg < 2; leg++) {
+        if (!one_way_sane(name[leg], names[id], hist_percentile(&legs[leg], MEDIAN), round_median,
+                          ipc_round_median[where][one_way_size[k]]))
+            one_way_bad++;
+        row("user", id, name[leg], round, &legs[leg]);
+        hist_merge(&one_way_sums[id][where][k][leg], &legs[leg]);
+    }
+}
+
+/* Every IPC block of one strategy in one round, with the kernel's timers off. */
+static void ipc_blocks(unsigned id, long n, int round)
+{
+    if (!(IPC_STRATEGIES & (1u << id)))
+        return;
+    syscall1(SYS_latency_ctl, LATENCY_OFF);
+    for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
+        long trips = where == IPC_XCPU ? (n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE : n;
+        for (unsigned size = 0; ipc_server[where] >= 0 && size < BENCH_IPC_SIZES; size++)
+            ipc_block(id, where, size, trips, round);
+        for (unsigned k = 0; ipc_server[where] >= 0 && k < 2; k++)
+            one_way_block(id, where, k, trips, round);
+    }
+    syscall1(SYS_latency_ctl, LATENCY_ON);
+}
+
+/* The echo servers, other programs: one on this CPU, one on the next one
+ * down (if any). */
+static void ipc_start(unsigned cpu, unsigned long cpus)
+{
+    ipc_server[IPC_SAME] = bench_ipc_start((int)cpu, "bench");
+    if (cpus > 1)
+        ipc_server[IPC_XCPU] = bench_ipc_start((int)cpu - 1, "bench");
+    else
+        printf("bench: ipc/*-xcpu skipped: only one CPU online (make bench ICOUNT=1 boots one: "
+               "two CPUs' instructions would interleave in the counts)\n");
+    if (ipc_server[IPC_SAME] < 0 || (cpus > 1 && ipc_server[IPC_XCPU] < 0)) {
+        printf("bench: cannot start the IPC echo servers\n");
+        ipc_failed++;
+    }
+    printf("bench: ipc round trips (ipc_call answered by ipc_reply_recv in another program) "
+           "under off, prng and pool, caller on CPU %u: ipc/callN server on CPU %u",
+           cpu, cpu);
+    if (cpus > 1)
+        printf(", ipc/callN-xcpu server on CPU %u (1/%d of the calls)", cpu - 1, IPC_XCPU_SHARE);
+    printf("; one way (ipc/oneway-call0, -reply0, -call64, -reply64): the call leg to the "
+           "server's user mode, the reply leg back, in the same calls\n");
+    if (cpus > 1 && !one_way_xcpu_ok())
+        printf("bench: ipc/oneway-*-xcpu skipped: the counter (PMCCNTR_EL0) is per CPU, "
+               "started when each CPU enabled it: no common zero across CPUs\n");
+}
+
+static void ipc_stop(void)
+{
+    for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
+        if (ipc_server[where] >= 0)
+            bench_ipc_stop(ipc_server[where]);
+        ipc_server[where] = -1;
+    }
+}
+
+/* Interrupt to user-space handler (user/bench/bench/bench_irq.h): irq/uart rows
+ * under the IPC strategies, a tenth of the calls (each sample sends a byte
+ * on a PL011), if this program was given the console device. */
+static bool irq_on;
+static long irq_missed;
+static struct hist irq_sums[KSTACK_NR];
+
+static void irq_start(void)
+{
+    long err = bench_irq_start();
+    irq_on = err == 0;
+    if (!irq_on)
+        printf("bench: irq/uart skipped: no console device to drive (error %ld; boot with "
+               "run.driver, as make bench does)\n",
+               err);
+    else
+        printf("bench: irq/uart: from making the UART raise its interrupt to the handler "
+               "thread's return from notify_wait, on CPU 0 (1/%d of the calls)\n",
+               IPC_XCPU_SHARE);
+}
+
+static void irq_block(unsigned id, long n, int round)
+{
+    if (!irq_on || !(IPC_STRATEGIES & (1u << id)))
+        return;
+    hist_reset(&scratch);
+    syscall1(SYS_latency_ctl, LATENCY_OFF); /* as for the IPC rows: user side only */
+    long missed = bench_irq_samples((n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE, 2, counter_kind,
+                                    empty_cost, &scratch);
+    syscall1(SYS_latency_ctl, LATENCY_ON);
+    if (missed) {
+        printf("bench: irq/uart under %s: %ld interrupts never reached the handler: row left "
+               "out\n",
+               names[id], missed);
+        irq_missed += missed;
+        return;
+    }
+    row("user", id, "irq/uart", round, &scratch);
+    hist_merge(&irq_sums[id], &scratch);
+}
+
+static void print_ipc_cdfs(void)
+{
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
+            for (unsigned size = 0; size < BENCH_IPC_SIZES; size++) {
+                if (ipc_sums[id][where][size].count)
+                    print_cdf("user", id, ipc_names[where][size], &ipc_sums[id][where][size]);
+            }
+            for (unsigned k = 0; k < 2; k++) {
+                for (unsigned leg = 0; leg < 2; leg++) {
+                    const struct hist *h = &one_way_sums[id][where][k][leg];
+                    if (h->count)
+                        print_cdf("user", id, one_way_names[where][k][leg], h);
+                }
+            }
+        }
+        if (irq_sums[id].count)
+            print_cdf("user", id, "irq/uart", &irq_sums[id]);
+    }
+}
+
+/* The offsets strategy id gives in `probes` probe calls, as the tests
+ * measure them (kstack_calibrate() first); false if it cannot be chosen. */
+static bool offsets(unsigned id, int probes, struct entropy_report *e)
+{
+    static uint64_t counts[64];
+    if (kstack_set(id) != 0)
+        return false;
+    memset(counts, 0, sizeof(counts));
+    for (int i = 0; i < probes; i++)
+        counts[((unsigned long)kstack_offset_now() / 16) & 63]++;
+    entropy_measure(counts, 64, e);
+    return true;
+}
+
+static void distributions(unsigned mask)
+{
+    if (!kstack_calibrate()) {
+        printf("bench: offset distributions need kstack.debug on the command line\n");
+        return;
+    }
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        struct entropy_report e;
+        if (!(mask & (1u << id)) || !offsets(id, 20000, &e))
+            continue;
+        printf("bench: offsets under %-9s %2u distinct of 64, min-entropy %lu.%02lu bits, "
+               "chi2(63) %lu (20000 calls)\n",
+               names[id], e.distinct, (unsigned long)e.min_milli / 1000,
+               (unsigned long)e.min_milli % 1000 / 10, (unsigned long)e.chi2_milli / 1000);
+    }
+}
+
+/* The one-screen summary (`make run`): per strategy a "BENCH step" marker
+ * (scripts/run_screen.py shows progress from it), `rounds` blocks of each
+ * system call, SCREEN_OFFSETS offsets, `trials` Bug 1 migration trials (two CPUs
+ * needed) and the LFSR113 recovery, then one "BENCH kstack" record. The
+ * timed blocks run on `cpu`, away from CPU 0's console interrupts; the
+ * attacks pin to CPU 0 themselves. */
+#define SCREEN_OFFSETS     20000
+#define SCREEN_PREDICTIONS 500
+static int screen(unsigned mask, long n, long rounds, int trials, unsigned cpu, unsigned ncpus)
+{
+    unsigned steps = 0, step = 0;
+    for (unsigned id = 0; id < KSTACK_NR; id++)
+        steps += (mask >> id) & 1;
+    if (!kstack_calibrate()) {
+        printf("bench: the summary needs kstack.debug on the command line\n");
+        return 1;
+    }
+    if (ncpus < 2)
+        printf("bench: the migration attack needs two CPUs: skipped\n");
+    for (unsigned id = 0; id < KSTACK_NR; id++) {
+        if (!(mask & (1u << id)))
+            continue;
+        printf("BENCH step %u %u %s\n", ++step, steps, names[id]);
+        kstack_pin(cpu);
+        if (kstack_set(id) != 0) {
+            printf("BENCH kstack %s unavailable\n", names[id]);
+            continue;
+        }
+        for (int round = 0; round < rounds; round++) {
+            for (unsigned k = 0; k < NCALLS; k++)
+                block(id, k, n, round);
+        }
+        struct entropy_report e;
+        offsets(id, SCREEN_OFFSETS, &e);
+        struct kstack_migration_result m = {0, 0, 0};
+        if (ncpus >= 2)
+            kstack_migration_attack(trials, &m);
+        kstack_pin(0);
+        struct kstack_lfsr_result l;
+        kstack_lfsr_attack(SCREEN_PREDICTIONS, &l);
+        printf("BENCH kstack %s %u %lu %d %d %d %d %d %d\n", names[id], e.distinct,
+               (unsigned long)e.min_milli, m.hits, m.clean, l.fits && !l.probe_failed, l.hits,
+               l.predictions, SCREEN_OFFSETS);
+    }
+    kstack_unpin(ncpus);
+    kstack_set(KSTACK_DEFAULT);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (bench_ipc_child(argc, argv) == 0)
+        return 0; /* this was an echo server */
+    long n = number(argc > 1 ? argv[1] : NULL, 20000);
+    long rounds = number(argc > 2 ? argv[2] : NULL, 5);
+    unsigned mask = chosen(argc > 3 ? argv[3] : NULL);
+    long icount = number(argc > 4 ? argv[4] : NULL, 0);
+    icount_run = icount;
+    struct latency_status st;
+    struct debug_stats ds;
+    syscall1(SYS_debug_stats, &ds);
+    unsigned cpu = (unsigned)ds.cpus_online - 1; /* away from CPU 0's console IRQs */
+    sys_sched_setaffinity(0, 1ul << cpu);
+    long before = syscall0(SYS_kstack_get);
+    if (syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) != 0) {
+        printf("bench: cannot read the latency timers' status\n");
+        return 1;
+    }
+    counter_kind = st.counter;
+    uint64_t best = ~0ull;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t t0 = counter_begin(counter_kind), d = counter_end(counter_kind) - t0;
+        best = d < best ? d : best;
+    }
+    empty_cost = best;
+    printf("BENCH arch %s\n", ARCH_USER_NAME);
+    printf("BENCH counter %s %lu\n", counters[counter_kind % 5], st.hz);
+    printf("BENCH icount %ld\n", icount);
+    null_calls(0);
+    if (syscall1(SYS_latency_ctl, LATENCY_ON) != 0 ||
+        syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) != 0) {
+        printf("bench: cannot switch the latency timers on\n");
+        return 1;
+    }
+    null_calls(1);
+    printf("bench: %ld calls x %d system calls x %ld rounds per strategy; counter %s; empty "
+           "read pair %lu ticks (user), %lu (kernel), both subtracted\n",
+           n, NCALLS, rounds, counters[counter_kind % 5], (unsigned long)empty_cost, st.read_cost);
+    if (argc > 5 && strncmp(argv[5], "screen", 6) == 0) {
+        long trials = number(argv[5][6] == ':' ? argv[5] + 7 : NULL, 200);
+        int status = screen(mask, n, rounds, (int)trials, cpu, (unsigned)ds.cpus_online);
+        syscall1(SYS_latency_ctl, LATENCY_OFF);
+        printf("BENCH end\n");
+        return status;
+    }
+    ipc_start(cpu, ds.cpus_online);
+    irq_start();
+    for (int round = 0; round < rounds; round++) {
+        for (unsigned j = 0; j < KSTACK_NR; j++) {
+            unsigned id = (j + (unsigned)round) % KSTACK_NR;
+            if (!(mask & (1u << id)) || syscall1(SYS_kstack_set, id) != 0)
+                continue;
+            printf("bench: round %d of %ld, strategy %s\n", round + 1, rounds, names[id]);
+            for (unsigned k = 0; k < NCALLS; k++)
+                block(id, k, n, round);
+            ipc_blocks(id, n, round);
+            irq_block(id, n, round);
+        }
+    }
+    ipc_stop();
+    if (irq_on)
+        bench_irq_stop();
+    syscall1(SYS_kstack_set, (unsigned long)before);
+    syscall1(SYS_latency_ctl, LATENCY_OFF);
+    for (unsigned side = 0; side < 2; side++) {
+        for (unsigned id = 0; id < KSTACK_NR; id++) {
+            for (unsigned k = 0; k < NCALLS; k++) {
+                if (sums[side][id][k].count)
+                    print_cdf(side ? "kernel" : "user", id, calls[k].name, &sums[side][id][k]);
+            }
+        }
+    }
+    print_ipc_cdfs();
+    if (argc > 5 && strcmp(argv[5], "dist") == 0)
+        distributions(mask);
+    syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
+    printf("bench: %lu kernel samples dropped (the call ended on another CPU)\n", st.migrated);
+    if (ipc_failed)
+        printf("bench: %ld IPC round trips failed\n", ipc_failed);
+    if (irq_missed)
+        printf("bench: %ld interrupts never reached the handler\n", irq_missed);
+    if (one_way_bad)
+        printf("bench: FAIL: %ld one-way blocks failed their sanity check\n", one_way_bad);
+    printf("BENCH end\n");
+    return ipc_failed || irq_missed || one_way_bad ? 1 : 0;
+}

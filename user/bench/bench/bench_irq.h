@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * user/bench/bench/bench_irq.h - interrupt to user-space handler latency, for the
+ * benchmark (user/bench/bench/bench.c), on the console UART: a program that holds the
+ * console device as handle 0 (the kernel gives it to `run=` programs booted
+ * with run.driver, and to init) binds the UART's interrupt to a
+ * notification (irq_bind, docs/ipc.md) that a handler thread pinned to the
+ * boot CPU, where the interrupt arrives, waits on. The caller moves to that
+ * CPU for the samples: both counter readings are then one CPU's.
+ *
+ * One sample: the caller reads the counter, makes the UART raise its
+ * interrupt (the transmitter-empty one, as user/tests/test_device.c does: a 16550
+ * raises it as soon as it is enabled, a PL011 once a byte has gone, here a
+ * NUL), and waits; the handler thread reads the counter when notify_wait
+ * returns, then quiets the device and acknowledges (irq_ack), outside the
+ * timed span. The span is thus: the device_io calls that raise it, the
+ * interrupt and its entry, the kernel masking the line and signalling, and
+ * the switch to the handler thread and its return to user mode.
+ */
+#ifndef USER_BENCH_BENCH_BENCH_IRQ_H
+#define USER_BENCH_BENCH_BENCH_IRQ_H
+
+#include <stdint.h>
+
+#include "lib/hist.h"
+
+/* Bind the interrupt and start the handler thread: 0, or -errno (no
+ * device handle 0, no interrupt route, no thread), with nothing left bound. */
+long bench_irq_start(void);
+
+/* n timed samples after `warm` untimed ones, each minus `empty`, into out
+ * (not reset first). Returns how many got no interrupt within 1 s. */
+long bench_irq_samples(long n, long warm, unsigned long counter, uint64_t empty, struct hist *out);
+
+/* Stop the handler thread and give the interrupt back to the kernel. */
+void bench_irq_stop(void);
+
+#endif
