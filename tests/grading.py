@@ -262,10 +262,10 @@ def grading_make_vars(lab, arch):
     """The make variables of the lab's grading boot (tests/boots.py's Boot.make_vars),
     e.g. ["VULN=1"]: the kernel that boot runs is built with them."""
     name = grading_boot(lab, arch)
-    boots = [b for b in boots.boot_matrix() if b.name == name]
-    if not boots:
+    found = [b for b in boots.boot_matrix() if b.name == name]
+    if not found:
         raise SystemExit(f"lab: lab {lab.number} grades on boot {name}, which tests/run.py lacks")
-    return [f"{k}={v}" for k, v in sorted(boots[0].make_vars.items())]
+    return [f"{k}={v}" for k, v in sorted(found[0].make_vars.items())]
 
 
 

@@ -43,7 +43,7 @@ EXIT_OK, EXIT_TESTS_FAILED, EXIT_PANIC = 0, 1, 3
 # window in which a PL011 handler that cleared UARTICR after draining lost
 # every later byte (kernel/dev/pl011.c, pl011_rx_irq_clear).
 TYPE_GAP = 0.01
-INPUT_PROMPT = re.compile(rb"### INPUT PLEASE: (\S+)")
+INPUT_PROMPT = re.compile(rb"### INPUT PLEASE: (\S+)\s")  # the whole word, its line ended
 ADDR2LINE = {"x86_64": "x86_64-linux-gnu-addr2line", "arm64": "aarch64-linux-gnu-addr2line",
              "riscv64": "riscv64-linux-gnu-addr2line"}
 MONITOR_MARK = "\n### QEMU monitor at the timeout"
