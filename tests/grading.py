@@ -117,6 +117,7 @@ LABS = [
 
 
 def lab_by_number(n):
+    """The Lab numbered n (exits if there is none)."""
     for lab in LABS:
         if lab.number == n:
             return lab
@@ -124,6 +125,7 @@ def lab_by_number(n):
 
 
 def source_files(root):
+    """The C, header and assembly files under root's source folders."""
     for top in SOURCE_DIRS:
         for d, _, names in os.walk(os.path.join(root, top)):
             for n in sorted(names):
@@ -197,6 +199,7 @@ KSTACK_HEADER_CUTS = (
 
 
 def cut_kstack_header(root):
+    """Cut KSTACK_HEADER_CUTS out of root's lib/kstack/kstack.h."""
     path = os.path.join(root, KSTACK_HEADER)
     if not os.path.exists(path):
         return
@@ -211,6 +214,7 @@ def cut_kstack_header(root):
 
 
 def remove_answers(root):
+    """Delete ANSWER_PATHS from the tree at root and cut the header."""
     for rel in ANSWER_PATHS:
         path = os.path.join(root, rel)
         if os.path.isdir(path):
@@ -221,6 +225,7 @@ def remove_answers(root):
 
 
 def skeleton(lab, dest):
+    """Write lab's skeleton tree to dest (a new folder), a git repository."""
     if os.path.exists(dest):
         raise SystemExit(f"lab: {dest} exists; give a new directory")
     shutil.copytree(ROOT, dest, symlinks=True,
@@ -254,6 +259,7 @@ def skeleton(lab, dest):
 
 
 def grading_boot(lab, arch):
+    """The name of the boot that grades lab on arch."""
     main = f"{arch}.{boots.main_fw(arch)}"
     return f"{main}.{lab.boot}" if lab.boot else main
 
@@ -400,6 +406,7 @@ def score_arch(lab, arch, outcomes):
 
 
 def grade(lab, arches, root=ROOT):
+    """make grade: grade the tree at root, print the score; exit status."""
     print(f"lab {lab.number} ({lab.name}), {lab.handout}", flush=True)
     score, total, _ = grade_tree(root, lab, arches, progress=True)
     print(f"Score: {score}/{total}")
@@ -521,6 +528,7 @@ def parse_wrong(path):
 
 
 def load_wrong(labs):
+    """Every wrong solution of tests/labs/wrong/<n>/ for the given labs."""
     out = []
     for lab in labs:
         d = os.path.join(WRONG_DIR, str(lab.number))

@@ -45,6 +45,7 @@ from harness import ARCHES
 
 
 def main():
+    """The subcommands: list, skeleton, grade, check, wrong."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("skeleton")

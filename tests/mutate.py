@@ -154,6 +154,7 @@ def subset_cmd(m, arch, root):
 
 
 def subset_key(m, arch):
+    """What makes two mutants' subsets the same run (arch, boots or host test, ktest)."""
     return (arch, m.fields.get("host", "") if arch == "host" else m.fields.get("boot", "main"),
             m.fields.get("ktest", ""))
 
@@ -161,6 +162,7 @@ def subset_key(m, arch):
 
 
 def timed_out(stdout):
+    """Whether run.py reported a timeout."""
     return "timed out" in stdout
 
 
@@ -243,15 +245,55 @@ KEEP = False
 VERDICTS = ["killed", "survived", "unrelated", "timeout", "build-failed"]
 
 
-def main():
-    global KEEP
+def parse_args():
+    """The command line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mutants", default="", help="comma-separated names (default: all)")
     ap.add_argument("--arch", choices=ARCHES + ["host"], help="only this arch's runs")
     ap.add_argument("--jobs", type=int, default=2, help="mutants built and run at once")
     ap.add_argument("--run-equivalent", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep the copies in build/mutate/")
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def run_all(tasks, arches_of, jobs):
+    """Build and test every (mutant, arch) task, `jobs` at a time; print each
+    mutant's worst verdict over its arches when its last one is in; the count
+    of each verdict."""
+    results = {m.name: {} for m, _ in tasks}
+    counts = dict.fromkeys(VERDICTS, 0)
+    lock = threading.Lock()
+
+    def finished(m, arch, res):
+        with lock:
+            results[m.name][arch] = res
+            if len(results[m.name]) < len(arches_of[m.name]):
+                return
+            verdicts = [v for v, _, _ in results[m.name].values()]
+            verdict = next(v for v in reversed(VERDICTS) if v in verdicts)
+            counts[verdict] += 1
+            print(f"{verdict:9} {m.name}: {m.fields['breaks']}")
+            for a, (v, detail, secs) in sorted(results[m.name].items()):
+                print(f"    # {a}: {v} in {secs:.0f} s: {detail}")
+            sys.stdout.flush()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futs = {pool.submit(run_one, m, a): (m, a) for m, a in tasks}
+        for f in concurrent.futures.as_completed(futs):
+            m, a = futs[f]
+            try:
+                res = f.result()
+            except Exception as e:  # a broken copy or apply: report, go on
+                res = ("build-failed", str(e), 0.0)
+            finished(m, a, res)
+    return counts
+
+
+def main():
+    """Check the mutants apply, build the base, run the baselines, then every
+    mutant; "N killed, N survived" last."""
+    global KEEP
+    args = parse_args()
     KEEP = args.keep
     started = time.time()
     names = [n for n in args.mutants.split(",") if n]
@@ -274,32 +316,7 @@ def main():
     other = sum(1 for m in mutants if not arches_of[m.name])
     print(f"# {len(todo)} mutants, {len(tasks)} builds and runs, {args.jobs} at a time"
           + (f"; {other} only for other arches, not run" if other else ""), flush=True)
-    results = {m.name: {} for m in todo}
-    counts = dict.fromkeys(VERDICTS, 0)
-    lock = threading.Lock()
-
-    def finished(m, arch, res):
-        with lock:
-            results[m.name][arch] = res
-            if len(results[m.name]) < len(arches_of[m.name]):
-                return
-            verdicts = [v for v, _, _ in results[m.name].values()]
-            verdict = next(v for v in reversed(VERDICTS) if v in verdicts)
-            counts[verdict] += 1
-            print(f"{verdict:9} {m.name}: {m.fields['breaks']}")
-            for a, (v, detail, secs) in sorted(results[m.name].items()):
-                print(f"    # {a}: {v} in {secs:.0f} s: {detail}")
-            sys.stdout.flush()
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = {pool.submit(run_one, m, a): (m, a) for m, a in tasks}
-        for f in concurrent.futures.as_completed(futs):
-            m, a = futs[f]
-            try:
-                res = f.result()
-            except Exception as e:  # a broken copy or apply: report, go on
-                res = ("build-failed", str(e), 0.0)
-            finished(m, a, res)
+    counts = run_all(tasks, arches_of, args.jobs)
     secs = time.time() - started
     equivalent = sum(1 for m in mutants if m.equivalent and not args.run_equivalent)
     print(f"# {equivalent} equivalent (not run); " + ", ".join(

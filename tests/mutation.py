@@ -71,6 +71,7 @@ def parse(path):
 
 
 def load(names=None):
+    """Every tests/mutants/*.mut, or only those named (exits on an unknown name)."""
     paths = sorted(p for p in os.listdir(MUTANT_DIR) if p.endswith(".mut"))
     mutants = [parse(os.path.join(MUTANT_DIR, p)) for p in paths]
     if names:
@@ -84,6 +85,7 @@ def load(names=None):
 
 
 def boot_names(m, arch):
+    """The names of the boots the mutant's `boot:` line picks on arch."""
     fw = boots.main_fw(arch)
     return [f"{arch}.{fw}" if b == "main" else f"{arch}.{fw}.{b}"
             for b in m.fields.get("boot", "main").split()]
@@ -130,6 +132,7 @@ def problems(m, root=ROOT):
 
 
 def apply(m, root):
+    """Make the mutant's changes to its file in the tree at root."""
     path = os.path.join(root, m.fields["file"])
     text = open(path).read()
     for old, new in m.hunks:

@@ -57,6 +57,7 @@ class Results:
         self.lock = threading.Lock()
 
     def report(self, ok, name, details=()):
+        """Print one verdict; its details when it failed (or with --verbose)."""
         with self.lock:
             self.outcomes[name] = ok
             if ok:
