@@ -175,8 +175,9 @@ class Session:
                 break
             log.write(chunk)
             log.flush()
-            with self.lock:
-                self.output += chunk
+            if self.answer:  # the typist looks for the prompt in it
+                with self.lock:
+                    self.output += chunk
             if self.on_line:
                 *lines, pending = (pending + chunk).split(b"\n")
                 for line in lines:

@@ -102,7 +102,10 @@ BUILD_VARS = ("DEBUG_CALLS", "VULN")
 
 def build_vars(m, arch):
     """The distinct build variables of the boots the mutant names (tests/boots.py's
-    Boot.make_vars), each a sorted list: [["VULN=1"]] for the vuln boot."""
+    Boot.make_vars), each a sorted list: [["VULN=1"]] for the vuln boot; none
+    for a host mutant."""
+    if arch == "host":
+        return []
     names = set(boot_names(m, arch))
     sets = {tuple(sorted(f"{k}={v}" for k, v in b.make_vars.items() if k in BUILD_VARS))
             for b in boots.boot_matrix() if b.name in names}
