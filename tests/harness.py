@@ -14,7 +14,7 @@ scripts/run_screen.py) goes through here:
                    every CPU's registers (QEMU's monitor) put in the log
   kernel_status()  the kernel's exit status from QEMU's exit code
   hung_pcs(), symbolize()   where the CPUs were, backtraces with names
-  ktap_cases(), parse_ktap(), ktap_results(), outcomes(), summary()
+  ktap_cases(), parse_ktap(), ktap_results(), outcomes()
                    KTAP: a boot's block, result lines, run.py's own output
   Progress         one progress line, rewritten in place on a terminal
   copy_tree()      a copy of the tree that keeps an arch's built objects
@@ -379,12 +379,6 @@ def outcomes(stdout):
     """{test name: ok} from tests/run.py's 'ok N - name' / 'not ok N - name' lines."""
     return {mt.group(2): mt.group(1) == "ok" for mt in
             re.finditer(r"^(not ok|ok) \d+ - (\S+)", stdout, re.M)}
-
-
-def summary(stdout):
-    """(passed, failed) from tests/run.py's last line "N passed, N failed", or None."""
-    m = re.search(r"^(\d+) passed, (\d+) failed$", stdout, re.M)
-    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 # ---- progress ------------------------------------------------------------------
