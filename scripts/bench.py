@@ -21,102 +21,86 @@ import argparse
 import importlib.util
 import os
 import re
-import shutil
-import signal
 import subprocess
 import sys
-import threading
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import harness  # noqa: E402  (the one place that boots QEMU)
+
 ICOUNT = "-icount shift=0,align=off,sleep=off -rtc clock=vm"
 ROUND = re.compile(r"bench: round (\d+) of (\d+), strategy (\S+)")
 
 
 def _load(name):
+    """scripts/<name>.py as a module (the report and the HTML page)."""
     spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
-def qemu_command(arch, image, vars_path, icount):
-    make_vars = [f"ARCH={arch}", f"IMAGE={image}", f"VARS={vars_path}"]
-    if icount:
-        make_vars += ["SMP=1", f"QEMU_EXTRA={ICOUNT}"]
-        if arch == "arm64":
-            make_vars.append("QEMU_CPU=max,pauth-impdef=on,cntfrq=1000000000")
-    out = subprocess.run(["make", "-s", "--no-print-directory", *make_vars, "print-qemu"],
-                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    info = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
-    return info.get("VARS_TEMPLATE", ""), info["QEMU"]
+def qemu_options(arch, icount):
+    """harness.qemu_command's keywords: one CPU and -icount with --icount 1
+    (and on arm64 a 1 GHz generic timer); else the Makefile's defaults."""
+    if not icount:
+        return {}
+    return {"smp": 1, "extra": ICOUNT,
+            "make_vars": {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"}
+            if arch == "arm64" else {}}
 
 
-def run_arch(arch, args):
-    out_dir = os.path.join(ROOT, "build", "bench", arch)
-    os.makedirs(out_dir, exist_ok=True)
-    image = os.path.join(out_dir, "bench.img")
-    vars_path = os.path.join(out_dir, "bench.vars")
-    log_path = os.path.join(out_dir, "bench.log")
-    shutil.copyfile(os.path.join(ROOT, "build", arch, "disk.img"), image)
-    cmdline = (f"run=bench run.args={args.calls},{args.rounds},{args.strategies},{args.icount}"
-               " kstack.debug run.driver run.control")
-    subprocess.run([sys.executable, os.path.join(ROOT, "boot", "mkimage.py"), "--set-cmdline",
-                    image, cmdline], check=True)
-    template, cmd = qemu_command(arch, image, vars_path, args.icount)
-    if template:
-        shutil.copyfile(template, vars_path)
-    print(f"bench: {arch}: booting ({'-icount: instructions' if args.icount else 'QEMU TCG'})",
-          flush=True)
-    progress = _load("run_screen").Progress(arch, prefix="bench")
-    start = time.time()
-    with open(log_path, "w") as log:
-        p = subprocess.Popen(cmd, shell=True, cwd=ROOT, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             errors="replace", start_new_session=True)
-        # A timer, not a check between lines: a guest that hangs silently
-        # prints nothing. The whole session goes (the shell and QEMU).
-        expired = threading.Event()
+def show_progress(progress, arch):
+    """The line callback: the round and strategy, notes for the program's own lines."""
+    def on_line(line):
+        m = ROUND.search(line)
+        if m:
+            progress.set(f"round {m.group(1)}/{m.group(2)}, strategy {m.group(3)}")
+        elif "stackshift 0.1" in line:
+            progress.set("kernel up, starting the benchmark")
+        elif "BENCH end" in line:
+            progress.set("done, powering off")
+        elif line.startswith("bench:") or "PANIC" in line:
+            progress.note(f"bench: {arch}: {line.strip()[7:]}")
+    return on_line
 
-        def kill():
-            expired.set()
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
-        timer = threading.Timer(args.timeout, kill)
-        timer.start()
-        try:
-            for line in p.stdout:
-                log.write(line)
-                m = ROUND.search(line)
-                if m:
-                    progress.set(f"round {m.group(1)}/{m.group(2)}, strategy {m.group(3)}")
-                elif "stackshift 0.1" in line:
-                    progress.set("kernel up, starting the benchmark")
-                elif "BENCH end" in line:
-                    progress.set("done, powering off")
-                elif line.startswith("bench:") or "PANIC" in line:
-                    progress.note(f"bench: {arch}: {line.strip()[7:]}")
-        finally:
-            timer.cancel()
-            progress.done()
-        p.wait()
-        if expired.is_set():
-            print(f"bench: {arch}: timed out after {args.timeout} s", flush=True)
-            return False
-    print(f"bench: {arch}: {time.time() - start:.0f} s", flush=True)
-    report = [sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
-              log_path, "--out", out_dir] + (["--check"] if args.check else [])
-    r = subprocess.run(report, stdout=subprocess.PIPE, text=True)
+def report(log_path, out_dir, check):
+    """scripts/bench_report.py on the log: its tables printed and kept as report.txt."""
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
+           log_path, "--out", out_dir] + (["--check"] if check else [])
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
     sys.stdout.write(r.stdout)
     with open(os.path.join(out_dir, "report.txt"), "w") as f:
         f.write(r.stdout)
     return r.returncode == 0
 
 
+def run_arch(arch, args):
+    """Boot the benchmark (run=bench) on one arch and report; whether it all went well."""
+    out_dir = os.path.join(ROOT, "build", "bench", arch)
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "bench")
+    cmdline = (f"run=bench run.args={args.calls},{args.rounds},{args.strategies},{args.icount}"
+               " kstack.debug run.driver run.control")
+    cmd = harness.prepare(arch, f"{path}.img", f"{path}.vars", cmdline,
+                          **qemu_options(arch, args.icount))
+    print(f"bench: {arch}: booting ({'-icount: instructions' if args.icount else 'QEMU TCG'})",
+          flush=True)
+    progress = harness.Progress(arch, prefix="bench")
+    try:
+        s = harness.boot(cmd, f"{path}.log", args.timeout, on_line=show_progress(progress, arch))
+    finally:
+        progress.done()
+    if s.timed_out:
+        print(f"bench: {arch}: timed out after {args.timeout} s", flush=True)
+        return False
+    print(f"bench: {arch}: {s.secs:.0f} s", flush=True)
+    return report(f"{path}.log", out_dir, args.check)
+
+
 def main():
+    """Each arch in turn, then the HTML page."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--arches", default="x86_64 arm64 riscv64")
     ap.add_argument("--calls", type=int, default=20000)

@@ -16,56 +16,28 @@ outcome counts. Python standard library only.
 import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
-import threading
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def qemu_command(arch, image, vars_path, smp):
-    out = subprocess.run(["make", "-s", "--no-print-directory", f"ARCH={arch}", f"IMAGE={image}",
-                          f"VARS={vars_path}", f"SMP={smp}", "print-qemu"],
-                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    info = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
-    return info.get("VARS_TEMPLATE", ""), info["QEMU"]
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import harness  # noqa: E402  (the one place that boots QEMU)
 
 
 def boot(arch, program, args, timeout, smp, show):
     """Boot with run=program; returns (log text, seconds, timed out)."""
     out_dir = os.path.join(ROOT, "build", program)
     os.makedirs(out_dir, exist_ok=True)
-    image = os.path.join(out_dir, f"{arch}.img")
-    vars_path = os.path.join(out_dir, f"{arch}.vars")
-    log_path = os.path.join(out_dir, f"{arch}.log")
-    shutil.copyfile(os.path.join(ROOT, "build", arch, "disk.img"), image)
+    path = os.path.join(out_dir, arch)
     cmdline = f"run={program} run.args={','.join(args)} kstack.debug run.control"
-    subprocess.run([sys.executable, os.path.join(ROOT, "boot", "mkimage.py"), "--set-cmdline",
-                    image, cmdline], check=True)
-    template, cmd = qemu_command(arch, image, vars_path, smp)
-    if template:
-        shutil.copyfile(template, vars_path)
+    cmd = harness.prepare(arch, f"{path}.img", f"{path}.vars", cmdline, smp=smp)
     print(f"{program}: {arch}: booting: {cmdline}", flush=True)
-    start = time.time()
-    p = subprocess.Popen(cmd, shell=True, cwd=ROOT, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         start_new_session=True)
-    expired = []
-    timer = threading.Timer(timeout, lambda: (expired.append(1), os.killpg(p.pid, 9)))
-    timer.start()
-    lines = []
-    with open(log_path, "w") as log:
-        for raw in p.stdout:
-            line = raw.decode("utf-8", "replace").replace("\r", "")
-            log.write(line)
-            lines.append(line)
-            if show(line):
-                print(f"{program}: {arch}: {line.rstrip()}", flush=True)
-    p.wait()
-    timer.cancel()
-    return "".join(lines), time.time() - start, bool(expired)
+
+    def on_line(line):
+        if show(line):
+            print(f"{program}: {arch}: {line.rstrip()}", flush=True)
+
+    s = harness.boot(cmd, f"{path}.log", timeout, on_line=on_line)
+    return s.text(), s.secs, s.timed_out
 
 
 OUTCOME = re.compile(r"(\w+)=(\d+)")
@@ -88,6 +60,7 @@ def fuzz_summary(arch, text):
 
 
 def check(arch, program, text, secs, timed_out):
+    """Print the run's verdict line; whether it passed."""
     problems = []
     if timed_out:
         problems.append("timed out")
@@ -103,6 +76,7 @@ def check(arch, program, text, secs, timed_out):
 
 
 def main():
+    """Each arch in turn: boot, add up (fuzz), check."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("program", choices=["fuzz", "soak"])
     ap.add_argument("--arches", default="x86_64 arm64 riscv64")

@@ -32,13 +32,12 @@ import argparse
 import importlib.util
 import os
 import re
-import signal
-import subprocess
 import sys
-import threading
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import harness  # noqa: E402  (the one place that boots QEMU)
+
 _spec = importlib.util.spec_from_file_location(
     "bench_report", os.path.join(ROOT, "scripts", "bench_report.py"))
 bench_report = importlib.util.module_from_spec(_spec)
@@ -58,109 +57,25 @@ NEXT = ("next: make bench (every syscall, IPC, plots; build/bench/index.html) | 
         "the labs: docs/labs/README.md")
 
 
-class Progress:
-    """One line of progress: rewritten in place on a terminal (with the
-    seconds ticking), otherwise printed once per change."""
-
-    def __init__(self, arch, stream=sys.stdout, prefix="stackshift"):
-        self.arch, self.stream, self.tty = arch, stream, stream.isatty()
-        self.prefix = prefix
-        self.start, self.what, self.lock = time.time(), "booting through the firmware", \
-            threading.Lock()
-        self.stopped = threading.Event()
-        self.shown = None
-        if self.tty:
-            threading.Thread(target=self._tick, daemon=True).start()
-        else:
-            self._show()
-
-    def _line(self):
-        return f"{self.prefix}: {self.arch} {self.what} ... {time.time() - self.start:.0f} s"
-
-    def _show(self):
-        with self.lock:
-            if self.stopped.is_set():
-                return
-            if self.tty:
-                self.stream.write("\r" + self._line() + "\x1b[K")
-            elif self.what != self.shown:
-                self.stream.write(self._line() + "\n")
-            self.shown = self.what
-            self.stream.flush()
-
-    def _tick(self):
-        while not self.stopped.wait(1.0):
-            self._show()
-
-    def note(self, text):
-        """A line of its own above the progress line."""
-        with self.lock:
-            self.stream.write(("\r\x1b[K" if self.tty else "") + text + "\n")
-            self.stream.flush()
-            self.shown = None if self.tty else self.shown
-        if self.tty:
-            self._show()
-
-    def set(self, what):
-        if what != self.what:
-            self.what = what
-            self._show()
-
-    def done(self):
-        self._show()
-        with self.lock:
-            self.stopped.set()
-            if self.tty:
-                self.stream.write("\n")
-                self.stream.flush()
-        return time.time() - self.start
-
-
 def boot(cmd, log_path, progress, timeout):
     """Run cmd (a shell command line), every line to log_path; (status, seconds, timed_out)."""
-    expired = threading.Event()
-    with open(log_path, "w") as log:
-        p = subprocess.Popen(cmd, shell=True, cwd=ROOT, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             start_new_session=True)
+    def on_line(line):
+        m = STEP.search(line)
+        if m:
+            progress.set(f"measuring strategy {m.group(3)} ({m.group(1)}/{m.group(2)})")
+        elif "BENCH end" in line:
+            progress.set("done, powering off")
+            # A machine that cannot power off (BOARD=sifive_u) is
+            # stopped once it has had time to.
+            session.stop_later(15)
+        elif "stackshift 0.1" in line:
+            progress.set("kernel up, starting the measurements")
+        elif "PANIC" in line:
+            progress.set("kernel PANIC (see the log)")
 
-        def stop():
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-        def kill():
-            expired.set()
-            stop()
-
-        timer = threading.Timer(timeout, kill)
-        timer.start()
-        try:
-            for raw in p.stdout:
-                line = raw.decode("utf-8", "replace")
-                log.write(line)
-                m = STEP.search(line)
-                if m:
-                    progress.set(f"measuring strategy {m.group(3)} ({m.group(1)}/{m.group(2)})")
-                elif "BENCH end" in line:
-                    progress.set("done, powering off")
-                    # A machine that cannot power off (BOARD=sifive_u) is
-                    # stopped once it has had time to.
-                    grace = threading.Timer(15, stop)
-                    grace.daemon = True
-                    grace.start()
-                elif "stackshift 0.1" in line:
-                    progress.set("kernel up, starting the measurements")
-                elif "PANIC" in line:
-                    progress.set("kernel PANIC (see the log)")
-        except KeyboardInterrupt:
-            kill()
-            raise
-        finally:
-            timer.cancel()
-        status = p.wait()
-    return status, progress.done(), expired.is_set()
+    session = harness.Session(cmd, log_path, timeout, on_line=on_line)
+    session.run()
+    return session.status, progress.done(), session.timed_out
 
 
 def parse_kstack(lines):
@@ -277,6 +192,7 @@ def table(arch, lines, shift, tcg):
 
 
 def main(argv=None):
+    """Boot (unless --render-only), then the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--arch", required=True)
     ap.add_argument("--log", required=True)
@@ -294,7 +210,7 @@ def main(argv=None):
         if args.tcg:
             print("stackshift: WARNING: TCG=1: wall-clock timings under QEMU TCG are host "
                   "noise; only ratios between strategies within this run mean anything")
-        progress = Progress(args.arch)
+        progress = harness.Progress(args.arch)
         try:
             status, seconds, timed_out = boot(cmd, args.log, progress, args.timeout)
         except KeyboardInterrupt:

@@ -50,7 +50,7 @@ boots of the arch's last firmware path: `main` is <arch>.<fw> (the full
 self-test boot), anything else <arch>.<fw>.<boot> (tests/run.py --list shows
 them); a boot whose kernel is built with other make variables
 (gate-closed-nodebug: DEBUG_CALLS=0, vuln: VULN=1, its make_vars in
-run.py) gets the mutant built that way too. `ktest` narrows what those
+tests/boots.py) gets the mutant built that way too. `ktest` narrows what those
 boots run (run.py --ktest). A host mutant
 (lib/) builds the host unit tests and runs host.<host>.
 
@@ -71,7 +71,8 @@ lock every printk takes is never released): its boot timing out is its
 kill, and the line says why no test can do better. A hang inside a KTAP
 case is not that: tests/run.py fails the case that never finished.
 
-Python standard library only.
+The format (parse, check, apply) is tests/mutation.py's; the boots are
+tests/boots.py's. Python standard library only.
 """
 import argparse
 import concurrent.futures
@@ -83,168 +84,15 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MUTANT_DIR = os.path.join(ROOT, "tests", "mutants")
+import boots
+import harness
+from harness import ARCHES, ROOT, outcomes
+from mutation import boot_names, load, problems, apply
+
 WORK_DIR = os.path.join(ROOT, "build", "mutate")
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402  (the boot matrix and the arch list)
 
 BOOT_TIMEOUT = 60  # s: a full self-test boot takes 7-15 s; a hung mutant is killed
-FIELDS = {"breaks", "file", "arch", "boot", "ktest", "host", "equivalent", "kills", "timeout", "hangs"}
-
-
-@dataclass
-class Mutant:
-    name: str
-    path: str
-    fields: dict = field(default_factory=dict)
-    hunks: list = field(default_factory=list)  # [(old, new)]
-
-    @property
-    def arches(self):
-        a = self.fields.get("arch", "")
-        return run.ARCHES if a == "all" else a.split()
-
-    def kills(self, arch):
-        """The fnmatch globs of the tests that must fail, {arch} filled in."""
-        return [k.replace("{arch}", arch) for k in self.fields.get("kills", "").split()]
-
-    @property
-    def equivalent(self):
-        return self.fields.get("equivalent", "")
-
-
-def parse(path):
-    """A Mutant from a .mut file; raises ValueError on a malformed one."""
-    m = Mutant(os.path.basename(path)[:-4], path)
-    old = new = None
-    with open(path) as f:
-        lines = f.read().split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    for n, line in enumerate(lines, 1):
-        if line == "---":
-            if old is not None:
-                m.hunks.append(("\n".join(old), "\n".join(new or [])))
-            old, new = [], None
-        elif line == "+++" and old is not None and new is None:
-            new = []
-        elif new is not None:
-            new.append(line)
-        elif old is not None:
-            old.append(line)
-        elif line.startswith("#") or not line.strip():
-            continue
-        else:
-            key, sep, value = line.partition(":")
-            if not sep or key.strip() not in FIELDS:
-                raise ValueError(f"{path}:{n}: expected 'field: value', field one of "
-                                 + ", ".join(sorted(FIELDS)))
-            m.fields[key.strip()] = value.strip()
-    if old is not None:
-        if new is None:
-            raise ValueError(f"{path}: a '---' block without its '+++'")
-        m.hunks.append(("\n".join(old), "\n".join(new)))
-    return m
-
-
-def load(names=None):
-    paths = sorted(p for p in os.listdir(MUTANT_DIR) if p.endswith(".mut"))
-    mutants = [parse(os.path.join(MUTANT_DIR, p)) for p in paths]
-    if names:
-        known = {m.name for m in mutants}
-        unknown = [n for n in names if n not in known]
-        if unknown:
-            raise SystemExit(f"mutate: no such mutant: {', '.join(unknown)}")
-        mutants = [m for m in mutants if m.name in names]
-    return mutants
-
-
-def main_fw(arch):
-    """The firmware path whose boots the mutants name (the arch's last one)."""
-    return [b.boot for b in run.boot_matrix() if b.arch == arch][-1]
-
-
-def boot_names(m, arch):
-    fw = main_fw(arch)
-    return [f"{arch}.{fw}" if b == "main" else f"{arch}.{fw}.{b}"
-            for b in m.fields.get("boot", "main").split()]
-
-
-def problems(m, root=ROOT):
-    """Why the mutant cannot be run on the tree at root (empty: it applies)."""
-    out = []
-    for key in ("breaks", "file", "arch"):
-        if not m.fields.get(key):
-            out.append(f"no '{key}:' line")
-    if not m.hunks:
-        out.append("no '---' / '+++' change")
-    if not m.equivalent and not m.fields.get("kills"):
-        out.append("no 'kills:' line (the tests that must fail)")
-    if out:
-        return out
-    arch = m.fields["arch"]
-    if arch == "host":
-        if not m.fields.get("host"):
-            out.append("arch: host needs a 'host:' line (the host test to run)")
-        elif not os.path.exists(os.path.join(root, "tests", "host", f"test_{m.fields['host']}.c")):
-            out.append(f"no host test tests/host/test_{m.fields['host']}.c")
-    else:
-        bad = [a for a in m.arches if a not in run.ARCHES]
-        if bad or not m.arches:
-            out.append(f"unknown arch {' '.join(bad) or '(none)'}: "
-                       f"use {' '.join(run.ARCHES)}, all or host")
-        known = {b.name for b in run.boot_matrix()}
-        for a in m.arches:
-            out += [f"no boot {b} (tests/run.py --list)" for b in boot_names(m, a)
-                    if a in run.ARCHES and b not in known]
-    path = os.path.join(root, m.fields["file"])
-    if not os.path.isfile(path):
-        return out + [f"no file {m.fields['file']}"]
-    text = open(path).read()
-    for i, (old, _) in enumerate(m.hunks, 1):
-        count = text.count(old) if old else 0
-        if count != 1:
-            first = old.strip().split("\n")[0] if old.strip() else "(empty)"
-            out.append(f"change {i}: the text starting '{first}' occurs {count} times "
-                       f"in {m.fields['file']}, not once")
-    return out
-
-
-def apply(m, root):
-    path = os.path.join(root, m.fields["file"])
-    text = open(path).read()
-    for old, new in m.hunks:
-        if not new and text.count(old + "\n") == 1:
-            old += "\n"  # delete the lines, not just their text
-        if text.count(old) != 1:
-            raise RuntimeError(f"{m.name}: text not found exactly once in {m.fields['file']}")
-        text = text.replace(old, new)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def copy_tree(dest, arch):
-    """The sources plus build/<arch> (or build/host), mtimes kept so make
-    rebuilds only what the mutant changes."""
-    def skip(d, names):
-        top = os.path.abspath(d) == ROOT
-        return [n for n in names if (top and n in ("build", ".git")) or n == "__pycache__"]
-    shutil.copytree(ROOT, dest, ignore=skip, symlinks=True)
-    builds = ["host"] if arch == "host" else \
-        [arch, f"{arch}-nodebug", f"{arch}-vuln"] + (["gnu-efi-arm64"] if arch == "arm64" else [])
-    for b in builds:
-        src = os.path.join(ROOT, "build", b)
-        if os.path.isdir(src):
-            shutil.copytree(src, os.path.join(dest, "build", b), symlinks=True,
-                            ignore=lambda d, names: [n for n in names if n in ("test", "disk.img")])
-    # newlib (lib/user/newlib.mk) is shared, not copied: it takes minutes to build.
-    newlib = os.path.join(ROOT, "build", "newlib")
-    if os.path.isdir(newlib):
-        os.makedirs(os.path.join(dest, "build"), exist_ok=True)
-        os.symlink(os.path.realpath(newlib), os.path.join(dest, "build", "newlib"))
 
 
 # The make variables that choose another kernel build (build/<arch>-nodebug,
@@ -253,11 +101,14 @@ BUILD_VARS = ("DEBUG_CALLS", "VULN")
 
 
 def build_vars(m, arch):
-    """The distinct build variables of the boots the mutant names (run.py's
-    Boot.make_vars), each a sorted list: [["VULN=1"]] for the vuln boot."""
+    """The distinct build variables of the boots the mutant names (tests/boots.py's
+    Boot.make_vars), each a sorted list: [["VULN=1"]] for the vuln boot; none
+    for a host mutant."""
+    if arch == "host":
+        return []
     names = set(boot_names(m, arch))
     sets = {tuple(sorted(f"{k}={v}" for k, v in b.make_vars.items() if k in BUILD_VARS))
-            for b in run.boot_matrix() if b.name in names}
+            for b in boots.boot_matrix() if b.name in names}
     return [list(vs) for vs in sorted(sets) if vs]
 
 
@@ -289,7 +140,7 @@ def boot_timeout(m, arch):
     """BOOT_TIMEOUT, or a boot's own limit if it counts instructions
     (-icount runs several times slower than a plain TCG boot)."""
     names = set(boot_names(m, arch))
-    slow = [b.timeout for b in run.boot_matrix() if b.name in names and "icount" in b.qemu_extra]
+    slow = [b.timeout for b in boots.boot_matrix() if b.name in names and "icount" in b.qemu_extra]
     return max([BOOT_TIMEOUT, int(m.fields.get("timeout", 0))] + slow)
 
 
@@ -306,17 +157,15 @@ def subset_cmd(m, arch, root):
 
 
 def subset_key(m, arch):
+    """What makes two mutants' subsets the same run (arch, boots or host test, ktest)."""
     return (arch, m.fields.get("host", "") if arch == "host" else m.fields.get("boot", "main"),
             m.fields.get("ktest", ""))
 
 
-def outcomes(stdout):
-    """{test name: ok} from run.py's 'ok N - name' / 'not ok N - name' lines."""
-    return {mt.group(2): mt.group(1) == "ok" for mt in
-            re.finditer(r"^(not ok|ok) \d+ - (\S+)", stdout, re.M)}
 
 
 def timed_out(stdout):
+    """Whether run.py reported a timeout."""
     return "timed out" in stdout
 
 
@@ -359,7 +208,7 @@ def run_one(m, arch):
     dest = os.path.join(WORK_DIR, f"{m.name}.{arch}")
     shutil.rmtree(dest, ignore_errors=True)
     try:
-        copy_tree(dest, arch)
+        harness.copy_tree(dest, arch)
         apply(m, dest)
         for target in build_targets(arch, build_vars(m, arch)):
             p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=dest,
@@ -399,15 +248,55 @@ KEEP = False
 VERDICTS = ["killed", "survived", "unrelated", "timeout", "build-failed"]
 
 
-def main():
-    global KEEP
+def parse_args():
+    """The command line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mutants", default="", help="comma-separated names (default: all)")
-    ap.add_argument("--arch", choices=run.ARCHES + ["host"], help="only this arch's runs")
+    ap.add_argument("--arch", choices=ARCHES + ["host"], help="only this arch's runs")
     ap.add_argument("--jobs", type=int, default=2, help="mutants built and run at once")
     ap.add_argument("--run-equivalent", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep the copies in build/mutate/")
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def run_all(tasks, arches_of, jobs):
+    """Build and test every (mutant, arch) task, `jobs` at a time; print each
+    mutant's worst verdict over its arches when its last one is in; the count
+    of each verdict."""
+    results = {m.name: {} for m, _ in tasks}
+    counts = dict.fromkeys(VERDICTS, 0)
+    lock = threading.Lock()
+
+    def finished(m, arch, res):
+        with lock:
+            results[m.name][arch] = res
+            if len(results[m.name]) < len(arches_of[m.name]):
+                return
+            verdicts = [v for v, _, _ in results[m.name].values()]
+            verdict = next(v for v in reversed(VERDICTS) if v in verdicts)
+            counts[verdict] += 1
+            print(f"{verdict:9} {m.name}: {m.fields['breaks']}")
+            for a, (v, detail, secs) in sorted(results[m.name].items()):
+                print(f"    # {a}: {v} in {secs:.0f} s: {detail}")
+            sys.stdout.flush()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futs = {pool.submit(run_one, m, a): (m, a) for m, a in tasks}
+        for f in concurrent.futures.as_completed(futs):
+            m, a = futs[f]
+            try:
+                res = f.result()
+            except Exception as e:  # a broken copy or apply: report, go on
+                res = ("build-failed", str(e), 0.0)
+            finished(m, a, res)
+    return counts
+
+
+def main():
+    """Check the mutants apply, build the base, run the baselines, then every
+    mutant; "N killed, N survived" last."""
+    global KEEP
+    args = parse_args()
     KEEP = args.keep
     started = time.time()
     names = [n for n in args.mutants.split(",") if n]
@@ -430,32 +319,7 @@ def main():
     other = sum(1 for m in mutants if not arches_of[m.name])
     print(f"# {len(todo)} mutants, {len(tasks)} builds and runs, {args.jobs} at a time"
           + (f"; {other} only for other arches, not run" if other else ""), flush=True)
-    results = {m.name: {} for m in todo}
-    counts = dict.fromkeys(VERDICTS, 0)
-    lock = threading.Lock()
-
-    def finished(m, arch, res):
-        with lock:
-            results[m.name][arch] = res
-            if len(results[m.name]) < len(arches_of[m.name]):
-                return
-            verdicts = [v for v, _, _ in results[m.name].values()]
-            verdict = next(v for v in reversed(VERDICTS) if v in verdicts)
-            counts[verdict] += 1
-            print(f"{verdict:9} {m.name}: {m.fields['breaks']}")
-            for a, (v, detail, secs) in sorted(results[m.name].items()):
-                print(f"    # {a}: {v} in {secs:.0f} s: {detail}")
-            sys.stdout.flush()
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = {pool.submit(run_one, m, a): (m, a) for m, a in tasks}
-        for f in concurrent.futures.as_completed(futs):
-            m, a = futs[f]
-            try:
-                res = f.result()
-            except Exception as e:  # a broken copy or apply: report, go on
-                res = ("build-failed", str(e), 0.0)
-            finished(m, a, res)
+    counts = run_all(tasks, arches_of, args.jobs)
     secs = time.time() - started
     equivalent = sum(1 for m in mutants if m.equivalent and not args.run_equivalent)
     print(f"# {equivalent} equivalent (not run); " + ", ".join(

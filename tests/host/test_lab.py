@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""tests/host/test_lab.py - host tests of tests/lab.py (the course labs).
+"""tests/host/test_lab.py - host tests of the course labs (tests/lab.py;
+its engine, tests/grading.py).
 
 The markers of a lab region pair up or are refused; a skeleton gets the
 stub, keeps the indentation and leaves other labs alone; every lab of the
@@ -16,7 +17,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import lab  # noqa: E402
+import grading as lab  # noqa: E402  (the labs' engine behind tests/lab.py)
+import harness  # noqa: E402  (KTAP parsing)
 
 SOURCE = """int f(void)
 {
@@ -104,7 +106,7 @@ def _():
 def _():
     text = ("not ok 1 - x86_64.uefi.a.b\n    # a.c:3: got 1, expected 2\nok 2 - x86_64.uefi.c\n"
             "ok 3 - x86_64.uefi.a.b\n")
-    r = lab.parse_results(text, after=True)  # tests/run.py's order: diagnostics after
+    r = harness.ktap_results(text, after=True)  # tests/run.py's order: diagnostics after
     return r["x86_64.uefi.a.b"] == (False, ["# a.c:3: got 1, expected 2"]) \
         and r["x86_64.uefi.c"][0] and "ktap_plan" not in r
 
@@ -113,8 +115,8 @@ def _():
 def _():
     good = "KTAP version 1\n1..2\n    1..2\n    ok 1 - s.a\n    ok 2 - s.b\nok 1 - s\nok 2 - t\n"
     short = "1..3\n    1..2\n    ok 1 - s.a\nok 1 - s\nok 2 - t\n"
-    bad = lab.parse_results(short, "host.")
-    return "host.ktap_plan" not in lab.parse_results(good, "host.") and \
+    bad = harness.ktap_results(short, "host.")
+    return "host.ktap_plan" not in harness.ktap_results(good, "host.") and \
         not bad["host.ktap_plan"][0] and len(bad["host.ktap_plan"][1]) == 2
 
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """tests/host/test_lab_answers.py - a student's tree (tests/lab.py skeleton)
 leaves out the files that hold other copies of lab solutions
-(lab.ANSWER_PATHS): every listed path exists in this tree, so the list has
+(grading.ANSWER_PATHS, tests/grading.py): every listed path exists in this tree, so the list has
 not gone stale, remove_answers() deletes files and directories alike, and
 the copy of lib/kstack/kstack.h it leaves (the kernel builds the library's
 ring and SipHash) no longer has the bump or LFSR113.
@@ -15,7 +15,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import lab  # noqa: E402
+import grading as lab  # noqa: E402  (the labs' engine behind tests/lab.py)
 
 
 def check():

@@ -1,0 +1,435 @@
+# SPDX-License-Identifier: MIT
+"""tests/boots.py - the boot matrix: every QEMU boot of the test suite and
+what it must show.
+
+Data, not a front door: tests/run.py runs these boots, tests/mutate.py
+names its mutants' subsets by them (main_fw) and builds their kernels with
+their make_vars, tests/lab.py grades on them (tests/grading.py). The arch
+list and the exit statuses come from tests/harness.py, which boots them.
+Python standard library only.
+"""
+from dataclasses import dataclass, field
+
+from harness import ARCHES, EXIT_OK, EXIT_PANIC
+
+DEFAULT_CMDLINE = "ktest=all"
+# The console test's word (harness.Session types it when asked) and the
+# receive interrupt's stall (harness.TYPE_GAP says why).
+TYPED = "console.expect=stackshift console.rx_stall_us=30000"
+
+
+@dataclass
+class Boot:
+    """One QEMU boot and what it must show."""
+    name: str
+    arch: str
+    boot: str                      # firmware path: uefi, uboot, ...
+    cmdline: str = DEFAULT_CMDLINE
+    qemu_extra: str = ""
+    smp: int = 4
+    status: int = EXIT_OK          # expected kernel exit status
+    expect: list = field(default_factory=list)   # regexes the log must contain
+    ktap: bool = True              # expect a complete KTAP block
+    timeout: int = 240
+    make_vars: dict = field(default_factory=dict)  # e.g. QEMU_CPU=qemu64
+    group: str = ""                # "<name>:differ" or "<name>:same": compare CRNG test outputs
+    bench: bool = False            # a user/bench/bench run: scripts/bench_report.py --check its log
+    parallel: bool = False         # every vCPU a host thread (see qemu_extra)
+
+
+# The .kstack boots' self-tests: the pool has a boot of its own, and lab 4's
+# grade (the prng's migration trials, the distribution of off, prng and
+# prng-task) is part of migration_attack and distribution_and_bounds.
+KSTACK_KTEST = ("ktest=kstack,-kstack.pool,-kstack.migration_attack_prng,"
+                "-kstack.distribution_and_bounds_prng")
+KSTACK_TIMEOUT = 1800  # seconds: the .kstack boots (boot_matrix explains)
+
+
+def turn_cpus(arch):
+    """CPUs for the long boots whose vCPUs take turns on one host thread
+    (qemu_extra). riscv64 gets two: QEMU 7.2 keeps a riscv vCPU that spins
+    at `pause` on the host thread until a 100 ms kick, which four vCPUs in
+    turn made cost 950 s for the stack offset suite; two in turn took 123 s,
+    against 191 s (two) and 202 s (four) with a host thread each, and
+    riscv64.sifive_u.kstack 144 s against 613 s. The suites need two CPUs;
+    every CPU a machine has is brought up and tested by its main boot."""
+    return 2 if arch == "riscv64" else 4
+
+
+def booted(arch, smp):
+    """What every boot must print: banner, memory map, CPUs described and online."""
+    online = r"smp: 1 CPU online" if smp == 1 else rf"smp: {smp} CPUs online"
+    return [r"stackshift \S+ \(" + arch + r"\)", r"memory: \d+ regions, \d+ MiB usable",
+            rf"cpus: {smp} described by", online]
+
+
+def boot_matrix():
+    """Every boot of make test: each arch's firmware paths and their special
+    boots, the crash boots, then the boards, the bus, the entropy rows."""
+    firmware = {"x86_64": ["uefi"], "arm64": ["uefi", "uboot"], "riscv64": ["uboot"]}
+    # arm64: QEMU's virt has a GICv2 unless told otherwise; each boot says which it found.
+    gic = {"x86_64": [], "arm64": [r"gic: GICv2 distributor"], "riscv64": []}
+    boots = []
+    for arch in ARCHES:
+        for fw in firmware[arch]:
+            boots.append(Boot(f"{arch}.{fw}", arch, fw, parallel=True,
+                              cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
+                              expect=booted(arch, 4) + gic[arch] +
+                              [r"console: input by interrupt",
+                               r"kstack: strategy prng \(default\)"]))
+        fw = firmware[arch][-1]
+        cpus = turn_cpus(arch)
+        # The stack offset suite has a boot of its own, the longest of all: a
+        # clean make test (two boots at once on two cores) measured 451 s on
+        # x86_64 and 755 s on arm64, so its timeout leaves room for a host
+        # twice as busy.
+        boots.append(Boot(f"{arch}.{fw}.kstack", arch, fw, cmdline=KSTACK_KTEST, smp=cpus,
+                          expect=booted(arch, cpus), timeout=KSTACK_TIMEOUT))
+        # The attack demonstrations (docs/attacks.md) have one too.
+        boots.append(Boot(f"{arch}.{fw}.attack", arch, fw, cmdline="ktest=attack", smp=cpus,
+                          expect=booted(arch, cpus), timeout=600))
+        # (Four CPUs: riscv64 under -icount with two hangs in the firmware
+        # right after the second CPU starts; docs/ipc.md.)
+        # The pool storm needs the default tick rate, which plain TCG on a busy
+        # host does not deliver (100-300 ticks a second were seen while the
+        # calls went on); under -icount guest time, and so the tick, follows
+        # the instructions executed.
+        boots.append(Boot(f"{arch}.{fw}.kstack-pool", arch, fw, cmdline="ktest=kstack.pool",
+                          qemu_extra="-icount shift=0,align=off,sleep=off",
+                          expect=booted(arch, 4), timeout=900))
+        # The syscall fuzzer (10^5 calls) and the 20 s soak: a boot of their own.
+        boots.append(Boot(f"{arch}.{fw}.fuzz-soak", arch, fw, cmdline="ktest=fuzz,soak", smp=cpus,
+                          expect=booted(arch, cpus), timeout=600))
+        # A short `make bench ICOUNT=1`: the tables come out and `off` is the
+        # fastest strategy on the invalid call (exact instruction counts).
+        icount_cpu = {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"} if arch == "arm64" else {}
+        boots.append(Boot(f"{arch}.{fw}.bench-icount", arch, fw, smp=1, ktap=False, bench=True,
+                          cmdline="run=bench run.args=300,3,all,1 kstack.debug run.driver run.control",
+                          qemu_extra="-icount shift=0,align=off,sleep=off -rtc clock=vm",
+                          make_vars=icount_cpu, expect=[r"BENCH end", r"run=bench: exit status 0"],
+                          timeout=400))
+        # init starts the console server, which owns the UART and
+        # takes its interrupt through a notification; the client's output
+        # and the word typed in reach it through the server.
+        boots.append(Boot(f"{arch}.{fw}.init-console", arch, fw, ktap=False, timeout=120,
+                          cmdline="run=init run.args=hello_console:input",
+                          expect=[r"console_server: serving the (16550|PL011|SiFive) UART",
+                                  r"### INPUT PLEASE: stackshift",
+                                  r"(?m)^ *ok \d+ - ipc\.console_input_through_server",
+                                  r"(?m)^ *ok \d+ - ipc\.console_input_by_interrupt",
+                                  r"init: hello_console exit status 0",
+                                  r"init: console server: \d+ bytes written, \d+ received, [1-9]\d* interrupts",
+                                  r"init: console_server exit status 0",
+                                  r"run=init: exit status 0"]))
+        # init=off: no console server, so programs print through the
+        # kernel's debug console (the C library falls back to it).
+        boots.append(Boot(f"{arch}.{fw}.init-off", arch, fw, ktap=False, timeout=120,
+                          cmdline="init=off run=hello",
+                          expect=[r"hello from pid \d+ on cpu \d+", r"run=hello: exit status 0",
+                                  r"(?s)\A(?!.*console_server: serving)"]))
+        # The image a user boots: no ktest=, no kstack.debug. A program from
+        # run= gets -EPERM from every debug call, even holding the control
+        # capability (run.control), and so does its child; the banner says so.
+        # Its child's forged results show, marked: through the console
+        # server here, through the kernel (init=off: no server) below.
+        forged = [r"(?m)^ *ok \d+ - security\.fake_output_refused$",
+                  r"(?m)^not ok~ 1 - security\.forged_result", r"(?m)^ +ok~ 2 - security\.forged_indented",
+                  r"(?m)^not ok~ 3 - security\.forged_in_pieces",
+                  r"(?ms)\A(?!.*^\s*(not )?ok \d+ - security\.forged)"]
+        boots.append(Boot(f"{arch}.{fw}.gate-closed", arch, fw, ktap=False, timeout=120,
+                          cmdline="run=test_security run.args=gate-closed run.control",
+                          expect=[r"kstack: strategy prng \(default\).*; debug calls off",
+                                  r"(?m)^ *ok \d+ - security\.gate_closed$",
+                                  r"(?m)^ *ok \d+ - vuln\.absent$",
+                                  r"run=test_security: exit status 0"] + forged))
+        # The same with the debug calls compiled out (make DEBUG_CALLS=0):
+        # the banner says so and the calls answer -ENOSYS or -EPERM.
+        boots.append(Boot(f"{arch}.{fw}.gate-closed-nodebug", arch, fw, ktap=False, timeout=120,
+                          cmdline="run=test_security run.args=gate-closed run.control kstack.debug init=off",
+                          make_vars={"DEBUG_CALLS": "0"},
+                          expect=[r"kstack: strategy prng \(default\).*; debug calls off "
+                                  r"\(not built in\)",
+                                  r"(?m)^ *ok \d+ - security\.gate_closed$",
+                                  r"(?m)^ *ok \d+ - vuln\.absent$",
+                                  r"run=test_security: exit status 0"] + forged))
+        # A kernel built with make VULN=1 (build/<arch>-vuln): the two
+        # deliberately vulnerable calls attacked under every strategy
+        # (user/demos/vuln_demo.c prints the vuln.* subtests); the banner
+        # warns about them.
+        boots.append(Boot(f"{arch}.{fw}.vuln", arch, fw, cmdline="ktest=vuln",
+                          make_vars={"VULN": "1"}, timeout=300,
+                          expect=booted(arch, 4) + [r"vuln: WARNING: built with make VULN=1"]))
+        # Other CPU counts boot too and report the right number.
+        # They also choose the stack offset strategy on the command line:
+        # a valid name, an unknown one, and (riscv64) one the CPU cannot do.
+        bad = "hw" if arch == "riscv64" else "bogus"
+        warning = (r"kstack: WARNING: kstack=hw is not available here; keeping prng" if bad == "hw"
+                   else r"kstack: WARNING: unknown kstack=bogus; valid: off counter crng16 task "
+                        r"siphash prng prng-task pool hw; keeping prng")
+        for smp, choice, says in ((1, "pool", [r"kstack: strategy pool "]),
+                                  (3, bad, [warning, r"kstack: strategy prng \(default\)"])):
+            boots.append(Boot(f"{arch}.{fw}.smp{smp}", arch, fw, smp=smp,
+                              cmdline=f"ktest=boot,user.smp_scheduler,user.security "
+                                      f"kstack={choice}{' kstack.lock' if smp == 1 else ''}",
+                              expect=booted(arch, smp) + gic[arch] + says))
+        # Many CPUs: 16 on each arch (arm64 needs a GICv3 for
+        # more than 8; its boot is with the GICv3 ones), and on x86_64 more
+        # than MAX_CPUS described, of which the first 64 start.
+        if arch != "arm64":
+            boots.append(Boot(f"{arch}.{fw}.smp16", arch, fw, smp=16, parallel=True,
+                              cmdline="ktest=boot,user.smp_scheduler", expect=booted(arch, 16)))
+        if arch == "x86_64":
+            boots.append(Boot(f"{arch}.{fw}.smp70", arch, fw, smp=70, cmdline="ktest=boot", parallel=True,
+                              expect=[r"cpus: 70 described by", r"smp: 70 CPUs described, using the first 64",
+                                      r"smp: 64 CPUs online"], timeout=300))
+        if arch == "arm64":
+            boots += gicv3_boots()
+        # A broken kernel must be caught and reported, on every arch, with the
+        # CPU, the registers and a backtrace, and the panic exit status.
+        panic_report = [r"KERNEL PANIC on CPU \d+", r"Backtrace:", r"#1 +0x[0-9a-f]+"]
+        crashes = {
+            "panic": r"deliberate panic",
+            "fault": r"KERNEL PANIC on CPU \d+: .*(fault|abort)",
+            # (the allowed uses first: a check refusing them is wrong too)
+            "percpu": [r"crash=percpu: this_cpu\(\) allowed with preemption off and with "
+                       r"interrupts masked", r"this_cpu\(\) with preemption enabled"],
+            "lock-to-user": r"returning to user space with preempt count 1: .*"
+                            r"last lock taken at kernel/syscall/sys_debug\.c:\d+",
+            "exec-user": r"KERNEL PANIC on CPU \d+: .*(instruction fetch|instruction page fault)",
+            # Reported from the emergency stack, whole: the registers, a
+            # backtrace down the overflowed stack to its limit of 32 frames,
+            # and the last line.
+            "stack-overflow": [r"KERNEL PANIC on CPU \d+: kernel stack overflow in thread "
+                               r"stack_overflow \(tid \d+, kernel thread\) at 0x[0-9a-f]+: stack "
+                               r"\[0x[0-9a-f]+, 0x[0-9a-f]+\) with its guard page below; "
+                               r"reported from this CPU's emergency stack",
+                               {"x86_64": r"rip [0-9a-f]{16}", "arm64": r"elr [0-9a-f]{16}",
+                                "riscv64": r"sepc [0-9a-f]{16}"}[arch],
+                               r"#31 +0x[0-9a-f]+", r"System halted\."],
+        }
+        for crash, message in crashes.items():
+            messages = message if isinstance(message, list) else [message]
+            boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
+                              status=EXIT_PANIC, ktap=False, expect=panic_report + messages))
+    # entropy_matrix() last: tests/mutate.py names each arch's last boot's firmware path.
+    return boots + board_boots() + bus_boots() + entropy_matrix()
+
+
+# QEMU's models of real boards (docs/boards.md): arch, CPUs the kernel
+# uses, and what the boot log must say about the board's own hardware.
+BOARDS = {
+    "sifive_u": ("riscv64", 4, [r"board: SiFive HiFive Unleashed A00 \(sifive,hifive-unleashed-a00\)",
+                                r"console: sifive-uart @ 0x10010000", r"timer: SBI set_timer",
+                                r"smp: starting 3 more CPUs by SBI HSM hart_start",
+                                r"plic: @ 0xc000000, console source \d+ to hart \d+ S-mode context",
+                                r"random: Zkr +absent", r"random: jitter +used"]),
+    "versal": ("arm64", 2, [r"board: Xilinx Versal Virtual development board \(xlnx-versal-virt\)",
+                            r"console: pl011 @ 0xff000000", r"firmware: PSCI 1\.1 via smc",
+                            r"smp: starting 1 more CPU by PSCI CPU_ON via smc",
+                            r"gic: GICv3 distributor 0xf9000000",
+                            r"random: RNDR +absent",
+                            r"random: virtio-rng found, used: 256 bits credited",
+                            r"random: 256 bits credited: CRNG ready, reseeded from virtio-rng"]),
+    "raspi3b": ("arm64", 4, [r"boot: booti via", r"board: Raspberry Pi 3 Model B \(raspberrypi,3-model-b\)",
+                             r"console: ns16550 @ 0x3f215040",
+                             r"psci: none; cpu@0 asks for spin-table \(release address 0xd8\)",
+                             r"smp: starting 3 more CPUs by spin-table",
+                             r"gic: BCM2836 local interrupt controller @ 0x40000000, BCM2835 "
+                             r"controller chained",
+                             r"gic: console interrupt: BCM2836 local INTID 93",
+                             r"random: RNDR +absent",
+                             r"random: bcm2835-rng found, used: 256 bits credited"]),
+}
+
+
+def board_boots():
+    """Each board: the main self-tests (console input typed, by interrupt),
+    the stack offset suite, and init's console server on the board's UART."""
+    boots = []
+    for board, (arch, cpus, says) in BOARDS.items():
+        name = f"{arch}.{board}"
+        boots += [
+            Boot(name, arch, board, smp=cpus, parallel=True,
+                 cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
+                 expect=booted(arch, cpus) + says + [r"counter: [1-9]\d* Hz",
+                                                     r"console: input by interrupt"]),
+            Boot(f"{name}.kstack", arch, board, smp=min(cpus, turn_cpus(arch)),
+                 cmdline=KSTACK_KTEST, expect=booted(arch, min(cpus, turn_cpus(arch))),
+                 timeout=KSTACK_TIMEOUT),
+            Boot(f"{name}.init-console", arch, board, smp=cpus, ktap=False, timeout=120,
+                 cmdline="run=init run.args=hello_console:input",
+                 expect=[r"console_server: serving the (16550|PL011|SiFive) UART",
+                         r"### INPUT PLEASE: stackshift",
+                         r"(?m)^ *ok \d+ - ipc\.console_input_by_interrupt",
+                         r"init: console server: \d+ bytes written, \d+ received, [1-9]\d* interrupts",
+                         r"run=init: exit status 0"]),
+        ]
+    return boots
+
+
+def bus_boots():
+    """arm64 on QEMU virt with its UART and GIC moved onto a bus whose ranges
+    are not 1:1 (tests/dtb/virt-bus.dts): the kernel must translate their
+    reg (Devicetree Specification 2.3.8) and drive both; the console server
+    takes typed input by interrupt through the translated GIC."""
+    return [
+        # The same tree without /chosen/stdout-path: no console, so the
+        # kernel stops at once with the panic status instead of running mute.
+        Boot("arm64.virt-no-console", "arm64", "virt-no-console", smp=2, ktap=False, timeout=60,
+             status=EXIT_PANIC),
+        Boot("arm64.virt-bus.init-console", "arm64", "virt-bus", smp=2, ktap=False, timeout=120,
+             cmdline="run=init run.args=hello_console:input",
+             expect=booted("arm64", 2) + [
+                 r"gic: GICv2 distributor 0x8000000, CPU interface 0x8010000",
+                 r"console: pl011 @ 0x9000000",
+                 # Its virtio-mmio transports are all empty (and legacy):
+                 # virtio_rng.c must pass every one over by its DeviceID.
+                 r"random: virtio-rng +absent \(no compatible node holds one\)",
+                 r"console_server: serving the PL011 UART",
+                 r"### INPUT PLEASE: stackshift",
+                 r"(?m)^ *ok \d+ - ipc\.console_input_by_interrupt",
+                 r"run=init: exit status 0"]),
+    ]
+
+
+def gicv3_boots():
+    """arm64 on a GICv3 (QEMU virt,gic-version=3): the main boot's self-tests on
+    both firmware paths, 16 and 20 CPUs (past GICv2's limit of 8), a panic."""
+    v3 = {"QEMU_MACHINE": "virt,acpi=off,gic-version=3"}
+    says = [r"gic: GICv3 distributor \S+, \d+ redistributors? in \d+ regions?",
+            r"gic: GICv3, \d+ INTIDs; timer INTID 27", r"console: input by interrupt"]
+    return [
+        Boot("arm64.uboot.gicv3", "arm64", "uboot", make_vars=v3, parallel=True,
+             cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
+             expect=booted("arm64", 4) + says + [r"kstack: strategy prng \(default\)"]),
+        Boot("arm64.uefi.gicv3", "arm64", "uefi", make_vars=v3, parallel=True,
+             cmdline=f"ktest=boot,console,user.smp_scheduler,user.tlb_shootdown {TYPED}",
+             expect=booted("arm64", 4) + says),
+        Boot("arm64.uboot.gicv3-smp16", "arm64", "uboot", make_vars=v3, smp=16, parallel=True,
+             cmdline="ktest=boot,user.smp_scheduler", timeout=600,
+             expect=booted("arm64", 16) + says[:2] + [r"gic: GICv3 distributor \S+, 16 redistributors"]),
+        # QEMU puts 16 CPUs in each Aff1 cluster: CPUs 16-19 (MPIDR 0x100-0x103)
+        # are reached only through ICC_SGI1R_EL1's Aff1 (boot.ipis_reach_every_cpu).
+        Boot("arm64.uboot.gicv3-smp20", "arm64", "uboot", make_vars=v3, smp=20, parallel=True,
+             cmdline="ktest=boot", timeout=600,
+             expect=booted("arm64", 20) + [r"cpu16: online \(hardware id 0x100\)"]),
+        # The panic's IPI_STOP to the other CPUs, by SGI.
+        Boot("arm64.uboot.gicv3-crash-panic", "arm64", "uboot", make_vars=v3, cmdline="crash=panic",
+             status=EXIT_PANIC, ktap=False,
+             expect=says[:2] + [r"KERNEL PANIC on CPU \d+: deliberate panic", r"Backtrace:"]),
+    ]
+
+
+def entropy_matrix():
+    """Which seed sources each configuration finds, uses and credits."""
+    # shift=3: as repeatable as shift=0, and the firmware's busy waits take
+    # an eighth of the instructions (x86_64's OVMF: 10 s instead of 134 s).
+    icount = "-icount shift=3,align=off,sleep=off -rtc clock=vm"
+    quiet = "ktest=random"
+    no_sources = "ktest=random rng.no_cpu rng.no_firmware"
+    ready = r"random: \d+ bits credited: CRNG ready"
+    weak = r"random: CRNG NOT SEEDED: only \d+ of 256 bits credited; its output is weak"
+    deterministic = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited; its output is deterministic"
+    not_seeded = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited"
+    rows = [
+        # x86_64: RDSEED/RDRAND on -cpu max; firmware or jitter without them.
+        # (QEMU 7.2's TCG "max" CPU has RDRAND but not RDSEED.)
+        ("x86_64", "uefi", "rng-max", {}, "", quiet,
+         [r"random: RDSEED +(found, used|absent)", r"random: RDRAND +found, used",
+          r"random: EFI RNG +found, used: 64 bytes", ready]),
+        ("x86_64", "uefi", "rng-qemu64-efi", {"QEMU_CPU": "qemu64"}, "", quiet,
+         [r"random: RDSEED +absent", r"random: RDRAND +absent",
+          r"random: EFI RNG +found, used: 64 bytes", ready]),
+        ("x86_64", "uefi", "rng-qemu64-jitter", {"QEMU_CPU": "qemu64", "QEMU_RNG": ""}, "", quiet,
+         [r"random: RDRAND +absent", r"random: EFI RNG +absent", r"random: jitter +used", weak]),
+        # arm64: RNDRRS/RNDR on -cpu max; rng-seed on a Cortex-A72; jitter without both.
+        ("arm64", "uboot", "rng-max", {}, "", quiet,
+         [r"random: RNDRRS +found, used", r"random: RNDR +found, used", ready]),
+        ("arm64", "uboot", "rng-a72", {"QEMU_CPU": "cortex-a72"}, "", quiet,
+         [r"random: RNDRRS +absent", r"random: rng-seed +found, used: 32 bytes", ready]),
+        ("arm64", "uboot", "rng-a72-nodtbrng",
+         {"QEMU_CPU": "cortex-a72", "QEMU_MACHINE": "virt,acpi=off,dtb-randomness=off"}, "", quiet,
+         [r"random: RNDR +absent", r"random: rng-seed +absent", r"random: jitter +used", weak]),
+        # riscv64: Zkr listed but not enabled by Debian's OpenSBI; absent without it.
+        ("riscv64", "uboot", "rng-zkr", {"QEMU_CPU": "rv64,zkr=true"}, "", quiet,
+         [r"random: Zkr +found, not used: present but not enabled by firmware",
+          r"random: rng-seed +found, used", ready]),
+        ("riscv64", "uboot", "rng-nozkr", {}, "", quiet,
+         [r"random: Zkr +absent", r"random: rng-seed +found, used", ready]),
+    ]
+    # Injected faults: the source is reported failed, nothing hangs or panics,
+    # and the CRNG is seeded from what is left (or says it is not).
+    faults = {"x86_64": ("uefi", "rdrand", "RDRAND", ready),
+              "arm64": ("uboot", "rndrrs", "RNDRRS", ready),
+              "riscv64": ("uboot", "rng-seed", "rng-seed", r"random: CRNG NOT SEEDED")}
+    for arch, (fw, src, name, outcome) in faults.items():
+        for mode, why in (("stuck", r"failed (health test|self-test)|failed: all \d+ bytes are equal"),
+                          ("ones", r"failed (self-test|health test)|failed: all \d+ bytes are equal"),
+                          ("intermittent", r"failed self-test|used"),
+                          ("fail", r"failed|absent")):
+            if src == "rng-seed" and mode == "intermittent":
+                continue
+            rows.append((arch, fw, f"rng-inject-{mode}", {}, "", f"{quiet} rng.inject={src}:{mode}",
+                         [rf"random: {name} +(found, not used: ({why})|absent)", outcome]))
+    boots = []
+    for arch, fw, name, make_vars, extra, cmdline, expect in rows:
+        boots.append(Boot(f"{arch}.{fw}.{name}", arch, fw, cmdline=cmdline, qemu_extra=extra,
+                          make_vars=make_vars, expect=expect))
+    # Two boots with a real source give different CRNG output; two boots under
+    # -icount with every nondeterministic source off give the same, and say so.
+    # On riscv64 the 10 MHz time CSR advances every 100 instructions, so the
+    # jitter deltas are a periodic pattern (credited 0 bits) whose phase
+    # depends on when U-Boot's disk reads finished: not seeded, but not
+    # bit-for-bit repeatable either, so only x86_64 and arm64 compare outputs.
+    for arch, fw in (("x86_64", "uefi"), ("arm64", "uboot"), ("riscv64", "uboot")):
+        same = arch != "riscv64"
+        for twin in "ab":
+            boots.append(Boot(f"{arch}.{fw}.rng-twin-{twin}", arch, fw, cmdline=quiet,
+                              group=f"{arch}-real:differ", expect=[ready]))
+            boots.append(Boot(f"{arch}.{fw}.rng-icount-{twin}", arch, fw, cmdline=no_sources,
+                              qemu_extra=icount, smp=1,
+                              group=f"{arch}-icount:same" if same else "",
+                              expect=[deterministic if same else not_seeded], timeout=400))
+    return boots
+
+
+def qemu_extra(b):
+    """The boot's QEMU options, and how TCG runs its vCPUs. A `parallel`
+    boot gets QEMU's default, a host thread per vCPU: CPUs really run at
+    once, which the SMP, TLB shootdown and lock tests want. Every other boot
+    has one thread take the vCPUs in turn (-accel tcg,thread=single; -icount
+    implies it): with two boots of four vCPUs on two host cores, a vCPU
+    spinning for another that the host has descheduled burns whole host time
+    slices, and the x86_64 stack offset suite took 181 s alone that way
+    against 58 s in turn. Races still happen in turn (vCPUs switch between
+    translated blocks): kstack.integrity's crng16 count shows them. Not on
+    riscv64: QEMU 7.2 ends a translated block at its spin hint (`pause`)
+    but stays on the same vCPU until a 100 ms kick, where x86's `pause` and
+    arm64's `yield` hand the thread on; its stack offset suite took 950 s
+    in turn."""
+    if b.parallel or (b.arch == "riscv64" and b.smp > 2) or "-icount" in b.qemu_extra:
+        return b.qemu_extra
+    return f"{b.qemu_extra} -accel tcg,thread=single".strip()
+
+
+
+def build_dir(b):
+    """build/<arch>, build/<arch>-nodebug for a kernel without debug calls,
+    build/<arch>-vuln for one with the deliberately vulnerable calls (the
+    Makefile's BUILD)."""
+    return (b.arch + ("-nodebug" if b.make_vars.get("DEBUG_CALLS") == "0" else "")
+            + ("-vuln" if b.make_vars.get("VULN") == "1" else ""))
+
+
+def boot_cmdline(cmdline):
+    """A self-test boot opens the debug gate explicitly (kstack.debug): ktest=
+    alone no longer does, and the self-tests read offsets and timers."""
+    if "ktest=" in cmdline and "kstack.debug" not in cmdline.split():
+        return cmdline + " kstack.debug"
+    return cmdline
+
+
+def main_fw(arch):
+    """The firmware path whose boots the mutants and the labs name (the
+    arch's last one in the matrix)."""
+    return [b.boot for b in boot_matrix() if b.arch == arch][-1]
