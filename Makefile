@@ -541,12 +541,14 @@ build/host/lfsr113_kat.h: tests/host/lfsr113_ref.py
 
 build/host/test_lfsr113: build/host/lfsr113_kat.h
 
+# The kernels make test boots are built a CPU per job (about half the time).
+TEST_BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: check-deps
 	$(Q)$(MAKE) --no-print-directory host-tests
-	$(Q)for a in $(ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; \
-	    $(MAKE) --no-print-directory ARCH=$$a DEBUG_CALLS=0 image || exit 1; \
-	    $(MAKE) --no-print-directory ARCH=$$a VULN=1 image || exit 1; done
-	$(Q)$(MAKE) --no-print-directory ARCH=arm64 BOARD=rpi4 image > build/rpi4-image.log 2>&1 || \
+	$(Q)for a in $(ARCHES); do $(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) ARCH=$$a image || exit 1; \
+	    $(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) ARCH=$$a DEBUG_CALLS=0 image || exit 1; \
+	    $(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) ARCH=$$a VULN=1 image || exit 1; done
+	$(Q)$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) ARCH=arm64 BOARD=rpi4 image > build/rpi4-image.log 2>&1 || \
 	    { cat build/rpi4-image.log; echo "make image BOARD=rpi4 failed"; exit 1; }
 	$(Q)$(PYTHON) tests/run.py $(TEST_ARGS)
 

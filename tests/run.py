@@ -32,6 +32,7 @@ the labs' check is tests/grading.py's, the mutants' format tests/mutation.py's.
 """
 import argparse
 import concurrent.futures
+import json
 import os
 import re
 import subprocess
@@ -71,7 +72,7 @@ class Results:
             sys.stdout.flush()
 
 
-def run_host_tests(results, flt):
+def run_host_tests(results, flt, jobs):
     """build/host/test_* (compiled from tests/host/test_*.c) and tests/host/test_*.py
     (run with this Python); each prints KTAP, and a case NAME becomes host.NAME."""
     hostdir = os.path.join(ROOT, "build", "host")
@@ -84,21 +85,34 @@ def run_host_tests(results, flt):
     for script in sorted(os.listdir(pydir)):
         if script.startswith("test_") and script.endswith(".py"):
             programs.append((script[5:-3], [sys.executable, os.path.join(pydir, script)]))
-    for suite, cmd in programs:
-        if flt and flt not in f"host.{suite}":
-            continue
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-            lines = p.stdout.splitlines() + p.stderr.splitlines()
-        except subprocess.TimeoutExpired:
-            results.report(False, f"host.{suite}", ["timed out"])
-            continue
-        cases = harness.parse_ktap(lines)
-        for name, ok, diag in cases:
-            results.report(ok, f"host.{name}", diag)
-        if p.returncode != 0 and all(ok for _, ok, _ in cases):
-            results.report(False, f"host.{suite}.exit", [f"exit status {p.returncode}"]
-                           + lines[-40:])
+    programs = [(suite, cmd) for suite, cmd in programs if not flt or flt in f"host.{suite}"]
+    # `jobs` programs at a time (the conformance kit alone takes half a
+    # minute), reported in their order.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for suite, outcome in zip([s for s, _ in programs], pool.map(run_host_program, programs)):
+            report_host_program(results, suite, outcome)
+
+
+def run_host_program(program):
+    """(exit status or None on a timeout, output lines) of one host test."""
+    try:
+        p = subprocess.run(program[1], capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return None, []
+    return p.returncode, p.stdout.splitlines() + p.stderr.splitlines()
+
+
+def report_host_program(results, suite, outcome):
+    """Its KTAP cases as host.NAME; a crash after passing cases fails host.SUITE.exit."""
+    rc, lines = outcome
+    if rc is None:
+        results.report(False, f"host.{suite}", ["timed out"])
+        return
+    cases = harness.parse_ktap(lines)
+    for name, ok, diag in cases:
+        results.report(ok, f"host.{name}", diag)
+    if rc != 0 and all(ok for _, ok, _ in cases):
+        results.report(False, f"host.{suite}.exit", [f"exit status {rc}"] + lines[-40:])
 
 
 def check_wrong_solutions(results, flt):
@@ -228,10 +242,36 @@ def minutes(secs):
     return f"{int(secs) // 60}:{int(secs) % 60:02d}"
 
 
+TIMES = os.path.join(ROOT, "build", "test-times.json")
+
+
+def last_times():
+    """{boot name: seconds} of the last run (build/test-times.json), or {}."""
+    try:
+        with open(TIMES) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def save_times(took):
+    """Keep this run's boot times for the next run's order and estimate."""
+    times = last_times()
+    times.update({name: round(secs, 1) for name, secs in took.items()})
+    os.makedirs(os.path.dirname(TIMES), exist_ok=True)
+    with open(TIMES, "w") as f:
+        json.dump(times, f, indent=0, sort_keys=True)
+
+
 def run_boots(matrix, results, jobs):
     """Run the boots `jobs` at a time, with a progress line after each and
     the slowest ones at the end; {name: CRNG test output or None}."""
     started, outputs, took, lock = time.time(), {}, {}, threading.Lock()
+    last = last_times()
+
+    def expected(b):
+        """How long b should take: its last run's time, else a guess from its timeout."""
+        return last.get(b.name, b.timeout / 20)
 
     def one(b):
         t0 = time.time()
@@ -239,20 +279,22 @@ def run_boots(matrix, results, jobs):
         with lock:
             took[b.name] = time.time() - t0
             done, elapsed = len(took), time.time() - started
-            left = elapsed / done * (len(matrix) - done)
+            # What is left, from the last run's times, shared among the jobs.
+            left = sum(expected(x) for x in matrix if x.name not in took) / max(1, jobs)
             print(f"# [{done}/{len(matrix)}] {b.name} {took[b.name]:.0f} s ... "
                   f"{minutes(elapsed)} elapsed, ~{minutes(left)} left", flush=True)
         return out
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        # Longest first (the timeout says how long a boot may take), so that
-        # the slow ones do not start last and leave a core idle meanwhile.
-        order = sorted(matrix, key=lambda b: -b.timeout)
+        # Longest first (as long as the last run, or as the timeout allows),
+        # so that the slow ones do not start last and leave a core idle.
+        order = sorted(matrix, key=lambda b: -expected(b))
         futures = {b.name: pool.submit(one, b) for b in order}
         for name, f in futures.items():
             outputs[name] = f.result()
     slowest = sorted(took.items(), key=lambda kv: -kv[1])[:8]
     print("# slowest boots: " + ", ".join(f"{n} {t:.0f} s" for n, t in slowest), flush=True)
+    save_times(took)
     return outputs
 
 
@@ -285,7 +327,7 @@ def main():
     results = Results(args.verbose)
     started = time.time()
     if not args.no_host:
-        run_host_tests(results, args.filter)
+        run_host_tests(results, args.filter, args.jobs)
         check_mutants(results, args.filter)
         check_wrong_solutions(results, args.filter)
     outputs = run_boots(matrix, results, args.jobs)
