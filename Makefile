@@ -294,7 +294,10 @@ $(BUILD)/rpi4/sdcard.img: $(KERNEL_ELF) $(BUILD)/Image $(RPI4_FIRMWARE)/VERSIONS
 
 # ---- Running ------------------------------------------------------------
 QEMU_COMMON := -nographic -no-reboot -serial mon:stdio -monitor none
-QEMU_CMD = $(QEMU) $(QEMU_ARGS_$(BOOT)) $(QEMU_COMMON) $(QEMU_EXTRA)
+# QEMU_BEFORE_<boot>: a command a boot path runs first (riscv64's U-Boot
+# devicetree); QEMU stays the last command, so `$(QEMU_CMD) -S ...` works.
+QEMU_CMD = $(if $(QEMU_BEFORE_$(BOOT)),$(QEMU_BEFORE_$(BOOT)) && )$(QEMU) $(QEMU_ARGS_$(BOOT)) \
+    $(QEMU_COMMON) $(QEMU_EXTRA)
 # The boot paths that load the kernel without a disk (a board's, where no
 # boot loader for it is packaged) pass it this command line (-append).
 KERNEL_CMDLINE ?= $(RUN_CMDLINE)

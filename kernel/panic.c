@@ -6,7 +6,10 @@
  * made by following frame pointers (the kernel is built with
  * -fno-omit-frame-pointer), then powers off with EXIT_PANIC. The addresses
  * are symbolised by tests/run.py (or by hand: addr2line -f -e kernel.elf).
- * A panic while panicking only halts, so a broken printer cannot loop.
+ * A panic while panicking only halts, so a broken printer cannot loop;
+ * on the CPU that panicked first it powers off at once, as nobody else
+ * will. The report reads this CPU's struct unchecked (arch_this_cpu): IRQs
+ * are masked, and a broken this_cpu() check must not silence the report.
  */
 #include "kernel/panic.h"
 
@@ -20,6 +23,7 @@
 #define BACKTRACE_MAX 32
 
 static int panicking;
+static struct cpu *first_panic_cpu;
 
 static void backtrace(uintptr_t pc, uintptr_t fp)
 {
@@ -42,10 +46,20 @@ static void backtrace(uintptr_t pc, uintptr_t fp)
 static __noreturn void panic_with(const struct trapframe *tf, const char *fmt, va_list ap)
 {
     arch_irq_save();
-    if (__atomic_fetch_add(&panicking, 1, __ATOMIC_SEQ_CST))
-        arch_halt(); /* a second panic (this or another CPU): the first one reports */
+    struct cpu *self = arch_this_cpu();
+    if (__atomic_fetch_add(&panicking, 1, __ATOMIC_SEQ_CST)) {
+        /* A second panic: on another CPU the first one reports; on the
+         * same CPU the report itself failed, so say so and stop. */
+        if (READ_ONCE(first_panic_cpu) == self) {
+            kprintf("\nKERNEL PANIC while panicking on CPU %u: ", self->id);
+            kvprintf(fmt, ap);
+            kprintf("\n");
+            arch_poweroff(EXIT_PANIC);
+        }
+        arch_halt();
+    }
+    WRITE_ONCE(first_panic_cpu, self);
     printk_emergency();
-    struct cpu *self = this_cpu();
     for (unsigned i = 0; i < MAX_CPUS; i++) { /* the other CPUs stop where they are */
         if (&cpus[i] != self && READ_ONCE(cpus[i].online))
             arch_send_ipi(i, IPI_STOP);

@@ -88,8 +88,11 @@ def boot_matrix():
         # The attack demonstrations (docs/attacks.md) have one too.
         boots.append(Boot(f"{arch}.{fw}.attack", arch, fw, cmdline="ktest=attack", smp=cpus,
                           expect=booted(arch, cpus), timeout=600))
-        # (Four CPUs: riscv64 under -icount with two hangs in the firmware
-        # right after the second CPU starts; docs/ipc.md.)
+        # (Four CPUs, also on riscv64: its boot once took 77 to 628 s here,
+        # when every program load asked the firmware to have the other harts
+        # run FENCE.I, and under -icount the asking hart spun in the firmware
+        # until the round-robin's 100 ms slice passed to them. Now a hart
+        # catches up when it loads an address space: 10 to 14 s.)
         # The pool storm needs the default tick rate, which plain TCG on a busy
         # host does not deliver (100-300 ticks a second were seen while the
         # calls went on); under -icount guest time, and so the tick, follows

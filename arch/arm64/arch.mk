@@ -53,7 +53,7 @@ QEMU_ARM64_COMMON = -M $(QEMU_MACHINE) $(QEMU_RNG) -cpu $(QEMU_CPU) -smp $(SMP) 
     -drive if=none,id=disk,format=raw,file=$(IMAGE) -device virtio-blk-device,drive=disk
 QEMU_ARGS_uefi = $(QEMU_ARM64_COMMON) \
     -drive if=pflash,format=raw,readonly=on,file=$(AAVMF_CODE) \
-    -drive if=pflash,format=raw,file=$(VARS)
+    -drive if=pflash,format=raw,file=$(VARS) -nic none
 VARS_TEMPLATE_uefi := $(AAVMF_VARS)
 # U-Boot reads its environment from the second flash bank; the image there
 # is what `setenv bootdelay 0; saveenv` leaves (scripts/uboot_env.py), so it

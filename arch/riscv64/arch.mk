@@ -45,9 +45,21 @@ QEMU := qemu-system-riscv64
 QEMU_MACHINE ?= virt
 QEMU_CPU ?= rv64
 QEMU_ARGS_uboot = -M $(QEMU_MACHINE) -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) \
-    -bios $(OPENSBI) -kernel $(UBOOT_RISCV) \
+    -bios $(OPENSBI) -kernel $(UBOOT_RISCV) -dtb $(UBOOT_DTB) \
     -drive if=none,format=raw,id=disk0,file=$(IMAGE) \
     -device virtio-blk-device,drive=disk0
+# U-Boot takes its boot delay from the /config node of its own devicetree
+# when there is one (U-Boot's doc/device-tree-bindings/config.txt), and this
+# U-Boot keeps no environment to save `bootdelay=0` in. So QEMU first writes
+# the devicetree it would hand over (same machine, CPU, CPU count and memory;
+# a fresh rng-seed each time, as QEMU makes one per start), fdtput adds
+# /config/bootdelay = 0, and the boot uses that: no 2 s autoboot countdown,
+# which under -icount shift=0 was 2e9 instructions of polling (10 s). A
+# board's U-Boot devicetree can carry the same property.
+UBOOT_DTB = $(IMAGE).dtb
+QEMU_BEFORE_uboot = $(QEMU) -M $(QEMU_MACHINE),dumpdtb=$(UBOOT_DTB) -cpu $(QEMU_CPU) -smp $(SMP) \
+    -m $(MEM) -display none > /dev/null 2>&1 && fdtput -c $(UBOOT_DTB) /config && \
+    fdtput -t i $(UBOOT_DTB) /config bootdelay 0
 GDB_ARCH := riscv:rv64
 
 # BOARD=sifive_u: QEMU's model of the HiFive Unleashed (FU540: hart 0 is an

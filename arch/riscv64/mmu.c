@@ -55,6 +55,18 @@ void arch_aspace_activate(uint64_t user_root)
 {
     csr_write(satp, SATP_MODE_SV39 | (user_root ? user_root : kernel_root) >> 12);
     __asm__ volatile("sfence.vma zero, %0" : : "r"(0ul) : "memory"); /* ASID 0, not global */
+    riscv_icache_catch_up();
+}
+
+/* FENCE.I if code was written since this hart's last one (smp.c explains). */
+void riscv_icache_catch_up(void)
+{
+    struct arch_cpu *a = &this_cpu()->arch;
+    uint64_t writes = __atomic_load_n(&riscv_icache_writes, __ATOMIC_ACQUIRE);
+    if (a->icache_writes_seen != writes) {
+        __asm__ volatile("fence.i" : : : "memory");
+        a->icache_writes_seen = writes;
+    }
 }
 
 /*

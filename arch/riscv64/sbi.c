@@ -87,11 +87,6 @@ bool sbi_has_rfence(void)
     return has;
 }
 
-struct sbiret sbi_remote_fence_i(unsigned long hart_mask, unsigned long hart_mask_base)
-{
-    return sbi_ecall(SBI_EXT_RFENCE, 0, hart_mask, hart_mask_base);
-}
-
 struct sbiret sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_mask_base,
                                     unsigned long start_addr, unsigned long size)
 {

@@ -58,9 +58,6 @@ struct sbiret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base
 
 /* RFENCE (SBI spec 8): does the firmware have it (probed once)? */
 bool sbi_has_rfence(void);
-/* RFENCE remote_fence_i (SBI spec 8.1): the harts in the mask (base -1:
- * every hart) execute FENCE.I. */
-struct sbiret sbi_remote_fence_i(unsigned long hart_mask, unsigned long hart_mask_base);
 /* RFENCE remote_sfence_vma (SBI spec 8.2): the harts in the mask execute
  * SFENCE.VMA for [start_addr, start_addr + size), every address space. */
 struct sbiret sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_mask_base,

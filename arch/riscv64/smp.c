@@ -118,14 +118,18 @@ void riscv_secondary_main(struct cpu *c)
  * exec wrote a user program's code through the direct map. FENCE.I orders
  * only this hart's fetches after its own stores (ISA, "Zifencei"); the
  * program may run on any hart, now or after a migration, so every hart must
- * execute one: arch_sync_icache_done(), once the last page is written,
- * asks for RFENCE remote_fence_i with hart_mask_base = -1, all harts (SBI
- * spec 8.1, and 3 on hart masks). Once per program, not per page: each
- * call interrupts every hart (under QEMU -icount twenty of them in a row
- * took minutes). The stores are made globally visible first. Firmware without RFENCE cannot do that
- * for us: then only the local FENCE.I is done here and in arch_enter_user (stackshift runs one hart
- * on such firmware anyway: it has no HSM either).
+ * execute one before it fetches from those pages. They are fetched only
+ * through the new program's address space, and a hart loads that address
+ * space (arch_aspace_activate) before it runs it. So instead of interrupting
+ * every hart (RFENCE remote_fence_i), arch_sync_icache_done() counts one
+ * more code write here, after making the stores visible, and a hart that
+ * loads an address space while its count is behind runs FENCE.I first
+ * (riscv_icache_catch_up). No interrupts: under QEMU -icount every firmware
+ * round trip to the other harts could wait a whole 100 ms slice of the
+ * round-robin vCPU thread, and one per program took minutes at times.
  */
+uint64_t riscv_icache_writes;
+
 void arch_sync_icache(const void *kva, size_t len)
 {
     (void)kva;
@@ -136,8 +140,7 @@ void arch_sync_icache(const void *kva, size_t len)
 void arch_sync_icache_done(void)
 {
     __asm__ volatile("fence rw, rw" : : : "memory");
-    if (sbi_has_rfence())
-        sbi_remote_fence_i(0, -1ul);
+    __atomic_add_fetch(&riscv_icache_writes, 1, __ATOMIC_RELEASE);
 }
 
 /*

@@ -34,10 +34,13 @@ QEMU_CPU ?= max
 QEMU_MACHINE ?= q35
 # A virtio RNG lets OVMF offer EFI_RNG_PROTOCOL, as PC firmware usually does.
 QEMU_RNG ?= -device virtio-rng-pci
+# -nic none (here and on arm64's UEFI path): the kernel has no network
+# driver, and without the default NIC the firmware loads no network boot
+# code, half a second less per boot.
 QEMU_ARGS_uefi = -machine $(QEMU_MACHINE) -cpu $(QEMU_CPU) -smp $(SMP) -m $(MEM) $(QEMU_RNG) \
     -drive if=pflash,format=raw,readonly=on,file=$(OVMF_CODE) \
     -drive if=pflash,format=raw,file=$(VARS) \
     -drive format=raw,file=$(IMAGE) \
-    -device isa-debug-exit,iobase=0xf4,iosize=0x04
+    -device isa-debug-exit,iobase=0xf4,iosize=0x04 -nic none
 VARS_TEMPLATE_uefi := $(OVMF_VARS)
 GDB_ARCH := i386:x86-64

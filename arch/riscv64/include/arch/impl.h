@@ -107,12 +107,13 @@ struct arch_fpu {
 
 /* Per-CPU state of the trap entry (vectors.S) and the IPIs (timer.c). */
 struct arch_cpu {
-    uint64_t kstack_top;     /* CPU_KSTACK_TOP: the running thread's, for traps from U */
-    uint64_t user_sp;        /* CPU_USER_SP: scratch while the entry switches stacks */
-    uint64_t stack_guard;    /* CPU_STACK_GUARD: base of the running thread's guard page */
-    uint64_t overflow_stack; /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
-    uint64_t scratch;        /* CPU_SCRATCH: t0 while a kernel-mode trap checks sp */
-    uint32_t ipi_pending;    /* 1 << enum ipi_kind, set by senders */
+    uint64_t kstack_top;         /* CPU_KSTACK_TOP: the running thread's, for traps from U */
+    uint64_t user_sp;            /* CPU_USER_SP: scratch while the entry switches stacks */
+    uint64_t stack_guard;        /* CPU_STACK_GUARD: base of the running thread's guard page */
+    uint64_t overflow_stack;     /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
+    uint64_t scratch;            /* CPU_SCRATCH: t0 while a kernel-mode trap checks sp */
+    uint32_t ipi_pending;        /* 1 << enum ipi_kind, set by senders */
+    uint64_t icache_writes_seen; /* riscv_icache_writes at this hart's last FENCE.I */
 };
 
 #define SSTATUS_SIE (1ul << 1) /* supervisor interrupt enable (priv spec 4.1.1) */
