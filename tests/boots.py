@@ -37,11 +37,10 @@ class Boot:
     parallel: bool = False         # every vCPU a host thread (see qemu_extra)
 
 
-# The .kstack boots' self-tests: the pool has a boot of its own, and lab 4's
-# grade (the prng's migration trials, the distribution of off, prng and
-# prng-task) is part of migration_attack and distribution_and_bounds.
-KSTACK_KTEST = ("ktest=kstack,-kstack.pool,-kstack.migration_attack_prng,"
-                "-kstack.distribution_and_bounds_prng")
+# The .kstack boots' self-tests: lab 4's grade (the prng's migration
+# trials, the distribution of off, prng and prng-task) is part of
+# migration_attack and distribution_and_bounds.
+KSTACK_KTEST = "ktest=kstack,-kstack.migration_attack_prng,-kstack.distribution_and_bounds_prng"
 KSTACK_TIMEOUT = 1800  # seconds: the .kstack boots (boot_matrix explains)
 
 
@@ -88,18 +87,6 @@ def boot_matrix():
         # The attack demonstrations (docs/attacks.md) have one too.
         boots.append(Boot(f"{arch}.{fw}.attack", arch, fw, cmdline="ktest=attack", smp=cpus,
                           expect=booted(arch, cpus), timeout=600))
-        # (Four CPUs, also on riscv64: its boot once took 77 to 628 s here,
-        # when every program load asked the firmware to have the other harts
-        # run FENCE.I, and under -icount the asking hart spun in the firmware
-        # until the round-robin's 100 ms slice passed to them. Now a hart
-        # catches up when it loads an address space: 10 to 14 s.)
-        # The pool storm needs the default tick rate, which plain TCG on a busy
-        # host does not deliver (100-300 ticks a second were seen while the
-        # calls went on); under -icount guest time, and so the tick, follows
-        # the instructions executed.
-        boots.append(Boot(f"{arch}.{fw}.kstack-pool", arch, fw, cmdline="ktest=kstack.pool",
-                          qemu_extra="-icount shift=0,align=off,sleep=off",
-                          expect=booted(arch, 4), timeout=900))
         # The syscall fuzzer (10^5 calls) and the 20 s soak: a boot of their own.
         boots.append(Boot(f"{arch}.{fw}.fuzz-soak", arch, fw, cmdline="ktest=fuzz,soak", smp=cpus,
                           expect=booted(arch, cpus), timeout=600))

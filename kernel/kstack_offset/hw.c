@@ -17,6 +17,7 @@ static uint32_t hw_draw(struct cpu *c, struct thread *t)
     uint64_t v;
     if (__builtin_expect(random_hw_read(&v) == 0, 0)) {
         KSTACK_COUNT(c, KSTACK_HW, KSTACK_CNT_DRY);
+        KSTACK_COUNT(c, KSTACK_HW, KSTACK_CNT_FALLBACK);
         return lfsr113_next(&c->prng);
     }
     KSTACK_COUNT(c, KSTACK_HW, KSTACK_CNT_DRAWS);

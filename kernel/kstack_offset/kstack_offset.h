@@ -138,6 +138,9 @@ void kstack_siphash_key_init(void);
 void kstack_siphash_cpu_init(struct cpu *c);
 void kstack_pool_cpu_init(struct cpu *c);
 void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes);
+/* KSTACK_DEBUG_POOL_TICK: do the tick and the idle loop refill pools? */
+bool kstack_pool_background_refills(void);
+void kstack_pool_set_background_refills(bool on);
 unsigned kstack_pool_cpu_level(const struct cpu *c);
 unsigned long kstack_pool_draws(const struct cpu *c);
 unsigned kstack_pool_verify(struct cpu *c);

@@ -2,9 +2,10 @@
 /*
  * kernel/kstack_offset/pool.c - `pool`, this project's strategy: a per-CPU
  * ring of ChaCha20 keystream, one byte per system call, consumed at entry
- * with IRQs masked and refilled OFF the system call path: by the timer tick
+ * with IRQs masked and refilled off the system call path: by the timer tick
  * when it falls below the low-water mark, and by the idle loop whenever the
- * CPU has nothing else to do.
+ * CPU has nothing else to do. A caller fast enough to empty it anyway (or a
+ * tick that does not come) finds the draw refilling a little on the path.
  *
  * Cost on the path: a compare, a load and an increment, with no separate
  * draw counter, since the read position is one (the cheapest draw of
@@ -15,10 +16,12 @@
  * the pool within a refill.
  *
  * The rules: a byte is used at most once (head only moves forward and never
- * passes tail; the refill writes only where head has already been); a dry
- * pool never blocks and never reuses a byte: the draw counts a "dry" event
- * and takes its offset from this CPU's LFSR113 (the prng_u32() generator),
- * a visible, counted fallback.
+ * passes tail; the refill writes only where head has already been); an
+ * empty pool never blocks and never reuses a byte: the draw counts a "dry"
+ * event and refills KSTACK_POOL_PATH_BYTES there and then, so the offset is
+ * keystream whatever the call rate. Only if that refill made nothing would
+ * the offset come from this CPU's LFSR113, counted as a fallback; no test
+ * has seen one.
  */
 #include "kernel/kstack_offset/kstack_offset.h"
 
@@ -31,10 +34,26 @@
  * through kernel/kstack_offset/kstack_lib.c); the kernel adds where the
  * refills run, the fallback and the counters. */
 
-static uint32_t pool_dry(struct cpu *c)
+/* The refills of the tick and the idle loop (KSTACK_DEBUG_POOL_TICK). */
+static bool background_refills = true;
+
+static uint32_t pool_fallback(struct cpu *c)
 {
-    KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_DRY);
+    KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_FALLBACK);
     return lfsr113_next(&c->prng);
+}
+
+/* Empty: refill a little here, with IRQs still masked (a key from the CRNG
+ * and five ChaCha20 blocks, about 6,000 instructions, once per
+ * KSTACK_POOL_PATH_BYTES calls at most), then draw. */
+static __attribute__((noinline)) uint32_t pool_dry(struct cpu *c)
+{
+    uint32_t offset;
+    KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_DRY);
+    kstack_pool_cpu_refill(c, KSTACK_POOL_PATH_BYTES);
+    if (!kstack_pool_draw(&c->kstack.pool.ring, &offset))
+        return pool_fallback(c);
+    return offset;
 }
 
 static uint32_t pool_draw(struct cpu *c, struct thread *t)
@@ -70,6 +89,16 @@ void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes)
     get_random_bytes(p->key, sizeof(p->key));
     p->written += kstack_pool_refill(&p->ring, p->key, max_bytes);
     KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_REFILLS);
+}
+
+bool kstack_pool_background_refills(void)
+{
+    return READ_ONCE(background_refills);
+}
+
+void kstack_pool_set_background_refills(bool on)
+{
+    WRITE_ONCE(background_refills, on);
 }
 
 void kstack_pool_cpu_init(struct cpu *c)

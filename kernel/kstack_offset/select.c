@@ -170,14 +170,14 @@ void kstack_offset_init(const struct boot_info *bi)
 
 void kstack_offset_tick(struct cpu *c)
 {
-    if (kstack_pool_cpu_level(c) < KSTACK_POOL_LOW_WATER)
+    if (kstack_pool_cpu_level(c) < KSTACK_POOL_LOW_WATER && kstack_pool_background_refills())
         kstack_pool_cpu_refill(c, KSTACK_POOL_TICK_BYTES);
 }
 
 /* A kilobyte at a time: about 20,000 instructions with IRQs off. */
 bool kstack_offset_idle(struct cpu *c)
 {
-    if (kstack_pool_cpu_level(c) > KSTACK_POOL_BYTES - 1024)
+    if (kstack_pool_cpu_level(c) > KSTACK_POOL_BYTES - 1024 || !kstack_pool_background_refills())
         return false;
     kstack_pool_cpu_refill(c, 1024);
     return true;

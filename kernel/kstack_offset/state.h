@@ -21,6 +21,9 @@
 #define KSTACK_POOL_BYTES      65536u
 #define KSTACK_POOL_LOW_WATER  (KSTACK_POOL_BYTES / 4 * 3) /* refill below this */
 #define KSTACK_POOL_TICK_BYTES 8192u
+/* What a draw that finds the ring empty refills itself: 256 bytes, so the
+ * key's fetch is spread over 256 calls and IRQs stay off briefly. */
+#define KSTACK_POOL_PATH_BYTES 256u
 /* Every CPU's ring has that size, so the library's draw can mask with a
  * constant (lib/kstack/kstack.h). */
 #define KSTACK_POOL_SIZE       KSTACK_POOL_BYTES

@@ -172,6 +172,7 @@ long sys_kstack_debug(const struct sysargs *args)
         kstack_offset_select_fixed((uint32_t)args->a[1] & KSTACK_OFFSET_MASK);
         return 0;
     case KSTACK_DEBUG_STACK_SIZE: return KSTACK_SIZE;
+    case KSTACK_DEBUG_POOL_TICK: kstack_pool_set_background_refills(args->a[1] != 0); return 0;
     default: return -EINVAL;
     }
 }

@@ -47,10 +47,11 @@ struct kstack_probe {
 /* Counters per strategy (SYS_kstack_stats), indices into kstack_stats.count[s][]. */
 #define KSTACK_CNT_DRAWS        0 /* offsets drawn at entry */
 #define KSTACK_CNT_EXIT_UPDATES 1 /* offsets chosen at exit (counter, crng16, task) */
-#define KSTACK_CNT_REFILLS      2 /* pool refills (tick and idle) */
-#define KSTACK_CNT_DRY          3 /* pool found empty: fallback taken / hw read failed */
+#define KSTACK_CNT_REFILLS      2 /* pool refills (tick, idle and on the path) */
+#define KSTACK_CNT_DRY          3 /* pool found empty (refilled on the path) / hw read failed */
 #define KSTACK_CNT_CROSS_CPU    4 /* crng16: exit update read one CPU's state, wrote another's */
-#define KSTACK_NR_COUNTERS      5
+#define KSTACK_CNT_FALLBACK     5 /* offsets from the CPU's LFSR113 instead (pool, hw) */
+#define KSTACK_NR_COUNTERS      6
 
 struct kstack_stats {
     unsigned long count[KSTACK_NR + 1][KSTACK_NR_COUNTERS];
@@ -69,5 +70,8 @@ struct kstack_stats {
 #define KSTACK_DEBUG_HIGHWATER  3 /* () -> deepest bytes of the caller's kernel stack used since */
 #define KSTACK_DEBUG_FIXED      4 /* (offset) -> 0: strategy KSTACK_FIXED with that offset */
 #define KSTACK_DEBUG_STACK_SIZE 5 /* () -> bytes in a kernel stack */
+#define KSTACK_DEBUG_POOL_TICK                                                                     \
+    6 /* (on) -> 0: the tick's and idle loop's pool refills on or                                  \
+       * off on every CPU (off: a caller outruns them) */
 
 #endif

@@ -26,8 +26,11 @@
  *                 moved around and with the strategy switched under them;
  *                 then every CPU's generators must be their seeds advanced
  *                 by exactly the draws they made, and no pool byte used twice.
- *   pool          a system call storm on every CPU leaves the pool never
- *                 dry; a forced-dry pool takes the counted fallback.
+ *   pool          a system call storm on every CPU takes every offset from
+ *                 the pool (no LFSR113 fallback); a pool emptied on purpose
+ *                 is refilled by the next draw; with the tick's and idle
+ *                 loop's refills off (kstack.pool_hostile), 120,000 calls
+ *                 in a row still get keystream offsets, uniformly spread.
  */
 #include "kernel/uapi/kstack.h"
 #include "lib/entropy.h"
@@ -489,6 +492,50 @@ static void storm(void *arg)
     w->done = 1;
 }
 
+/* The tick and the idle loop refill nothing, and each CPU starts empty:
+ * every offset of SAMPLES calls comes from refills on the path. None may be
+ * a fallback, and they must pass the distribution test. */
+static void test_pool_hostile(void)
+{
+    struct kstack_stats before, after;
+    static long offs[SAMPLES];
+    static uint64_t counts[64];
+    kdebug(KSTACK_DEBUG_POOL_TICK, 0);
+    stats(-1, &before);
+    for (unsigned c = 0; c < sample_cpus(); c++) {
+        kstack_pin(c);
+        kdebug(KSTACK_DEBUG_DRAIN, 0);
+    }
+    record_offsets(offs, SAMPLES);
+    stats(-1, &after);
+    kdebug(KSTACK_DEBUG_POOL_TICK, 1);
+    memset(counts, 0, sizeof(counts));
+    long bad = 0;
+    for (unsigned i = 0; i < SAMPLES; i++) {
+        if (offs[i] < 0 || offs[i] > (long)KSTACK_OFFSET_MAX || offs[i] % 16)
+            bad++;
+        else
+            counts[offs[i] / 16]++;
+    }
+    unsigned long dry = after.count[KSTACK_POOL][KSTACK_CNT_DRY] -
+                        before.count[KSTACK_POOL][KSTACK_CNT_DRY],
+                  fallback = after.count[KSTACK_POOL][KSTACK_CNT_FALLBACK] -
+                             before.count[KSTACK_POOL][KSTACK_CNT_FALLBACK];
+    struct entropy_report e;
+    entropy_measure(counts, 64, &e);
+    /* At least one refill on the path per KSTACK_POOL_PATH_BYTES (256) draws. */
+    unsigned long needed = SAMPLES / 256;
+    ktap_note("hostile: %u calls with the background refills off: %lu refills on the path "
+              "(at least %lu needed), %lu fallback offsets; %u distinct offsets, min-entropy "
+              "%lu.%03lu bits, chi2(63) %lu.%03lu",
+              SAMPLES, dry, needed, fallback, e.distinct, (unsigned long)e.min_milli / 1000,
+              (unsigned long)e.min_milli % 1000, (unsigned long)e.chi2_milli / 1000,
+              (unsigned long)e.chi2_milli % 1000);
+    ktap_check(fallback == 0 && dry >= needed && bad == 0 && e.distinct == 64 &&
+                   e.chi2_milli < CHI2_63_MILLI && e.min_milli >= 5800,
+               "kstack.pool_hostile");
+}
+
 static void test_pool(void)
 {
     struct kstack_stats before, after;
@@ -514,16 +561,19 @@ static void test_pool(void)
               ticks1.ticks[2] - ticks0.ticks[2], ticks1.ticks[3] - ticks0.ticks[3]);
     unsigned long dry =
         after.count[KSTACK_POOL][KSTACK_CNT_DRY] - before.count[KSTACK_POOL][KSTACK_CNT_DRY];
-    ktap_note("storm: %lu getpid calls on %u CPUs in %llu ms; %lu pool refills, %lu dry, %lu "
-              "bytes left",
+    unsigned long fallback = after.count[KSTACK_POOL][KSTACK_CNT_FALLBACK] -
+                             before.count[KSTACK_POOL][KSTACK_CNT_FALLBACK];
+    ktap_note("storm: %lu getpid calls on %u CPUs in %llu ms; %lu pool refills, %lu of them "
+              "on the path (the ring found empty), %lu fallback offsets, %lu bytes left",
               storm_calls, ncpus, STORM_NS / 1000000,
               after.count[KSTACK_POOL][KSTACK_CNT_REFILLS] -
                   before.count[KSTACK_POOL][KSTACK_CNT_REFILLS],
-              dry, after.pool_level);
-    /* Forced dry: the next draw must take the fallback and count it (a tick
-     * may refill the pool between the two calls: try a few times). */
+              dry, fallback, after.pool_level);
+    /* Forced dry: the next draw must refill on the path and count it, with
+     * no fallback (a tick may refill the pool between the two calls: try a
+     * few times). */
     kstack_pin(0);
-    long forced = 0, off = -1;
+    long forced = 0, forced_fallback = 0, off = -1;
     for (int i = 0; i < 10 && forced == 0; i++) {
         stats(0, &before);
         kdebug(KSTACK_DEBUG_DRAIN, 0);
@@ -531,6 +581,8 @@ static void test_pool(void)
         stats(0, &after);
         forced = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRY] -
                         before.count[KSTACK_POOL][KSTACK_CNT_DRY]);
+        forced_fallback += (long)(after.count[KSTACK_POOL][KSTACK_CNT_FALLBACK] -
+                                  before.count[KSTACK_POOL][KSTACK_CNT_FALLBACK]);
     }
     /* One byte per call, exactly: 1000 probes plus the second stats call. */
     unsigned cpu = ncpus - 1;
@@ -542,12 +594,13 @@ static void test_pool(void)
     long used = (long)(after.count[KSTACK_POOL][KSTACK_CNT_DRAWS] -
                        before.count[KSTACK_POOL][KSTACK_CNT_DRAWS]);
     kstack_unpin(ncpus);
-    ktap_note("forced dry: %ld dry events counted, fallback offset %ld; 1001 calls on cpu%u "
-              "took %ld pool bytes",
-              forced, off, cpu, used);
-    ktap_check(dry == 0 && forced >= 1 && off >= 0 && off <= (long)KSTACK_OFFSET_MAX &&
-                   off % 16 == 0 && used == 1001,
-               "kstack.pool_never_dry");
+    ktap_note("forced dry: %ld dry events counted, %ld fallback offsets, offset %ld; 1001 calls "
+              "on cpu%u took %ld pool bytes",
+              forced, forced_fallback, off, cpu, used);
+    ktap_check(fallback == 0 && forced >= 1 && forced_fallback == 0 && off >= 0 &&
+                   off <= (long)KSTACK_OFFSET_MAX && off % 16 == 0 && used == 1001,
+               "kstack.pool_never_falls_back");
+    test_pool_hostile();
     kstack_set(KSTACK_DEFAULT);
 }
 

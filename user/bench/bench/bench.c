@@ -490,6 +490,21 @@ static int screen(unsigned mask, long n, long rounds, int trials, unsigned cpu, 
     return 0;
 }
 
+/* Per CPU: the pool's refills, those a draw made because it found the ring
+ * empty, and the offsets that came from the LFSR113 fallback instead. */
+static void print_pool_stats(unsigned ncpus)
+{
+    for (unsigned c = 0; c < ncpus; c++) {
+        struct kstack_stats ks;
+        if (syscall2(SYS_kstack_stats, c, &ks) != 0)
+            return;
+        printf("bench: pool on cpu%u: %lu refills, %lu on the path (ring found empty), %lu "
+               "fallback offsets\n",
+               c, ks.count[KSTACK_POOL][KSTACK_CNT_REFILLS], ks.count[KSTACK_POOL][KSTACK_CNT_DRY],
+               ks.count[KSTACK_POOL][KSTACK_CNT_FALLBACK]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (bench_ipc_child(argc, argv) == 0)
@@ -568,6 +583,7 @@ int main(int argc, char **argv)
         distributions(mask);
     syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
     printf("bench: %lu kernel samples dropped (the call ended on another CPU)\n", st.migrated);
+    print_pool_stats((unsigned)ds.cpus_online);
     if (ipc_failed)
         printf("bench: %ld IPC round trips failed\n", ipc_failed);
     if (irq_missed)
