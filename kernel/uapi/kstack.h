@@ -34,6 +34,7 @@
 
 /* SYS_kstack_probe flags. */
 #define KSTACK_PROBE_MIGRATE 1u /* move the caller to target_cpu in the middle of the call */
+#define KSTACK_PROBE_DEPTH   4u /* return the depth instead of writing the struct (no copy out) */
 
 /* What SYS_kstack_probe reports about the call itself. */
 struct kstack_probe {

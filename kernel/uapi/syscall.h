@@ -35,22 +35,24 @@
 #define SYS_debug_leak_lock   22 /* () -> returns holding a lock: only with crash=lock-to-user */
 #define SYS_kstack_set        23 /* (unsigned strategy) -> 0, -EINVAL unknown, -ENODEV unavailable */
 #define SYS_kstack_get        24 /* () -> the strategy in force (kernel/uapi/kstack.h) */
-#define SYS_kstack_probe      25 /* (unsigned flags, unsigned cpu, struct kstack_probe *) -> 0 */
-#define SYS_kstack_stats      26 /* (long cpu or -1 for all, struct kstack_stats *) -> 0 */
-#define SYS_kstack_debug      27 /* (unsigned op, unsigned long arg) -> depends on op */
-#define SYS_latency_ctl       28 /* (unsigned op, void *arg) -> 0 (kernel/uapi/latency.h) */
-#define SYS_latency_read      29 /* (cpu or -1, strategy, slot, struct hist *, int reset) -> 0 */
-#define SYS_debug_kaddr       30 /* (int kind, int op) -> a writable kernel address, or a check */
+#define SYS_kstack_probe                                                                           \
+    25                         /* (unsigned flags, unsigned cpu, struct kstack_probe *) -> 0       \
+                                * (KSTACK_PROBE_DEPTH: -> the depth, nothing written) */
+#define SYS_kstack_stats    26 /* (long cpu or -1 for all, struct kstack_stats *) -> 0 */
+#define SYS_kstack_debug    27 /* (unsigned op, unsigned long arg) -> depends on op */
+#define SYS_latency_ctl     28 /* (unsigned op, void *arg) -> 0 (kernel/uapi/latency.h) */
+#define SYS_latency_read    29 /* (cpu or -1, strategy, slot, struct hist *, int reset) -> 0 */
+#define SYS_debug_kaddr     30 /* (int kind, int op) -> a writable kernel address, or a check */
 /* IPC (kernel/uapi/ipc.h). h = a handle, an index in the task's table.
  * Receiving calls return the badge (>= 0) or -errno, and put the message's
  * tag and w0..w3 in argument registers 1-5 (rsi rdx r10 r8 r9 / x1-x5 / a1-a5). */
-#define SYS_endpoint_create   31 /* () -> h with SEND|RECV|MINT */
-#define SYS_notify_create     32 /* () -> h with SIGNAL|WAIT|MINT */
-#define SYS_handle_mint       33 /* (h, rights, badge) -> new h: rights a subset, badge if h has none */
-#define SYS_handle_close      34 /* (h) -> 0 */
-#define SYS_ipc_call          35 /* (h, tag, w0, w1, w2, w3) -> 0 and the reply in 1-5 */
-#define SYS_ipc_send          36 /* (h, tag, w0, w1, w2, w3) -> 0, -EAGAIN if no receiver waits */
-#define SYS_ipc_recv          37 /* (h) -> badge, the message in 1-5 */
+#define SYS_endpoint_create 31 /* () -> h with SEND|RECV|MINT */
+#define SYS_notify_create   32 /* () -> h with SIGNAL|WAIT|MINT */
+#define SYS_handle_mint     33 /* (h, rights, badge) -> new h: rights a subset, badge if h has none */
+#define SYS_handle_close    34 /* (h) -> 0 */
+#define SYS_ipc_call        35 /* (h, tag, w0, w1, w2, w3) -> 0 and the reply in 1-5 */
+#define SYS_ipc_send        36 /* (h, tag, w0, w1, w2, w3) -> 0, -EAGAIN if no receiver waits */
+#define SYS_ipc_recv        37 /* (h) -> badge, the message in 1-5 */
 #define SYS_ipc_reply_recv                                                                         \
     38 /* (h, tag, w0, w1, w2, w3) -> reply to the last caller, then as recv */
 #define SYS_ipc_set_buffer                                                                         \

@@ -31,10 +31,10 @@ bool kstack_calibrate(void)
 
 long kstack_offset_now(void)
 {
-    struct kstack_probe r;
-    if (kstack_probe(0, 0, &r) != 0)
+    long depth = kstack_probe(KSTACK_PROBE_DEPTH, 0, NULL);
+    if (depth < 0)
         return -1;
-    return (long)r.depth - (long)base_depth;
+    return depth - (long)base_depth;
 }
 
 void kstack_pin(unsigned cpu)
