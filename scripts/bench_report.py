@@ -123,6 +123,9 @@ PUBLISHED_IPC = {
 }
 
 RECORD = re.compile(r"\bBENCH (arch|counter|icount|row|cdf|null|end)\b ?(.*)$")
+# user/bench/bench/bench.c's per-CPU pool counters, printed at the end.
+POOL_LINE = re.compile(r"bench: pool on cpu(\d+): (\d+) refills, (\d+) on the path "
+                       r"\(ring found empty\), (\d+) fallback offsets")
 
 # The null system call budget: a third of Linux 6.1's path length on
 # the same QEMU, measured the same way (background.md: 230 on x86_64 and 293
@@ -141,6 +144,7 @@ class Run:
         self.rows = []      # dicts with the CSV fields, ints except mean (mean_x1000)
         self.cdf = {}       # (side, strategy, syscall) -> {lower: count}
         self.null = {}      # timed (0/1) -> (unknown, getpid, empty)
+        self.pool = []      # per CPU: (cpu, refills, on the path, fallback offsets)
 
     def values(self, side, strategy, syscall, field):
         """Per-round values of one stat (the mean in ticks, not times 1000)."""
@@ -164,6 +168,9 @@ def parse_log(lines):
     """{arch: Run} from the log's lines, in the order the arches appear."""
     runs, run = {}, None
     for n, line in enumerate(lines, 1):
+        pool = POOL_LINE.search(line)
+        if pool and run is not None:
+            run.pool.append(tuple(int(x) for x in pool.groups()))
         m = RECORD.search(line.rstrip("\r\n").replace("\r", ""))
         if not m:
             continue
@@ -525,6 +532,9 @@ def main(argv=None):
             print("\n".join(published_ipc_table(run)) + "\n")
         if null_lines(run):
             print("\n".join(null_lines(run)) + "\n")
+        for cpu, refills, path, fallback in run.pool:
+            print(f"pool on cpu{cpu}: {refills} refills, {path} of them by a draw that found "
+                  f"the ring empty; {fallback} fallback offsets (LFSR113)")
         write_csv(run, os.path.join(outdir, "results.csv"))
         print(f"csv: {os.path.join(outdir, 'results.csv')} ({len(run.rows)} rows)")
         if not args.no_plots:
