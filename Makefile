@@ -75,6 +75,9 @@ ifeq ($(filter 0 1,$(VULN)),)
 $(error VULN must be 0 or 1, not '$(VULN)')
 endif
 BUILD := build/$(ARCH)$(if $(filter 0,$(DEBUG_CALLS)),-nodebug)$(if $(filter 1,$(VULN)),-vuln)
+# The user programs do not depend on DEBUG_CALLS (only the kernel answers
+# -ENOSYS): a -nodebug kernel embeds the ones built beside the default kernel.
+UBUILD := build/$(ARCH)$(if $(filter 1,$(VULN)),-vuln)
 SMP ?= 4
 MEM ?= 512M
 # The image a user boots: no self-tests and no debug calls (tests/run.py
@@ -179,7 +182,7 @@ UCFLAGS := -std=gnu11 -O2 -g -nostdinc \
     -I. -MMD -MP -DCONFIG_VULN=$(VULN) $(ARCH_USER_CFLAGS)
 ULIB_SRCS := $(wildcard lib/user/*.c user/common/*.c) lib/user/crt0_$(ARCH).S \
     lib/entropy.c lib/hist.c lib/lfsr113_solve.c lib/result_guard.c
-ULIB_OBJS := $(patsubst %,$(BUILD)/uobj/%.o,$(ULIB_SRCS))
+ULIB_OBJS := $(patsubst %,$(UBUILD)/uobj/%.o,$(ULIB_SRCS))
 ULIBS := $(NEWLIB)/lib/libc.a $(NEWLIB)/lib/libm.a \
     $(shell $(CC) $(ARCH_USER_CFLAGS) -print-libgcc-file-name 2>/dev/null)
 USER_ROLES := servers bench longrun tests demos
@@ -193,21 +196,21 @@ $(if $(USER_DUPS),$(error Two user programs share each of these names: $(USER_DU
 user_srcs = $(wildcard user/$1.c $(foreach r,$(USER_ROLES),user/$r/$1.c user/$r/$1/*.c \
     user/$r/$1_$(ARCH).S user/$r/$1/$1_$(ARCH).S))
 USER_SRCS := $(foreach p,$(USER_PROGS),$(call user_srcs,$p))
-USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
+USER_ELFS := $(patsubst %,$(UBUILD)/user/%.elf,$(USER_PROGS))
 
-$(BUILD)/uobj/%.c.o: %.c Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
+$(UBUILD)/uobj/%.c.o: %.c Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (user)"
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
 
-$(BUILD)/uobj/%.S.o: %.S Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
+$(UBUILD)/uobj/%.S.o: %.S Makefile arch/$(ARCH)/arch.mk $(NEWLIB_LIBC)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $< (user)"
 	$(Q)$(CC) $(filter-out -std=gnu11,$(UCFLAGS)) -D__ASSEMBLER__ -c $< -o $@
 
 .SECONDARY: # keep intermediate objects: no rebuilds, and they help debugging
 .SECONDEXPANSION:
-$(USER_ELFS): $(BUILD)/user/%.elf: $$(addprefix $(BUILD)/uobj/,$$(addsuffix .o,$$(call user_srcs,$$*))) \
+$(USER_ELFS): $(UBUILD)/user/%.elf: $$(addprefix $(UBUILD)/uobj/,$$(addsuffix .o,$$(call user_srcs,$$*))) \
         $(ULIB_OBJS) $(ULIBS) linker/user.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
@@ -218,7 +221,7 @@ $(USER_ELFS): $(BUILD)/user/%.elf: $$(addprefix $(BUILD)/uobj/,$$(addsuffix .o,$
 # The kernel embeds the programs without their debug information (newlib's
 # is most of each file); build/<arch>/user/ keeps the full ones for gdb.
 INITRD_ELFS := $(patsubst %,$(BUILD)/initrd/%.elf,$(USER_PROGS))
-$(BUILD)/initrd/%.elf: $(BUILD)/user/%.elf
+$(BUILD)/initrd/%.elf: $(UBUILD)/user/%.elf
 	@mkdir -p $(dir $@)
 	$(Q)$(OBJCOPY) --strip-debug $< $@
 
@@ -229,7 +232,7 @@ $(BUILD)/obj/initrd.S.o: $(BUILD)/initrd.S
 	@echo "  AS      $< (user programs)"
 	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
 
--include $(patsubst %,$(BUILD)/uobj/%.d,$(ULIB_SRCS) $(USER_SRCS))
+-include $(patsubst %,$(UBUILD)/uobj/%.d,$(ULIB_SRCS) $(USER_SRCS))
 
 # The Linux-style Image that U-Boot's booti loads (arm64, riscv64).
 $(BUILD)/Image: $(KERNEL_ELF)
@@ -547,7 +550,7 @@ build/host/test_lfsr113: build/host/lfsr113_kat.h
 # The kernels make test boots are built a CPU per job (about half the time).
 TEST_BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: check-deps
-	$(Q)$(MAKE) --no-print-directory host-tests
+	$(Q)$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) host-tests
 	$(Q)for a in $(ARCHES); do $(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) ARCH=$$a image || exit 1; \
 	    $(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) ARCH=$$a DEBUG_CALLS=0 image || exit 1; \
 	    $(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) ARCH=$$a VULN=1 image || exit 1; done

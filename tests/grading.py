@@ -38,7 +38,10 @@ class Lab:
     # (tests/host/test_<prog>.c, compiled with the host cc against the
     # student's files): graded once, before any boot, as it takes seconds.
     boot: str = ""    # the boot of tests/run.py to grade on: "" the arch's main one, or e.g. "attack"
-    wrong_timeout: int = 60  # seconds a wrong solution's boot may take (many hang: no need to wait 240)
+    # Seconds a wrong solution's boot may take: some hang, and there is no
+    # need to wait 240 for those (the right solution's boot takes 2 to 4 s;
+    # a hang is a failed grade whatever the timeout).
+    wrong_timeout: int = 30
     # (the full test run boots it too, with all the lab's tests: its results
     # stand for the reference tree's grade in make test). The kernel graded
     # is built with that boot's make_vars (e.g. VULN=1 for the "vuln" boot).
@@ -429,27 +432,32 @@ def graded_copy(lab, arch, as_skeleton):
         shutil.rmtree(dest, ignore_errors=True)
 
 
-def check_one(lab, arch, outcomes=None):
-    """Two verdicts (ok, name, diagnostics): the reference scores full marks
-    (from `outcomes` of a full test run if given: its boots ran every lab's
-    tests already; else from a graded copy), the skeleton builds and fails every graded test."""
+def check_reference(lab, arch, outcomes=None):
+    """The verdict (ok, name, diagnostics) that the reference scores full
+    marks: from `outcomes` of a full test run if given (its boots ran every
+    lab's tests already), else from a graded copy."""
     s, t, lines = score_arch(lab, arch, outcomes) if outcomes is not None \
         else graded_copy(lab, arch, False)[1:]
+    return (s == t, f"labs.{lab.number}.{arch}.reference_full_marks", lines)
+
+
+def check_skeleton(lab, arch):
+    """The verdict (ok, name, diagnostics) that the skeleton builds and fails every graded test."""
     n, s2, t2, lines2 = graded_copy(lab, arch, True)
     builds = not any("does not build" in l for l in lines2)
     passing = [l for l in lines2 if l.strip().startswith("ok")]
-    return [(s == t, f"labs.{lab.number}.{arch}.reference_full_marks", lines),
-            (n > 0 and builds and s2 == 0,
-             f"labs.{lab.number}.{arch}.skeleton_builds_and_fails_every_graded_test",
-             [f"{n} regions replaced; score {s2}/{t2}"] +
-             [f"passes on the stub: {l.strip()}" for l in passing] + lines2)]
+    return (n > 0 and builds and s2 == 0,
+            f"labs.{lab.number}.{arch}.skeleton_builds_and_fails_every_graded_test",
+            [f"{n} regions replaced; score {s2}/{t2}"] +
+            [f"passes on the stub: {l.strip()}" for l in passing] + lines2)
 
 
 def check(labs, jobs=2, outcomes=None):
-    """check_one for every lab and arch, `jobs` at a time (the trees must be built)."""
+    """Both verdicts for every lab and arch, `jobs` at a time (the trees must be built)."""
     pairs = [(lab, arch) for lab in labs for arch in ARCHES]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return [v for vs in pool.map(lambda p: check_one(*p, outcomes), pairs) for v in vs]
+        return [v for vs in pool.map(lambda p: (check_reference(*p, outcomes),
+                                                check_skeleton(*p)), pairs) for v in vs]
 
 
 # ---- the wrong-solution corpus ---------------------------------------------
@@ -616,16 +624,22 @@ def check_wrong_lab(lab, arch, wrongs):
     return out
 
 
-def check_wrong(labs, jobs=2, names=None):
-    """Every wrong solution of the labs scores below full marks; one copy of
-    the tree per lab and arch, `jobs` of them at a time."""
+def wrong_groups(labs, names=None):
+    """{(lab number, arch): [Wrong]}: the wrong solutions graded in one copy
+    of the tree, biggest group first (names: only these)."""
     groups = {}
     for w in load_wrong(labs):
         if names and w.name not in names:
             continue
         for arch in w.arches:
             groups.setdefault((w.lab, arch), []).append(w)
+    return dict(sorted(groups.items(), key=lambda g: -len(g[1])))
+
+
+def check_wrong(labs, jobs=2, names=None):
+    """Every wrong solution of the labs scores below full marks; one copy of
+    the tree per lab and arch, `jobs` of them at a time."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [pool.submit(check_wrong_lab, lab_by_number(n), arch, ws)
-                   for (n, arch), ws in sorted(groups.items(), key=lambda g: -len(g[1]))]
+                   for (n, arch), ws in wrong_groups(labs, names).items()]
         return [v for f in futures for v in f.result()]

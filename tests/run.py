@@ -17,9 +17,10 @@ timeout or crash. Python standard library only.
   tests/run.py [--arch A] [--filter SUBSTR] [--boot NAME] [--ktest LIST]
                [--timeout S] [--jobs N] [--verbose] [--list] [--no-host] [--no-labs]
 
-A full run (no --arch, --boot or --ktest) ends with the course labs' check
+A full run (no --arch, --boot or --ktest) also checks the course labs
 (tests/lab.py check: the tree scores full marks, every skeleton none;
-tests/lab.py wrong: every wrong solution of tests/labs/wrong scores less).
+tests/lab.py wrong: every wrong solution of tests/labs/wrong scores less):
+their gradings share the pool of `--jobs` with the boots.
 
 --boot picks boots by exact name (repeatable), --ktest replaces the ktest=
 list of the boots that run self-tests (e.g. user.bad_input), --timeout caps
@@ -72,9 +73,20 @@ class Results:
             sys.stdout.flush()
 
 
-def run_host_tests(results, flt, jobs):
+class Job:
+    """One piece of the run for the pool: a host test program, a boot or a
+    lab's grading. guess: its seconds when the last run did not time it;
+    work(): what it does (it reports its own verdicts); out: what work returned."""
+
+    def __init__(self, name, guess, work):
+        self.name, self.guess, self.work, self.out = name, guess, work, None
+
+
+def host_jobs(results, flt):
     """build/host/test_* (compiled from tests/host/test_*.c) and tests/host/test_*.py
-    (run with this Python); each prints KTAP, and a case NAME becomes host.NAME."""
+    (run with this Python), as jobs for the pool the boots run in (the
+    conformance kit alone takes half a minute); each prints KTAP, and a
+    case NAME becomes host.NAME."""
     hostdir = os.path.join(ROOT, "build", "host")
     programs = []
     for exe in sorted(os.listdir(hostdir)) if os.path.isdir(hostdir) else []:
@@ -85,12 +97,9 @@ def run_host_tests(results, flt, jobs):
     for script in sorted(os.listdir(pydir)):
         if script.startswith("test_") and script.endswith(".py"):
             programs.append((script[5:-3], [sys.executable, os.path.join(pydir, script)]))
-    programs = [(suite, cmd) for suite, cmd in programs if not flt or flt in f"host.{suite}"]
-    # `jobs` programs at a time (the conformance kit alone takes half a
-    # minute), reported in their order.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for suite, outcome in zip([s for s, _ in programs], pool.map(run_host_program, programs)):
-            report_host_program(results, suite, outcome)
+    return [Job(f"host.{suite}", 30 if suite == "conformance" else 5, lambda suite=suite, cmd=cmd:
+                report_host_program(results, suite, run_host_program((suite, cmd))))
+            for suite, cmd in programs if not flt or flt in f"host.{suite}"]
 
 
 def run_host_program(program):
@@ -141,19 +150,32 @@ def check_mutants(results, flt):
         results.report(not why, name, why)
 
 
-def check_labs(results, jobs):
-    """Every course lab (tests/lab.py): the tree scores full marks (from the
-    boots just run, which include every lab's tests), each skeleton builds
-    and scores less, on every arch; then every wrong solution of
-    tests/labs/wrong scores below full marks (labs.<n>.wrong.<name>.scores_below_full)."""
-    started = time.time()
-    for ok, name, diag in grading.check(grading.LABS, jobs, dict(results.outcomes)):
-        results.report(ok, name, diag)
-    print(f"# labs checked in {time.time() - started:.0f} s")
-    started = time.time()
-    for ok, name, diag in grading.check_wrong(grading.LABS, jobs):
-        results.report(ok, name, diag)
-    print(f"# the labs' wrong solutions (tests/labs/wrong) graded in {time.time() - started:.0f} s")
+def lab_jobs(results):
+    """The course labs' gradings (tests/lab.py), as jobs for the pool the
+    boots run in: every skeleton builds and scores less, on every arch
+    (labs.<n>.<arch>.skeleton_builds_and_fails_every_graded_test), and every
+    wrong solution of tests/labs/wrong scores below full marks
+    (labs.<n>.wrong.<name>.scores_below_full). A grading takes a copy of the
+    tree and a core, like a boot, so they share the cores rather than wait
+    for the last boot."""
+    jobs = [Job(f"labs.{lab.number}.{arch}.skeleton", 10,
+                lambda lab=lab, arch=arch: results.report(*grading.check_skeleton(lab, arch)))
+            for lab in grading.LABS for arch in ARCHES]
+    for (n, arch), ws in grading.wrong_groups(grading.LABS).items():
+        def grade_wrong(lab=grading.lab_by_number(n), arch=arch, ws=ws):
+            for verdict in grading.check_wrong_lab(lab, arch, ws):
+                results.report(*verdict)
+        jobs.append(Job(f"labs.{n}.{arch}.wrong", 4 * len(ws), grade_wrong))
+    return jobs
+
+
+def check_references(results):
+    """The reference (this tree) scores full marks in every lab on every arch,
+    from the boots just run, which include every lab's tests."""
+    outcomes = dict(results.outcomes)
+    for lab in grading.LABS:
+        for arch in ARCHES:
+            results.report(*grading.check_reference(lab, arch, outcomes))
 
 
 def boot_once(b):
@@ -263,39 +285,40 @@ def save_times(took):
         json.dump(times, f, indent=0, sort_keys=True)
 
 
-def run_boots(matrix, results, jobs):
-    """Run the boots `jobs` at a time, with a progress line after each and
-    the slowest ones at the end; {name: CRNG test output or None}."""
-    started, outputs, took, lock = time.time(), {}, {}, threading.Lock()
+def boot_job(b, results):
+    """Boot b as a Job; its out is the boot's CRNG test output (or None)."""
+    return Job(b.name, b.timeout / 20, lambda: run_boot(b, results))
+
+
+def run_pool(todo, results, jobs):
+    """Run the jobs `jobs` at a time, with a progress line after each and
+    the slowest ones at the end."""
+    started, took, lock = time.time(), {}, threading.Lock()
     last = last_times()
 
-    def expected(b):
-        """How long b should take: its last run's time, else a guess from its timeout."""
-        return last.get(b.name, b.timeout / 20)
+    def expected(j):
+        """How long j should take: its last run's time, else its guess."""
+        return last.get(j.name, j.guess)
 
-    def one(b):
+    def one(j):
         t0 = time.time()
-        out = run_boot(b, results)
+        j.out = j.work()
         with lock:
-            took[b.name] = time.time() - t0
+            took[j.name] = time.time() - t0
             done, elapsed = len(took), time.time() - started
             # What is left, from the last run's times, shared among the jobs.
-            left = sum(expected(x) for x in matrix if x.name not in took) / max(1, jobs)
-            print(f"# [{done}/{len(matrix)}] {b.name} {took[b.name]:.0f} s ... "
+            left = sum(expected(x) for x in todo if x.name not in took) / max(1, jobs)
+            print(f"# [{done}/{len(todo)}] {j.name} {took[j.name]:.0f} s ... "
                   f"{minutes(elapsed)} elapsed, ~{minutes(left)} left", flush=True)
-        return out
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        # Longest first (as long as the last run, or as the timeout allows),
-        # so that the slow ones do not start last and leave a core idle.
-        order = sorted(matrix, key=lambda b: -expected(b))
-        futures = {b.name: pool.submit(one, b) for b in order}
-        for name, f in futures.items():
-            outputs[name] = f.result()
+        # Longest first (as long as the last run, or as guessed), so that
+        # the slow ones do not start last and leave a core idle.
+        for f in [pool.submit(one, j) for j in sorted(todo, key=lambda j: -expected(j))]:
+            f.result()
     slowest = sorted(took.items(), key=lambda kv: -kv[1])[:8]
-    print("# slowest boots: " + ", ".join(f"{n} {t:.0f} s" for n, t in slowest), flush=True)
+    print("# slowest: " + ", ".join(f"{n} {t:.0f} s" for n, t in slowest), flush=True)
     save_times(took)
-    return outputs
 
 
 def main():
@@ -327,15 +350,19 @@ def main():
     results = Results(args.verbose)
     started = time.time()
     if not args.no_host:
-        run_host_tests(results, args.filter, args.jobs)
         check_mutants(results, args.filter)
         check_wrong_solutions(results, args.filter)
-    outputs = run_boots(matrix, results, args.jobs)
-    check_groups(matrix, outputs, results)
-    print(f"# {len(matrix)} boots in {time.time() - started:.0f} s")
-    if not (args.no_labs or args.boot or args.ktest or args.arch) and \
-            (not args.filter or args.filter.startswith("labs")):
-        check_labs(results, args.jobs)
+    labs = not (args.no_labs or args.boot or args.ktest or args.arch) and \
+        (not args.filter or args.filter.startswith("labs"))
+    booting = [boot_job(b, results) for b in matrix]
+    grading_jobs = lab_jobs(results) if labs else []
+    testing = [] if args.no_host else host_jobs(results, args.filter)
+    run_pool(testing + booting + grading_jobs, results, args.jobs)
+    check_groups(matrix, {j.name: j.out for j in booting}, results)
+    if labs:
+        check_references(results)
+    print(f"# {len(testing)} host tests, {len(matrix)} boots and {len(grading_jobs)} lab gradings in "
+          f"{time.time() - started:.0f} s")
     print(f"{results.passed} passed, {results.failed} failed")
     return 1 if results.failed or results.passed == 0 else 0
 
