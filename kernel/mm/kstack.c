@@ -82,6 +82,16 @@ void kstack_free(uintptr_t top)
     put_slot(slot, true);
 }
 
+size_t kstack_cached_pages(void)
+{
+    size_t slots = 0;
+    unsigned long flags = spin_lock_irqsave(&lock);
+    for (int i = 0; i < KSTACK_SLOTS; i++)
+        slots += bit(mapped, i) && !bit(used, i);
+    spin_unlock_irqrestore(&lock, flags);
+    return slots * (KSTACK_SIZE / PAGE_SIZE);
+}
+
 bool kstack_is_guard(uintptr_t addr)
 {
     if (addr < ARCH_KSTACK_BASE || addr >= ARCH_KSTACK_BASE + (uintptr_t)KSTACK_SLOTS * SLOT)

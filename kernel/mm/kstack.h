@@ -19,6 +19,10 @@
 /* The top (highest address) of a new stack, or 0 when out of memory/slots. */
 uintptr_t kstack_alloc(void);
 void kstack_free(uintptr_t top);
+/* Pages of the stacks kept mapped for reuse that no thread has now: the
+ * leak checks count them as free (a freed stack keeps its pages, and how
+ * many stacks were ever live at once depends on the timing). */
+size_t kstack_cached_pages(void);
 /* True if addr lies in a kernel stack's guard page. */
 bool kstack_is_guard(uintptr_t addr);
 

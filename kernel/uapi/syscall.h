@@ -29,7 +29,7 @@
 #define SYS_sched_setaffinity 16 /* (int tid or 0, unsigned long mask) -> 0 */
 #define SYS_sched_getaffinity 17 /* (int tid or 0) -> mask */
 #define SYS_debug_sleep       18 /* (unsigned long ns) -> 0: sleeps inside the kernel */
-#define SYS_debug_free_pages  19 /* () -> free physical pages (tests check for leaks) */
+#define SYS_debug_free_pages  19 /* () -> free pages, freed kernel stacks included (leak checks) */
 #define SYS_debug_spin        20 /* (unsigned long ns) -> 0: busy inside the kernel, preemptible */
 #define SYS_debug_stats       21 /* (struct debug_stats *) -> 0 */
 #define SYS_debug_leak_lock   22 /* () -> returns holding a lock: only with crash=lock-to-user */

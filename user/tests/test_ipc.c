@@ -559,9 +559,10 @@ static int child_client_dies(void)
     exit(7);
 }
 
-/* Kernel stacks stay mapped once a thread has used them (kernel/mm/kstack.c),
- * so the leak check starts after as many threads as the tests run at once
- * have come and gone. */
+/* Freed kernel stacks count as free pages (SYS_debug_free_pages), but the
+ * page tables that map their slots stay (kernel/mm/kstack.c), so the leak
+ * check starts after as many threads as the tests run at once have come
+ * and gone. */
 static volatile int warm_left;
 
 static void warm_thread(void *arg)
