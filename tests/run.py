@@ -98,14 +98,14 @@ def host_jobs(results, flt):
         if script.startswith("test_") and script.endswith(".py"):
             programs.append((script[5:-3], [sys.executable, os.path.join(pydir, script)]))
     return [Job(f"host.{suite}", 30 if suite == "conformance" else 5, lambda suite=suite, cmd=cmd:
-                report_host_program(results, suite, run_host_program((suite, cmd))))
+                report_host_program(results, suite, run_host_program(cmd)))
             for suite, cmd in programs if not flt or flt in f"host.{suite}"]
 
 
-def run_host_program(program):
+def run_host_program(cmd):
     """(exit status or None on a timeout, output lines) of one host test."""
     try:
-        p = subprocess.run(program[1], capture_output=True, text=True, timeout=300)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
         return None, []
     return p.returncode, p.stdout.splitlines() + p.stderr.splitlines()
