@@ -304,6 +304,27 @@ static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
 void arch_sync_icache(const void *kva, size_t len);
 void arch_sync_icache_done(void);
 
+/* ---- Rewriting kernel code (kernel/text_patch.h) --------------------- */
+
+/* The call instruction in the system call entry code (a label there) whose
+ * target kernel/syscall/path.c rewrites to the copy of the path in force. */
+extern char arch_syscall_call_site[];
+/* Every other CPU stopped, IRQs off: make the call instruction at `site`
+ * call `target`, writing through text_patch_alias() (the image's mapping of
+ * its code is read-only), so that this CPU fetches the new one from here on.
+ * false, changing nothing, if site holds no call the arch writes there or
+ * target is out of its reach. */
+bool arch_text_patch_call(void *site, const void *target);
+/* A CPU stopped while another rewrote code, before it runs on, IRQs off:
+ * drop instructions fetched before (x86_64 a serializing CPUID, arm64 ISB,
+ * riscv64 FENCE.I). */
+void arch_text_sync(void);
+/* Spinning with IRQs off until other CPUs do something: answer what they
+ * may themselves be waiting for from this CPU with their IRQs off (x86_64:
+ * its TLB shootdown request; nothing on arm64 and riscv64, whose
+ * shootdowns need no interrupt). */
+void arch_serve_ipis(void);
+
 /* Copy n bytes to/from user memory whose range the caller has checked
  * lies in user space: 0, or -EFAULT if a page is missing or protected.
  * Any thread context, IRQs on or off. */

@@ -40,11 +40,15 @@ const struct fdt *boot_fdt(void);
 /* Syscall entry code, IRQs off, with the user's registers saved in *tf at
  * the top of the kernel stack (at least those C may clobber, and the
  * number and arguments). Returns the result, with IRQs off and
- * user_return() done: the entry code puts it in the user's result register. */
-long syscall_dispatch(struct trapframe *tf);
-/* The same with the latency timers' timestamps (kernel/latency/): the entry
- * code calls it instead when the bool latency_on is true. */
-long syscall_dispatch_timed(struct trapframe *tf);
+ * user_return() done: the entry code puts it in the user's result register.
+ * The entry code's call (at arch_syscall_call_site) names this copy, the
+ * one without a stack offset; the kernel rewrites it to the copy in force
+ * (kernel/syscall/path.c), all of which take and return the same. */
+long syscall_dispatch_off(struct trapframe *tf);
+
+/* The kernel code at `text` through its writable alias in the direct map
+ * (the image's own mapping of it is read-only): for arch_text_patch_call. */
+void *text_patch_alias(const void *text);
 
 /* Trap handlers, last thing before returning to user mode, IRQs off. */
 void user_return(void);
@@ -58,7 +62,8 @@ __noreturn void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int st
 __noreturn void secondary_main(struct cpu *c);
 
 /* Every interrupt, IRQs off, before it is handled: counts it (the latency
- * timers mark samples during which one was taken). */
+ * timers mark samples during which one was taken), and stops there while
+ * another CPU rewrites kernel code (kernel/text_patch.h). */
 void interrupt_enter(void);
 
 /* Timer interrupt, every CPU, IRQs off. */

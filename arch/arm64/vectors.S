@@ -237,8 +237,8 @@ save_el0:
  *   pointer that is not a kernel address. ELR_EL1 already points past the
  *   SVC (Arm ARM, "Exception entry": the preferred return address of a
  *   supervisor call is the next instruction).
- *   Out: x0 = syscall_dispatch(tf) (syscall_dispatch_timed while the
- *   latency timers are on), x1-x18 and x30 restored, ERET.
+ *   Out: x0 = syscall_dispatch(tf) (the copy in force: the kernel rewrites
+ *   the BL), x1-x18 and x30 restored, ERET.
  */
 el0_svc:
     SAVE_X2_X19
@@ -247,11 +247,10 @@ el0_svc:
     mrs     x3, spsr_el1
     stp     x2, x3, [sp, #TF_ELR]
     mov     x0, sp
-    adrp    x1, latency_on              // the timers on: the timed copy
-    ldrb    w1, [x1, :lo12:latency_on]
-    cbnz    w1, .Lsvc_timed
-    bl      syscall_dispatch            // returns with IRQs off
-.Lsvc_return:
+    .globl  arch_syscall_call_site
+arch_syscall_call_site:
+    bl      syscall_dispatch_off        // rewritten: kernel/syscall/path.c
+
     ldp     x2, x3, [sp, #TF_ELR]
     msr     elr_el1, x2
     msr     spsr_el1, x3
@@ -261,9 +260,6 @@ el0_svc:
     ldr     x30, [sp, #TF_X(30)]
     add     sp, sp, #TF_SIZE
     eret
-.Lsvc_timed:                            // kernel/latency/, out of line
-    bl      syscall_dispatch_timed
-    b       .Lsvc_return
 
 /*
  * void arm64_return_to_user(struct trapframe *tf)  (noreturn)

@@ -165,8 +165,8 @@ riscv_trap_entry:
  *   already 0: a return to U mode always restores a frame saved from U
  *   mode, where it was 0, so the clear that other traps need is skipped.
  *   sepc is the ecall itself (priv spec 3.3.1): resume 4 bytes on.
- * Exit: a0 = syscall_dispatch(tf) (syscall_dispatch_timed while the latency
- *   timers are on), everything else as it was, sret.
+ * Exit: a0 = syscall_dispatch(tf) (the copy in force: the kernel rewrites
+ *   the call), everything else as it was, sret.
  */
 .Lsyscall:
     sd      ra, TF_X(1)(sp)
@@ -185,10 +185,12 @@ riscv_trap_entry:
     csrr    t0, sstatus
     sd      t0, TF_SSTATUS(sp)
     mv      a0, sp
-    lbu     t0, latency_on          /* the timers on: the timed copy */
-    bnez    t0, .Lsyscall_timed
-    call    syscall_dispatch        /* returns with IRQs off */
-.Lsyscall_return:
+    .option push
+    .option norelax                 /* auipc + jalr, as text_patch.c expects */
+    .globl  arch_syscall_call_site
+arch_syscall_call_site:
+    call    syscall_dispatch_off    /* rewritten: kernel/syscall/path.c */
+    .option pop
     csrw    sscratch, tp
     ld      t0, TF_SEPC(sp)
     csrw    sepc, t0
@@ -201,9 +203,6 @@ riscv_trap_entry:
     ld      tp, TF_X(4)(sp)
     ld      sp, TF_X(2)(sp)
     sret
-.Lsyscall_timed:                    /* kernel/latency/, out of line */
-    call    syscall_dispatch_timed
-    j       .Lsyscall_return
 
 /*
  * void riscv_return_to_user(struct trapframe *tf) - enter or resume U mode.

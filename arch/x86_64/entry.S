@@ -23,8 +23,9 @@
  *         it and switch to the thread's kernel stack (cpu->arch.kstack_top).
  * Step 2: push ss rsp rflags cs rip, skip error/vector, push rax and the
  *         arguments, skip the rest: %rsp is then a struct trapframe.
- * Step 3: syscall_dispatch(tf), or syscall_dispatch_timed(tf) while the
- *         latency timers are on - returns the result, with IRQs off.
+ * Step 3: the copy of syscall_dispatch(tf) in force (one per stack offset
+ *         strategy, timed or not: the kernel rewrites this call's target)
+ *         returns the result, with IRQs off.
  * Step 4: back to user with SYSRET, unless the saved RIP is not a user
  *         address: SYSRET with a non-canonical RCX faults in kernel mode
  *         on the user stack (SDM vol. 2B "SYSRET", Operation), so such
@@ -51,10 +52,9 @@ x86_syscall_entry:
     PUSH_RAX_AND_ARGS
     sub     $TF_RDI, %rsp               /* rcx r11 rbx rbp r12-r15 */
     mov     %rsp, %rdi
-    cmpb    $0, latency_on(%rip)        /* step 3: %rax = the result */
-    jne     .Ltimed
-    call    syscall_dispatch
-.Lreturn:
+    .globl  arch_syscall_call_site      /* step 3: %rax = the result */
+arch_syscall_call_site:
+    call    syscall_dispatch_off        /* rewritten: kernel/syscall/path.c */
     mov     TF_RIP(%rsp), %rcx          /* step 4 */
     movabs  $USER_TOP, %r11
     cmp     %r11, %rcx
@@ -69,11 +69,6 @@ x86_syscall_entry:
     mov     TF_RSP(%rsp), %rsp          /* the user's stack */
     swapgs
     sysretq
-
-/* The latency timers are on (kernel/latency/): the timed copy, out of line. */
-.Ltimed:
-    call    syscall_dispatch_timed
-    jmp     .Lreturn
 
 /* The IRET path needs a whole frame: the registers C preserved, and the
  * rcx/r11 that SYSCALL clobbered (as SYSRET would leave them). */

@@ -8,11 +8,12 @@
  * fails after its bounded retries is counted as "dry" and replaced by this
  * CPU's LFSR113, so a call never waits on the hardware.
  */
-#include "kernel/kstack_offset/kstack_offset.h"
+#include "kernel/kstack_offset/draw.h"
 
 #include "kernel/random/random.h"
 
-static uint32_t hw_draw(struct cpu *c, struct thread *t)
+/* Called from draw.h's inline draw. */
+uint32_t kstack_hw_draw(struct cpu *c)
 {
     uint64_t v;
     if (__builtin_expect(random_hw_read(&v) == 0, 0)) {
@@ -24,4 +25,4 @@ static uint32_t hw_draw(struct cpu *c, struct thread *t)
     return (uint32_t)v;
 }
 
-const struct kstack_strategy kstack_hw = {KSTACK_HW, "hw", hw_draw, NULL, random_hw_available};
+const struct kstack_strategy kstack_hw = {KSTACK_HW, "hw", random_hw_available};

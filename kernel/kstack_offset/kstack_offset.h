@@ -34,10 +34,12 @@
  * strength beyond "unpredictable on each call".
  *
  * The strategies (names fixed: kstack=<name>, the benchmark, the tests) each
- * provide a draw at entry and optionally an update at exit:
- *   draw(c, t)  syscall entry, IRQs off, c = this CPU, t = current thread:
+ * provide a draw at entry and optionally an update at exit, both inline in
+ * draw.h, so that each strategy's copy of the system call path holds its
+ * own draw and nothing of the others':
+ *   draw        syscall entry, IRQs off, on this CPU and the current thread:
  *               the raw offset (the mechanism masks it).
- *   exit(t)     after the handler, IRQs and preemption ON (the legacy
+ *   exit        after the handler, IRQs and preemption ON (the legacy
  *               designs ran there too; see each one's comment).
  * A strategy that cannot run here (hw without a CPU instruction) says so
  * through available().
@@ -54,9 +56,7 @@ struct thread;
 struct kstack_strategy {
     unsigned id; /* KSTACK_* (kernel/uapi/kstack.h) */
     const char *name;
-    uint32_t (*draw)(struct cpu *c, struct thread *t); /* NULL: offset 0 (off) */
-    void (*exit)(struct thread *t);                    /* NULL: nothing to do at exit */
-    bool (*available)(void);                           /* NULL: always */
+    bool (*available)(void); /* NULL: always */
 };
 
 /*
@@ -93,11 +93,8 @@ LAB 4 END */
  * one (in the lab's region above) takes its place.
  */
 #ifndef KSTACK_OFFSET_AT_EXIT
-#define KSTACK_OFFSET_AT_EXIT(strategy, self) ((void)(strategy), (void)(self))
+#define KSTACK_OFFSET_AT_EXIT(id, self) ((void)(id), (void)(self))
 #endif
-
-/* The strategy in force; read once per system call, at entry. */
-extern const struct kstack_strategy *kstack_strategy_now;
 
 /* Boot CPU, after random_init and before other CPUs start: seed every CPU's
  * state, fill the pools, take kstack=<name> from the command line. */
@@ -111,8 +108,9 @@ void kstack_offset_tick(struct cpu *c);
 bool kstack_offset_idle(struct cpu *c);
 
 /* Switch every CPU to strategy id: 0, -EINVAL (no such strategy) or -ENODEV
- * (not available here). Safe while other CPUs are inside system calls: each
- * call finishes with the strategy it started with. */
+ * (not available here). IRQs on, no lock held (it stops the other CPUs for
+ * a moment: kernel/syscall/path.c). Safe while other CPUs are inside system
+ * calls: each call finishes with the strategy it started with. */
 int kstack_offset_select(unsigned id);
 /* Tests (KSTACK_DEBUG_FIXED): every CPU uses this offset, strategy KSTACK_FIXED. */
 void kstack_offset_select_fixed(uint32_t offset);
@@ -127,7 +125,6 @@ bool kstack_offset_debug_allowed(void);
 bool kstack_offset_locked(void);
 
 /* Per-strategy implementation details the system calls need. */
-unsigned kstack_strategy_id(const struct kstack_strategy *s);
 /* KSTACK_DEBUG_VERIFY on this CPU (IRQs off): a KSTACK_VERIFY_* bit for
  * each strategy whose state is not its seed advanced by the draws counted. */
 unsigned kstack_offset_verify_this_cpu(struct cpu *c);

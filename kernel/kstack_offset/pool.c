@@ -23,7 +23,7 @@
  * the offset come from this CPU's LFSR113, counted as a fallback; no test
  * has seen one.
  */
-#include "kernel/kstack_offset/kstack_offset.h"
+#include "kernel/kstack_offset/draw.h"
 
 #include "kernel/mm/kvmap.h"
 #include "kernel/panic.h"
@@ -47,7 +47,7 @@ static uint32_t pool_fallback(struct cpu *c)
  * and five ChaCha20 blocks: 10,350 to 15,430 instructions on the three
  * arches, measured under -icount by kstack.pool_hostile's note; once per
  * KSTACK_POOL_PATH_BYTES calls at most), then draw. */
-static __attribute__((noinline)) uint32_t pool_dry(struct cpu *c)
+uint32_t kstack_pool_dry(struct cpu *c)
 {
     uint32_t offset;
     KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_DRY);
@@ -57,14 +57,8 @@ static __attribute__((noinline)) uint32_t pool_dry(struct cpu *c)
     return offset;
 }
 
-static uint32_t pool_draw(struct cpu *c, struct thread *t)
-{
-    uint32_t offset;
-    if (__builtin_expect(!kstack_pool_draw(&c->kstack.pool.ring, &offset), 0))
-        return pool_dry(c);
-    /* No draw counter: the ring's head itself counts them (kstack_pool_draws). */
-    return offset;
-}
+/* The draw itself is inline (draw.h): no draw counter, the ring's head
+ * counts them (kstack_pool_draws). */
 
 unsigned long kstack_pool_draws(const struct cpu *c)
 {
@@ -128,4 +122,4 @@ void kstack_pool_drain(struct cpu *c)
     p->ring.head = p->ring.tail;
 }
 
-const struct kstack_strategy kstack_pool = {KSTACK_POOL, "pool", pool_draw, NULL, NULL};
+const struct kstack_strategy kstack_pool = {KSTACK_POOL, "pool", NULL};

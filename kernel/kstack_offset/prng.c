@@ -9,7 +9,8 @@
  * migration to misdirect (Bug 1) and no per-CPU access with preemption on
  * (Bug 2). Linux disables and re-enables preemption around the draw; here
  * the entry path already has IRQs masked, so the draw is a few shifts and
- * XORs with no preempt-count round trip and no call (lfsr113_next is inline).
+ * XORs with no preempt-count round trip and no call (draw.h; lfsr113_next is
+ * inline).
  *
  * LFSR113 is linear over GF(2): 19 observed offsets give away the state
  * (docs/attacks.md). It is "strong enough" only while no offset leaks.
@@ -18,17 +19,7 @@
 
 #include "kernel/sched/sched.h"
 
-static uint32_t prng_draw(struct cpu *c, struct thread *t)
-{
-    KSTACK_COUNT(c, KSTACK_PRNG, KSTACK_CNT_DRAWS);
-    return lfsr113_next(&c->kstack.prng);
-}
-
-static uint32_t prng_task_draw(struct cpu *c, struct thread *t)
-{
-    KSTACK_COUNT(c, KSTACK_PRNG_TASK, KSTACK_CNT_DRAWS);
-    return lfsr113_next(&t->kstack.prng);
-}
+/* The draws themselves are inline, in draw.h. */
 
 /* This CPU's generator must be its seed advanced by exactly the draws
  * counted: a draw made on the wrong CPU, or lost to a race, shows here. */
@@ -44,6 +35,5 @@ unsigned kstack_prng_verify(struct cpu *c)
     return 0;
 }
 
-const struct kstack_strategy kstack_prng = {KSTACK_PRNG, "prng", prng_draw, NULL, NULL};
-const struct kstack_strategy kstack_prng_task = {KSTACK_PRNG_TASK, "prng-task", prng_task_draw,
-                                                 NULL, NULL};
+const struct kstack_strategy kstack_prng = {KSTACK_PRNG, "prng", NULL};
+const struct kstack_strategy kstack_prng_task = {KSTACK_PRNG_TASK, "prng-task", NULL};

@@ -5,12 +5,13 @@
  * baseline and the tests' `fixed` offset, and the set-up of every CPU's and
  * thread's state.
  *
- * Switching is one pointer store. syscall_dispatch() loads the pointer once
- * at entry and uses that strategy for the whole call, exit update included,
- * so a switch while other CPUs are inside system calls only affects their
- * next call; each strategy keeps its own state, so none is ever half-updated
- * by another. The cost is the same for every strategy, `off` included: one
- * load, one indirect call at entry, one load and branch at exit.
+ * Switching rewrites the entry code's call to the strategy's own copy of
+ * the system call path (kernel/syscall/path.c), so a call costs its
+ * strategy's draw and nothing for the choice: `off` costs nothing at all.
+ * A call already inside a copy finishes in it, exit update included, so a
+ * switch while other CPUs are inside system calls only affects their next
+ * call; each strategy keeps its own state, so none is ever half-updated by
+ * another.
  */
 #include "kernel/kstack_offset/kstack_offset.h"
 
@@ -18,19 +19,14 @@
 #include "kernel/printk.h"
 #include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscall/path.h"
 #include "lib/cmdline.h"
 #include "lib/string.h"
 
-static uint32_t fixed_draw(struct cpu *c, struct thread *t)
-{
-    KSTACK_COUNT(c, KSTACK_FIXED, KSTACK_CNT_DRAWS);
-    return c->kstack.fixed;
-}
-
-/* No draw at all: like Linux with the static key off, the baseline pays
- * nothing but the test that finds no draw function (kernel/syscall/syscall.c). */
-const struct kstack_strategy kstack_off = {KSTACK_OFF, "off", NULL, NULL, NULL};
-const struct kstack_strategy kstack_fixed = {KSTACK_FIXED, "fixed", fixed_draw, NULL, NULL};
+/* No draw at all: like Linux with the static key off, the baseline's copy
+ * of the path has no draw and no bump. `fixed` draws c->kstack.fixed. */
+const struct kstack_strategy kstack_off = {KSTACK_OFF, "off", NULL};
+const struct kstack_strategy kstack_fixed = {KSTACK_FIXED, "fixed", NULL};
 
 static const struct kstack_strategy *const strategies[KSTACK_NR + 1] = {
     [KSTACK_OFF] = &kstack_off,
@@ -45,18 +41,12 @@ static const struct kstack_strategy *const strategies[KSTACK_NR + 1] = {
     [KSTACK_FIXED] = &kstack_fixed,
 };
 
-const struct kstack_strategy *kstack_strategy_now = &kstack_off; /* until init */
 static bool debug_allowed;
 static bool locked; /* kstack.lock: the boot's choice stands */
 
-unsigned kstack_strategy_id(const struct kstack_strategy *s)
-{
-    return s->id;
-}
-
 unsigned kstack_offset_current(void)
 {
-    return kstack_strategy_id(READ_ONCE(kstack_strategy_now));
+    return syscall_path_strategy();
 }
 
 static bool available(const struct kstack_strategy *s)
@@ -70,7 +60,7 @@ int kstack_offset_select(unsigned id)
         return -EINVAL;
     if (!available(strategies[id]))
         return -ENODEV;
-    WRITE_ONCE(kstack_strategy_now, strategies[id]);
+    syscall_path_select(id);
     return 0;
 }
 
@@ -79,7 +69,7 @@ void kstack_offset_select_fixed(uint32_t offset)
 {
     for (unsigned i = 0; i < MAX_CPUS; i++)
         WRITE_ONCE(cpus[i].kstack.fixed, offset);
-    WRITE_ONCE(kstack_strategy_now, &kstack_fixed);
+    syscall_path_select(KSTACK_FIXED);
 }
 
 bool kstack_offset_locked(void)

@@ -23,12 +23,6 @@ void kstack_siphash_cpu_init(struct cpu *c)
     kstack_siphash_init(&c->kstack.sip, key, c->id);
 }
 
-static uint32_t siphash_draw(struct cpu *c, struct thread *t)
-{
-    KSTACK_COUNT(c, KSTACK_SIPHASH, KSTACK_CNT_DRAWS);
-    return kstack_siphash_draw(&c->kstack.sip);
-}
-
 /* The hash number n of this CPU, made the long way (the byte interface of
  * SipHash) so that the check does not trust the generator's shortcut. */
 static uint64_t hash_of(const struct cpu *c, uint64_t n)
@@ -54,4 +48,4 @@ unsigned kstack_siphash_verify(struct cpu *c)
     return g->bits != hash_of(c, g->counter - 1) >> (6 * used);
 }
 
-const struct kstack_strategy kstack_siphash = {KSTACK_SIPHASH, "siphash", siphash_draw, NULL, NULL};
+const struct kstack_strategy kstack_siphash = {KSTACK_SIPHASH, "siphash", NULL};

@@ -8,7 +8,9 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
+#include "kernel/syscall/path.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/text_patch.h"
 #include "lib/hist.h"
 #include "lib/string.h"
 
@@ -18,7 +20,6 @@ _Static_assert(LATENCY_RING_BYTES == PAGE_SIZE, "the ring is one page, page-alig
 _Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
                "samples tile the ring: `next` lands exactly on its end");
 
-bool latency_on;
 static uint64_t read_cost; /* ticks of an empty begin/end pair */
 static struct spinlock switch_lock = SPINLOCK_INIT;
 /* drain_lock[i]: cpus[i]'s histograms and `migrated`, which only CPU i's
@@ -30,6 +31,8 @@ void interrupt_enter(void)
     struct cpu *c = arch_this_cpu(); /* IRQs are off: this CPU */
     c->interrupts++;
     c->latency.mark += LATENCY_MARK_IRQ;
+    if (__builtin_expect(READ_ONCE(text_patch_generation) & 1, 0))
+        text_patch_join(); /* another CPU is rewriting kernel code */
 }
 
 /* The cheapest of 1000 empty measurements, IRQs off: what every sample
@@ -73,7 +76,7 @@ static void drain_locked(struct cpu *c)
     /* A run of samples is mostly one call under one strategy: look the
      * histogram up again only when either changes. */
     unsigned long nr = 0;
-    const struct kstack_strategy *strategy = NULL;
+    unsigned long strategy = ~0ul; /* none yet */
     struct hist *h = NULL;
     uint64_t cost = read_cost;
     for (; p < end; p++) {
@@ -81,8 +84,7 @@ static void drain_locked(struct cpu *c)
             nr = p->nr;
             strategy = p->strategy;
             unsigned slot = latency_slot(nr, syscall_implemented(nr));
-            h = slot == LATENCY_NO_SLOT ? NULL
-                                        : c->latency.hist[kstack_strategy_id(strategy)][slot];
+            h = slot == LATENCY_NO_SLOT ? NULL : c->latency.hist[strategy][slot];
         }
         if (!h) /* a call without a slot: not timed */
             continue;
@@ -156,9 +158,9 @@ int latency_switch(bool on)
 {
     unsigned long flags = spin_lock_irqsave(&switch_lock);
     int err = on ? allocate() : 0;
-    if (!err)
-        WRITE_ONCE(latency_on, on);
     spin_unlock_irqrestore(&switch_lock, flags);
+    if (!err)
+        syscall_path_time(on);
     return err;
 }
 
@@ -166,7 +168,7 @@ void latency_status(struct latency_status *st)
 {
     static const char *const names[] = {"tsc", "pmccntr", "cntvct", "cycle", "time"};
     memset(st, 0, sizeof(*st));
-    st->on = READ_ONCE(latency_on);
+    st->on = syscall_path_timed();
     for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
         if (strcmp(names[i], arch_timestamp_name()) == 0)
             st->counter = i;

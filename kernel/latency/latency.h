@@ -62,10 +62,10 @@ struct kstack_strategy;
 
 /* One sample as the path leaves it; read_cost is not yet subtracted. */
 struct latency_sample {
-    uint64_t stamp;   /* (end << 8 + mark at the end) - (start << 8 + mark at entry) */
-    unsigned long nr; /* the number the caller passed */
-    const struct kstack_strategy *strategy; /* in force at entry */
-    uint64_t unused;                        /* 32 bytes: samples tile the page */
+    uint64_t stamp;         /* (end << 8 + mark at the end) - (start << 8 + mark at entry) */
+    unsigned long nr;       /* the number the caller passed */
+    unsigned long strategy; /* the copy of the path that ran: its KSTACK_* */
+    uint64_t unused;        /* 32 bytes: samples tile the page */
 };
 /* A stamp is the counter shifted up by 8 plus the CPU's mark (struct
  * latency_cpu): its id in the low 8 bits, which the shifted counter leaves
@@ -76,8 +76,6 @@ struct latency_sample {
 #define LATENCY_TICKS_MASK  ((1ull << 49) - 1) /* the ticks between: exact below 2^49 */
 #define LATENCY_RING_BYTES  4096ul /* one page, page-aligned: full when `next` crosses it */
 #define LATENCY_RING        (LATENCY_RING_BYTES / sizeof(struct latency_sample))
-
-extern bool latency_on;
 
 /* The slot of system call nr (implemented: whether the table has it). */
 static inline unsigned latency_slot(unsigned long nr, bool implemented)
@@ -106,8 +104,7 @@ void latency_tick(struct cpu *c);
  * at entry, perhaps on another CPU. Just the raw sample into the ring; the drain does the rest.
  */
 static inline __attribute__((always_inline)) void
-latency_record(struct cpu *c, const struct kstack_strategy *strategy, unsigned long nr,
-               uint64_t start)
+latency_record(struct cpu *c, unsigned long strategy, unsigned long nr, uint64_t start)
 {
     uint64_t end = (arch_timestamp_end() << LATENCY_STAMP_SHIFT) + c->latency.mark;
     struct latency_sample *p = c->latency.next;

@@ -19,6 +19,7 @@
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/text_patch.h"
 #include "kernel/uaccess.h"
 #include "lib/string.h"
 
@@ -67,6 +68,11 @@ long sys_kstack_stats(const struct sysargs *args)
         st.count[KSTACK_POOL][KSTACK_CNT_DRAWS] += kstack_pool_draws(c);
         st.pool_level += READ_ONCE(c->kstack.pool.ring.tail) - READ_ONCE(c->kstack.pool.ring.head);
     }
+    struct text_patch_stats tp;
+    text_patch_stats(&tp);
+    st.switches = tp.stops;
+    st.switch_ns_total = tp.ns_total;
+    st.switch_ns_max = tp.ns_max;
     return copy_to_user(args->a[1], &st, sizeof(st));
 }
 

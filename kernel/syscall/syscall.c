@@ -8,8 +8,8 @@
  *   (a) the entry timestamp for the latency histograms,
  *   (b) the random kernel stack offset, applied before the handler runs,
  *   (c) the exit timestamp,
- * each marked below. (b) is kernel/kstack_offset/: the strategy in force
- * draws an offset while IRQs are still masked from the entry, and the
+ * each marked below. (b) is kernel/kstack_offset/: the strategy's draw
+ * (one copy of this path per strategy) runs while IRQs are still masked from the entry, and the
  * alloca moves this function's stack pointer down by it, so the handler and
  * everything it calls run at a random depth. The number is clamped with a
  * mask computed from it, not checked with a branch (handler_of below).
@@ -17,9 +17,10 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
-#include "kernel/kstack_offset/kstack_offset.h"
+#include "kernel/kstack_offset/draw.h"
 #include "kernel/latency/latency.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscall/path.h"
 #include "kernel/user_return.h"
 
 /* Slot 0 stays empty: handler_of() sends every number past the end there. */
@@ -112,14 +113,17 @@ bool syscall_implemented(unsigned long nr)
 }
 
 /*
- * The system call itself. It is inlined twice, into syscall_dispatch() without
- * timing and syscall_dispatch_timed() with it (`timed` is a constant in each
- * copy), so that with the timers off the path carries nothing of them but
- * the entry code's one branch that picks the copy. It must be inlined: the stack offset's
- * alloca belongs to the frame that calls the handler. The handler reads its
- * arguments where the entry code saved them (arch_sc_args).
+ * The system call itself, for strategy `id` (a constant: draw.h's switch
+ * folds to that strategy's draw). It is inlined into one copy per strategy,
+ * timed and not (`timed` a constant too), so that with the timers off the
+ * path carries nothing of them, and the strategy costs only its own draw:
+ * the entry code's call is rewritten to the copy in force (path.c). It must
+ * be inlined: the stack offset's alloca belongs to the frame that calls the
+ * handler. The handler reads its arguments where the entry code saved them
+ * (arch_sc_args).
  */
-static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf, bool timed)
+static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf, bool timed,
+                                                           unsigned id)
 {
     /* (a) entry timestamp, and where it was taken. */
     uint64_t start = timed ? arch_timestamp_begin() : 0;
@@ -135,39 +139,68 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
     }
     /* (b) the random stack offset, drawn and applied before anything else
      * runs on this stack (kernel/kstack_offset/kstack_offset.h). */
-    const struct kstack_strategy *strategy = READ_ONCE(kstack_strategy_now);
-    KSTACK_OFFSET_APPLY(strategy->draw ? strategy->draw(c, self) : 0);
-    arch_irq_enable(); /* system calls are preemptible */
+    uint32_t raw = kstack_draw(id, c, self);
+    /* Opaque to gcc, so that the mask stays in the code whatever gcc knows of
+     * the draw's range (scripts/check_dispatch.py looks for it). */
+    if (id != KSTACK_OFF)
+        __asm__("" : "+r"(raw));
+    KSTACK_OFFSET_APPLY(raw); /* `off`: 0, no code */
+    arch_irq_enable();        /* system calls are preemptible */
     unsigned long nr = arch_sc_nr(tf);
     syscall_fn fn = handler_of(nr);
     long ret = fn ? fn((const struct sysargs *)arch_sc_args(tf)) : -ENOSYS;
-    if (strategy->exit) /* the legacy designs choose the next offset here */
-        strategy->exit(self);
-    KSTACK_OFFSET_AT_EXIT(strategy, self); /* nothing (kstack_offset.h) */
+    kstack_exit(id, self);           /* the legacy designs choose the next offset here */
+    KSTACK_OFFSET_AT_EXIT(id, self); /* nothing (kstack_offset.h) */
     arch_irq_disable();
     /* (c) exit timestamp, into this CPU's ring of samples (the histograms are
      * built from it later, off the path: kernel/latency/latency.h). */
     if (timed)
-        latency_record(arch_this_cpu(), strategy, nr, start);
+        latency_record(arch_this_cpu(), id, nr, start);
     user_return_fast(self);
     return ret;
 }
 
 /*
- * Called from the arch entry code with IRQs off; return with them off. The
- * entry code itself tests latency_on (one load and one branch) and calls
- * one or the other, so each copy has a frame of its own: the timed copy's
- * extra live values (start time and mark, number) cost the untimed
- * one nothing (sharing one frame made gcc save two more registers on every
- * call), and the timed one does not pay a second prologue and epilogue, as
- * it did when syscall_dispatch() chose and called it (about 14 instructions).
+ * The copies the entry code can call, with IRQs off; each returns with them
+ * off. Each has a frame of its own: the timed copy's extra live values
+ * (start time and mark, number) cost the untimed one nothing, and no copy
+ * pays for choosing among them.
  */
-long syscall_dispatch(struct trapframe *tf)
-{
-    return dispatch(tf, false);
-}
+#define SYSCALL_PATH(name, id)                                                                     \
+    long syscall_dispatch_##name(struct trapframe *tf);                                            \
+    long syscall_dispatch_##name##_timed(struct trapframe *tf);                                    \
+    long syscall_dispatch_##name(struct trapframe *tf)                                             \
+    {                                                                                              \
+        return dispatch(tf, false, id);                                                            \
+    }                                                                                              \
+    long syscall_dispatch_##name##_timed(struct trapframe *tf)                                     \
+    {                                                                                              \
+        return dispatch(tf, true, id);                                                             \
+    }
+SYSCALL_PATH(off, KSTACK_OFF)
+SYSCALL_PATH(counter, KSTACK_COUNTER)
+SYSCALL_PATH(crng16, KSTACK_CRNG16)
+SYSCALL_PATH(task, KSTACK_TASK)
+SYSCALL_PATH(siphash, KSTACK_SIPHASH)
+SYSCALL_PATH(prng, KSTACK_PRNG)
+SYSCALL_PATH(prng_task, KSTACK_PRNG_TASK)
+SYSCALL_PATH(pool, KSTACK_POOL)
+SYSCALL_PATH(hw, KSTACK_HW)
+SYSCALL_PATH(fixed, KSTACK_FIXED)
 
-long syscall_dispatch_timed(struct trapframe *tf)
-{
-    return dispatch(tf, true);
-}
+#define PATHS(name)                                                                                \
+    {                                                                                              \
+        syscall_dispatch_##name, syscall_dispatch_##name##_timed                                   \
+    }
+const syscall_path_fn syscall_paths[KSTACK_NR + 1][2] = {
+    [KSTACK_OFF] = PATHS(off),
+    [KSTACK_COUNTER] = PATHS(counter),
+    [KSTACK_CRNG16] = PATHS(crng16),
+    [KSTACK_TASK] = PATHS(task),
+    [KSTACK_SIPHASH] = PATHS(siphash),
+    [KSTACK_PRNG] = PATHS(prng),
+    [KSTACK_PRNG_TASK] = PATHS(prng_task),
+    [KSTACK_POOL] = PATHS(pool),
+    [KSTACK_HW] = PATHS(hw),
+    [KSTACK_FIXED] = PATHS(fixed),
+};

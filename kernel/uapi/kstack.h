@@ -57,6 +57,10 @@ struct kstack_probe {
 struct kstack_stats {
     unsigned long count[KSTACK_NR + 1][KSTACK_NR_COUNTERS];
     unsigned long pool_level; /* bytes of keystream waiting in the pool (this CPU or all) */
+    /* Strategy and timer switches: each rewrites the entry code's call to
+     * the copy of the path in force with every other CPU held (all CPUs). */
+    unsigned long switches;
+    unsigned long switch_ns_total, switch_ns_max; /* how long the others were held */
 };
 
 /* SYS_kstack_debug operations (tests only; refused unless the boot has kstack.debug). */

@@ -34,6 +34,9 @@ kernel's -O2 (gcc 12.2 and clang 14 here):
                      syscall_dispatch calls (as dispatch_timed is): the check
                      must find it, and name it when it has no bump.
   lab_skeleton       no bump in a lab 4 skeleton tree: a warning, exit 0.
+  copies, copies_no_bump  the kernel's shape, a syscall_dispatch_<strategy>
+                     per strategy: `off`'s copy without a bump passes; any
+                     other copy without one must fail, named.
 
 The clang cases are skipped where clang is not installed (it is not one of
 scripts/deps.sh's packages). Standard library only.
@@ -53,6 +56,10 @@ const syscall_fn syscall_table[64];
 unsigned (*volatile draw)(void);
 void irq_enable(void);
 void *memset(void *d, int c, unsigned long n);
+#ifdef COPIES /* the kernel's shape: one copy per strategy; `off`'s has no bump */
+#define syscall_dispatch syscall_dispatch_pool
+long syscall_dispatch_off(void *tf);
+#endif
 long syscall_dispatch(void *tf);
 
 __attribute__((noinline)) void irq_enable(void) { __asm__ volatile("" ::: "memory"); }
@@ -93,6 +100,15 @@ long syscall_dispatch(void *tf)
 
 #ifdef HELPER
 long syscall_dispatch(void *tf) { return dispatch_helper(tf); }
+#endif
+
+#ifdef COPIES
+long syscall_dispatch_off(void *tf)
+{
+    irq_enable();
+    syscall_fn fn = syscall_table[*(unsigned long *)tf & 63];
+    return fn(tf);
+}
 #endif
 """
 
@@ -150,6 +166,9 @@ VARIANTS = [
     ("helper", False, [NOSIB, "-DHELPER"], ["ok"], None),
     ("helper_no_bump", False, [NOSIB, "-DHELPER", "-DNO_BUMP"], ["no-bump"], "dispatch_helper"),
     ("lab_skeleton", False, [NOSIB, "-DNO_BUMP"], ["ok"], None),
+    ("copies", False, [NOSIB, "-DCOPIES"], ["ok"], None),
+    ("copies_no_bump", False, [NOSIB, "-DCOPIES", "-DNO_BUMP"], ["no-bump"],
+     "syscall_dispatch_pool"),
 ]
 ARCHES = [("x86_64", "x86_64-linux-gnu-", "x86_64-linux-gnu"),
           ("arm64", "aarch64-linux-gnu-", "aarch64-linux-gnu"),

@@ -137,7 +137,7 @@ def _():
         os.makedirs(os.path.dirname(path))
         with open(path, "w") as f:
             f.write("mistake: edits outside the lab\nfile: kernel/syscall/syscall.c\n---\n"
-                    "#include \"kernel/kstack_offset/kstack_offset.h\"\n+++\n\n")
+                    "#include \"kernel/kstack_offset/draw.h\"\n+++\n\n")
         return any("not inside" in p for p in lab.wrong_problems(lab.parse_wrong(path)))
 
 

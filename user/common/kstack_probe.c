@@ -8,7 +8,43 @@
 #include "lib/user/ulib.h"
 
 const char *const kstack_names[KSTACK_NR] = KSTACK_NAMES;
-static unsigned long base_depth; /* the probe's depth under `off` */
+
+/*
+ * The probe's depth at offset 0, per strategy. Each strategy runs its own
+ * copy of the kernel's system call path, whose frame is its own size, so
+ * each has its own base: the shallowest of BASE_PROBES probes. That is the
+ * depth at offset 0 unless so many draws never gave 0: (63/64)^4096, under
+ * 1e-27, for a uniform one. (The mask keeps every offset in 0..1008, so
+ * relative to offset 0 is the offset itself; `fixed` is measured at 0.)
+ */
+#define BASE_PROBES 4096
+static long base_depth[KSTACK_NR + 1];
+static bool based[KSTACK_NR + 1];
+static unsigned current = KSTACK_NR + 1; /* what kstack_set chose; none yet */
+
+static long shallowest(unsigned probes)
+{
+    long least = -1;
+    for (unsigned i = 0; i < probes; i++) {
+        long depth = kstack_probe(KSTACK_PROBE_DEPTH, 0, NULL);
+        if (depth < 0)
+            return -1;
+        if (least < 0 || depth < least)
+            least = depth;
+    }
+    return least;
+}
+
+/* The strategy in force is id: measure its base the first time. */
+static bool based_on(unsigned id)
+{
+    current = id;
+    if (!based[id]) {
+        base_depth[id] = shallowest(id == KSTACK_OFF || id == KSTACK_FIXED ? 1 : BASE_PROBES);
+        based[id] = base_depth[id] >= 0;
+    }
+    return based[id];
+}
 
 long kstack_probe(unsigned flags, unsigned cpu, struct kstack_probe *r)
 {
@@ -17,24 +53,35 @@ long kstack_probe(unsigned flags, unsigned cpu, struct kstack_probe *r)
 
 long kstack_set(unsigned id)
 {
-    return syscall1(SYS_kstack_set, id);
+    long err = syscall1(SYS_kstack_set, id);
+    if (err == 0 && !based_on(id))
+        return -EPERM; /* the probe is refused */
+    return err;
+}
+
+long kstack_fix(unsigned offset)
+{
+    long err = syscall2(SYS_kstack_debug, KSTACK_DEBUG_FIXED, 0);
+    if (err != 0 || !based_on(KSTACK_FIXED))
+        return err ? err : -EPERM;
+    return syscall2(SYS_kstack_debug, KSTACK_DEBUG_FIXED, offset);
 }
 
 bool kstack_calibrate(void)
 {
-    struct kstack_probe r;
-    if (kstack_set(KSTACK_OFF) != 0 || kstack_probe(0, 0, &r) != 0)
-        return false;
-    base_depth = r.depth;
-    return true;
+    return kstack_set(KSTACK_OFF) == 0;
+}
+
+/* A depth under the strategy kstack_set chose, as an offset. */
+static long offset_of(long depth)
+{
+    return current <= KSTACK_NR && based[current] ? depth - base_depth[current] : -1;
 }
 
 long kstack_offset_now(void)
 {
     long depth = kstack_probe(KSTACK_PROBE_DEPTH, 0, NULL);
-    if (depth < 0)
-        return -1;
-    return depth - (long)base_depth;
+    return depth < 0 ? -1 : offset_of(depth);
 }
 
 void kstack_pin(unsigned cpu)
@@ -58,8 +105,8 @@ bool kstack_migration_trial(struct kstack_trial *t)
     kstack_pin(0); /* made on CPU 1: any exit update lands there; then moved to 0 */
     if (kstack_probe(0, 0, &victim) != 0)
         return false;
-    t->leaked = (long)leak.depth - (long)base_depth;
-    t->next = (long)victim.depth - (long)base_depth;
+    t->leaked = offset_of((long)leak.depth);
+    t->next = offset_of((long)victim.depth);
     t->clean = leak.entry_cpu == 0 && leak.exit_cpu == 1 && victim.entry_cpu == 0 &&
                victim.entry_updates == leak.entry_updates;
     return victim.depth == leak.depth;

@@ -16,12 +16,18 @@
 extern const char *const kstack_names[KSTACK_NR];
 
 long kstack_probe(unsigned flags, unsigned cpu, struct kstack_probe *r);
+/* Choose strategy id (SYS_kstack_set), and the first time, find the probe's
+ * depth at offset 0 under it (4096 probes); the kernel's error, or -EPERM
+ * if the probe is refused (no kstack.debug). */
 long kstack_set(unsigned id);
+/* Pin every CPU's offset to `offset` (the `fixed` strategy, a debug call;
+ * the first time, its depth at 0 is measured): 0 or the kernel's error. */
+long kstack_fix(unsigned offset);
 
-/* Measure the probe's depth under `off` (switches to `off`); false if the
- * probe is refused (no kstack.debug). */
+/* Switch to `off` and measure there; false if the probe is refused. */
 bool kstack_calibrate(void);
-/* One probe call's offset: its depth below the `off` depth; -1 on error. */
+/* One probe call's offset: its depth below the depth at offset 0 under the
+ * strategy kstack_set or kstack_fix chose; -1 on error. */
 long kstack_offset_now(void);
 
 /* Pin the caller to one CPU (it runs there when this returns), or to all. */

@@ -490,6 +490,21 @@ static int screen(unsigned mask, long n, long rounds, int trials, unsigned cpu, 
     return 0;
 }
 
+/* What switching cost: the system call path pays nothing for the choice of
+ * strategy (a direct call to the strategy's own copy), but each switch holds
+ * every other CPU while the entry code's call is rewritten. */
+static void print_switch_stats(void)
+{
+    struct kstack_stats ks;
+    if (syscall2(SYS_kstack_stats, -1, &ks) != 0 || ks.switches == 0)
+        return;
+    printf("bench: %lu strategy and timer switches held the other CPUs %lu ns on average, %lu ns "
+           "at most (%s); a system call pays nothing for the choice\n",
+           ks.switches, ks.switch_ns_total / ks.switches, ks.switch_ns_max,
+           icount_run ? "virtual time under -icount"
+                      : "wall-clock time under TCG: a ratio at best");
+}
+
 /* Per CPU: the pool's refills, those a draw made because it found the ring
  * empty, and the offsets that came from the LFSR113 fallback instead. */
 static void print_pool_stats(unsigned ncpus)
@@ -584,6 +599,7 @@ int main(int argc, char **argv)
     syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
     printf("bench: %lu kernel samples dropped (the call ended on another CPU)\n", st.migrated);
     print_pool_stats((unsigned)ds.cpus_online);
+    print_switch_stats();
     if (ipc_failed)
         printf("bench: %ld IPC round trips failed\n", ipc_failed);
     if (irq_missed)

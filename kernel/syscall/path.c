@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/syscall/path.c - the entry code's call to the copy of the system
+ * call path in force, rewritten when the strategy or the timers change.
+ *
+ * A direct call costs the same as the call to a single syscall_dispatch
+ * would: choosing a strategy or switching the timers adds nothing to a
+ * system call. The price is paid at the switch instead: every other CPU is
+ * stopped while one instruction is rewritten (kernel/text_patch.c; make
+ * bench prints how long that takes). Until kstack_offset_init chooses,
+ * the entry code calls the `off` copy, as the assembler wrote it.
+ */
+#include "kernel/syscall/path.h"
+#include "kernel/arch_callbacks.h"
+#include "kernel/panic.h"
+#include "kernel/text_patch.h"
+
+static unsigned strategy = KSTACK_OFF; /* what the call site calls: */
+static bool timed;                     /* syscall_paths[strategy][timed] */
+
+struct change {
+    int strategy; /* KSTACK_*, or -1: as it is */
+    int timed;    /* 0 or 1, or -1: as it is */
+};
+
+/* Every other CPU stopped: the choice and the call site change together. */
+static void rewrite(void *arg)
+{
+    const struct change *c = arg;
+    if (c->strategy >= 0)
+        WRITE_ONCE(strategy, (unsigned)c->strategy);
+    if (c->timed >= 0)
+        WRITE_ONCE(timed, c->timed != 0);
+    if (!arch_text_patch_call(arch_syscall_call_site, syscall_paths[strategy][timed]))
+        panic("syscall: cannot rewrite the entry code's call at %p",
+              (void *)arch_syscall_call_site);
+}
+
+void syscall_path_select(unsigned id)
+{
+    struct change c = {(int)id, -1};
+    text_patch_run(rewrite, &c);
+}
+
+void syscall_path_time(bool on)
+{
+    struct change c = {-1, on};
+    text_patch_run(rewrite, &c);
+}
+
+unsigned syscall_path_strategy(void)
+{
+    return READ_ONCE(strategy);
+}
+
+bool syscall_path_timed(void)
+{
+    return READ_ONCE(timed);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/syscall/path.h - which copy of the system call path runs.
+ *
+ * kernel/syscall/syscall.c builds one copy of the path per stack offset
+ * strategy, with and without the latency timers. The entry code calls one
+ * of them by a direct call, which these functions rewrite (stopping the
+ * other CPUs for a moment: kernel/text_patch.c). IRQs on and no lock held.
+ */
+#ifndef KERNEL_SYSCALL_PATH_H
+#define KERNEL_SYSCALL_PATH_H
+
+#include "kernel/types.h"
+#include "kernel/uapi/kstack.h"
+
+struct trapframe;
+typedef long (*syscall_path_fn)(struct trapframe *tf);
+extern const syscall_path_fn syscall_paths[KSTACK_NR + 1][2]; /* [strategy][timed] */
+
+/* The copy of strategy id (KSTACK_*, KSTACK_FIXED included), timers as they are. */
+void syscall_path_select(unsigned id);
+/* The timed copies (on) or the untimed ones, strategy as it is. */
+void syscall_path_time(bool on);
+/* What the entry code calls now. */
+unsigned syscall_path_strategy(void);
+bool syscall_path_timed(void);
+
+#endif

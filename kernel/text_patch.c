@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel/text_patch.c - see text_patch.h. */
+#include "kernel/text_patch.h"
+#include "kernel/arch_callbacks.h"
+#include "kernel/cpu.h"
+#include "kernel/time.h"
+
+unsigned long text_patch_generation;
+static unsigned arrived;              /* CPUs stopped in this generation */
+static unsigned long owner;           /* 1 + id of the CPU rewriting, 0: free */
+static struct text_patch_stats stats; /* written by the owner only */
+
+void text_patch_join(void)
+{
+    unsigned long gen = __atomic_load_n(&text_patch_generation, __ATOMIC_ACQUIRE);
+    if (!(gen & 1))
+        return;
+    __atomic_fetch_add(&arrived, 1, __ATOMIC_ACQ_REL);
+    while (__atomic_load_n(&text_patch_generation, __ATOMIC_ACQUIRE) == gen) {
+        arch_serve_ipis();
+        arch_cpu_relax();
+    }
+    arch_text_sync();
+}
+
+void text_patch_stats(struct text_patch_stats *st)
+{
+    st->stops = READ_ONCE(stats.stops);
+    st->ns_total = READ_ONCE(stats.ns_total);
+    st->ns_max = READ_ONCE(stats.ns_max);
+}
+
+unsigned text_patch_cpus_stopped(void)
+{
+    return __atomic_load_n(&arrived, __ATOMIC_ACQUIRE);
+}
+
+/* IRQs off: become the one CPU that rewrites, joining any other's stop
+ * while waiting (it could be waiting for this CPU). */
+static void take_ownership(struct cpu *self)
+{
+    unsigned long free = 0;
+    while (!__atomic_compare_exchange_n(&owner, &free, 1 + self->id, false, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED)) {
+        free = 0;
+        text_patch_join();
+        arch_serve_ipis();
+        arch_cpu_relax();
+    }
+}
+
+void text_patch_run(void (*fn)(void *arg), void *arg)
+{
+    unsigned long flags = arch_irq_save();
+    struct cpu *self = arch_this_cpu();
+    take_ownership(self);
+    uint64_t start = time_now_ns();
+    unsigned others = 0;
+    __atomic_store_n(&arrived, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&text_patch_generation, text_patch_generation + 1, __ATOMIC_RELEASE);
+    for (unsigned i = 0; i < MAX_CPUS; i++) {
+        if (&cpus[i] != self && READ_ONCE(cpus[i].online)) {
+            arch_send_ipi(i, IPI_RESCHEDULE);
+            others++;
+        }
+    }
+    while (__atomic_load_n(&arrived, __ATOMIC_ACQUIRE) < others) {
+        arch_serve_ipis();
+        arch_cpu_relax();
+    }
+    fn(arg);
+    arch_text_sync();
+    __atomic_store_n(&text_patch_generation, text_patch_generation + 1, __ATOMIC_RELEASE);
+    uint64_t held = time_now_ns() - start;
+    WRITE_ONCE(stats.stops, stats.stops + 1);
+    WRITE_ONCE(stats.ns_total, stats.ns_total + held);
+    WRITE_ONCE(stats.ns_max, held > stats.ns_max ? held : stats.ns_max);
+    __atomic_store_n(&owner, 0, __ATOMIC_RELEASE);
+    arch_irq_restore(flags);
+}
+
+void *text_patch_alias(const void *text)
+{
+    uintptr_t offset = (uintptr_t)text - (uintptr_t)_kernel_start;
+    return phys_to_virt(arch_kernel_phys_base() + offset);
+}
