@@ -34,7 +34,7 @@ void user_return_work(void)
 
 void user_return(void)
 {
-    user_return_fast(arch_this_cpu()->sched.current); /* IRQs are off */
+    user_return_fast(); /* IRQs are off */
 }
 
 void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int status)

@@ -18,12 +18,13 @@
 /* The rare work: exit, reschedule (then look again), or panic. IRQs off. */
 void user_return_work(void);
 
-/* IRQs off (from the caller), so this CPU and its current thread, self,
- * are fixed. */
-static inline __attribute__((always_inline)) void user_return_fast(struct thread *self)
+/* IRQs off (from the caller), so this CPU and its current thread are fixed. */
+static inline __attribute__((always_inline)) void user_return_fast(void)
 {
     struct cpu *c = arch_this_cpu();
-    if (__builtin_expect((c->preempt_count | c->sched.need_resched | self->killed) != 0, 0))
+    struct thread *self = c->sched.current;
+    /* In long: riscv64 would sign-extend an int's OR before the branch. */
+    if (__builtin_expect(((long)c->preempt_count | c->sched.need_resched | self->killed) != 0, 0))
         user_return_work();
 }
 

@@ -122,30 +122,41 @@ bool syscall_implemented(unsigned long nr)
  * handler. The handler reads its arguments where the entry code saved them
  * (arch_sc_args).
  */
+static inline __attribute__((always_inline)) long
+call_handler(struct trapframe *tf, bool timed, unsigned id, struct thread *self, uint64_t start);
+
 static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf, bool timed,
                                                            unsigned id)
 {
     /* (a) entry timestamp, and where it was taken. */
     uint64_t start = timed ? arch_timestamp_begin() : 0;
-    /* IRQs are still off from the entry, so this CPU and its current thread
-     * cannot change under us: arch_this_cpu() without this_cpu()'s check. */
-    struct cpu *c = arch_this_cpu();
-    struct thread *self = c->sched.current;
     if (timed) { /* which CPU, how many interrupts, in the same word (latency.h) */
-        start = (start << LATENCY_STAMP_SHIFT) + c->latency.mark;
+        start = (start << LATENCY_STAMP_SHIFT) + arch_this_cpu()->latency.mark;
         /* Opaque from here: else gcc postpones the add to the exit and keeps
          * both words alive across the handler call, one more saved register. */
         __asm__("" : "+r"(start));
     }
+    if (id == KSTACK_OFF) /* no offset, so no bump at all */
+        return call_handler(tf, timed, id, NULL, start);
+    /* IRQs are still off from the entry, so this CPU and its current thread
+     * cannot change under us: arch_this_cpu() without this_cpu()'s check. */
+    struct cpu *c = arch_this_cpu();
+    struct thread *self = c->sched.current;
     /* (b) the random stack offset, drawn and applied before anything else
-     * runs on this stack (kernel/kstack_offset/kstack_offset.h). */
+     * runs on this stack (kernel/kstack_offset/kstack_offset.h). Opaque to
+     * gcc, so that the mask stays in the code whatever gcc knows of the
+     * draw's range (scripts/check_dispatch.py looks for it). */
     uint32_t raw = kstack_draw(id, c, self);
-    /* Opaque to gcc, so that the mask stays in the code whatever gcc knows of
-     * the draw's range (scripts/check_dispatch.py looks for it). */
-    if (id != KSTACK_OFF)
-        __asm__("" : "+r"(raw));
-    KSTACK_OFFSET_APPLY(raw); /* `off`: 0, no code */
-    arch_irq_enable();        /* system calls are preemptible */
+    __asm__("" : "+r"(raw));
+    KSTACK_OFFSET_APPLY(raw);
+    return call_handler(tf, timed, id, self, start);
+}
+
+/* The rest of the call, in the frame dispatch() bumped. */
+static inline __attribute__((always_inline)) long
+call_handler(struct trapframe *tf, bool timed, unsigned id, struct thread *self, uint64_t start)
+{
+    arch_irq_enable(); /* system calls are preemptible */
     unsigned long nr = arch_sc_nr(tf);
     syscall_fn fn = handler_of(nr);
     long ret = fn ? fn((const struct sysargs *)arch_sc_args(tf)) : -ENOSYS;
@@ -156,7 +167,9 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
      * built from it later, off the path: kernel/latency/latency.h). */
     if (timed)
         latency_record(arch_this_cpu(), id, nr, start);
-    user_return_fast(self);
+    /* The same thread, perhaps on another CPU: read again rather than kept
+     * in a saved register across the handler. */
+    user_return_fast();
     return ret;
 }
 

@@ -191,12 +191,15 @@ static inline void arch_tlb_flush_page(uintptr_t va)
     __asm__ volatile("sfence.vma %0, zero" : : "r"(va) : "memory");
 }
 
-/* In the kernel, tp holds this CPU's struct cpu * (start.S, arch_early_init). */
+/* In the kernel, tp holds this CPU's struct cpu * (start.S, arch_early_init).
+ * As a global register variable it is read where it is used, as the base of
+ * a load (`ld s1, 104(tp)`), rather than copied first; a call (a thread
+ * switch among them) may change it, so it is never kept across one. */
+register struct cpu *riscv_tp __asm__("tp");
+
 static inline struct cpu *arch_this_cpu(void)
 {
-    struct cpu *c;
-    __asm__ volatile("mv %0, tp" : "=r"(c));
-    return c;
+    return riscv_tp;
 }
 
 /* csrrc clears SIE and returns the old sstatus in one instruction. */
@@ -220,14 +223,15 @@ static inline bool arch_irqs_disabled(void)
     return !(s & SSTATUS_SIE);
 }
 
+/* SIE is bit 1: the immediate forms (CSRSI, CSRCI) take it in one instruction. */
 static inline void arch_irq_enable(void)
 {
-    __asm__ volatile("csrs sstatus, %0" : : "r"(SSTATUS_SIE) : "memory");
+    __asm__ volatile("csrsi sstatus, %0" : : "i"(SSTATUS_SIE) : "memory");
 }
 
 static inline void arch_irq_disable(void)
 {
-    __asm__ volatile("csrc sstatus, %0" : : "r"(SSTATUS_SIE) : "memory");
+    __asm__ volatile("csrci sstatus, %0" : : "i"(SSTATUS_SIE) : "memory");
 }
 
 /* The time CSR (ISA, "Counters" chapter): a constant-rate counter shared
