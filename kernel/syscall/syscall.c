@@ -112,6 +112,27 @@ bool syscall_implemented(unsigned long nr)
     return handler_of(nr) != NULL;
 }
 
+/* The rest of a system call, in the frame dispatch() below bumped. */
+static inline __attribute__((always_inline)) long
+call_handler(struct trapframe *tf, bool timed, unsigned id, struct thread *self, uint64_t start)
+{
+    arch_irq_enable(); /* system calls are preemptible */
+    unsigned long nr = arch_sc_nr(tf);
+    syscall_fn fn = handler_of(nr);
+    long ret = fn ? fn((const struct sysargs *)arch_sc_args(tf)) : -ENOSYS;
+    kstack_exit(id, self);           /* the legacy designs choose the next offset here */
+    KSTACK_OFFSET_AT_EXIT(id, self); /* nothing (kstack_offset.h) */
+    arch_irq_disable();
+    /* (c) exit timestamp, into this CPU's ring of samples (the histograms are
+     * built from it later, off the path: kernel/latency/latency.h). */
+    if (timed)
+        latency_record(arch_this_cpu(), id, nr, start);
+    /* The same thread, perhaps on another CPU: read again rather than kept
+     * in a saved register across the handler. */
+    user_return_fast();
+    return ret;
+}
+
 /*
  * The system call itself, for strategy `id` (a constant: draw.h's switch
  * folds to that strategy's draw). It is inlined into one copy per strategy,
@@ -122,9 +143,6 @@ bool syscall_implemented(unsigned long nr)
  * handler. The handler reads its arguments where the entry code saved them
  * (arch_sc_args).
  */
-static inline __attribute__((always_inline)) long
-call_handler(struct trapframe *tf, bool timed, unsigned id, struct thread *self, uint64_t start);
-
 static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf, bool timed,
                                                            unsigned id)
 {
@@ -150,27 +168,6 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
     __asm__("" : "+r"(raw));
     KSTACK_OFFSET_APPLY(raw);
     return call_handler(tf, timed, id, self, start);
-}
-
-/* The rest of the call, in the frame dispatch() bumped. */
-static inline __attribute__((always_inline)) long
-call_handler(struct trapframe *tf, bool timed, unsigned id, struct thread *self, uint64_t start)
-{
-    arch_irq_enable(); /* system calls are preemptible */
-    unsigned long nr = arch_sc_nr(tf);
-    syscall_fn fn = handler_of(nr);
-    long ret = fn ? fn((const struct sysargs *)arch_sc_args(tf)) : -ENOSYS;
-    kstack_exit(id, self);           /* the legacy designs choose the next offset here */
-    KSTACK_OFFSET_AT_EXIT(id, self); /* nothing (kstack_offset.h) */
-    arch_irq_disable();
-    /* (c) exit timestamp, into this CPU's ring of samples (the histograms are
-     * built from it later, off the path: kernel/latency/latency.h). */
-    if (timed)
-        latency_record(arch_this_cpu(), id, nr, start);
-    /* The same thread, perhaps on another CPU: read again rather than kept
-     * in a saved register across the handler. */
-    user_return_fast();
-    return ret;
 }
 
 /*
