@@ -44,7 +44,11 @@ LAB_TREE = Path("kernel/kstack_offset/kstack_offset.h")
 #   sp_write     an instruction that sets the stack pointer: the bump is one
 #                whose operands hold no immediate (sp minus a register)
 #   store        an instruction that writes memory (in a loop: a probe)
-#   mask         an `and` with an immediate (it must be MASK)
+#   mask         an `and` with an immediate (it must be MASK), or on arm64 a
+#                `ubfiz` whose field is MASK's bits (a byte's low 6 bits
+#                moved up by 4: the mask and the shift in one); an `and`
+#                with MASK >> 4 followed by a shift left by 4 (`shift4`)
+#                counts as MASK (gcc's form for a byte times 16)
 #
 # x86_64: `and $0x3f0,%eax; sub %rax,%rsp`, then `call *%rax` (clang sets
 #   %rsp with a mov). A tail call is `jmp *%rax`; a probe is `or $0x0,(%rsp)`.
@@ -62,6 +66,7 @@ ARCHES = {
         sp_write=lambda m, o: o.endswith(",%rsp") and m.startswith(("sub", "mov", "add", "lea")),
         store=lambda m, o: "(" in o.split(",")[-1] and not m.startswith(("cmp", "test", "lea")),
         mask=lambda m, o: m.startswith("and") and o.startswith("$"),
+        shift4=lambda m, o: m.startswith("shl") and o.startswith("$0x4,"),
     ),
     "arm64": dict(
         call=lambda m, o: m == "blr",
@@ -69,7 +74,8 @@ ARCHES = {
         branch=lambda m, o: m in ("b", "cbz", "cbnz", "tbz", "tbnz") or m.startswith("b."),
         sp_write=lambda m, o: re.match(r"sp, ", o) is not None and m in ("sub", "add", "mov"),
         store=lambda m, o: m.startswith("st"),
-        mask=lambda m, o: m == "and" and "#" in o,
+        mask=lambda m, o: (m == "and" and "#" in o) or m == "ubfiz",
+        shift4=lambda m, o: m == "lsl" and o.endswith(", #4"),
     ),
     "riscv64": dict(
         call=lambda m, o: m in ("jalr", "c.jalr") and re.fullmatch(r"[a-z][a-z0-9]*", o) is not None
@@ -80,6 +86,7 @@ ARCHES = {
         sp_write=lambda m, o: o.startswith("sp,") and m in ("sub", "add", "mv", "addi"),
         store=lambda m, o: m in ("sd", "sw", "sh", "sb", "c.sd", "c.sw"),
         mask=lambda m, o: m in ("and", "andi"),
+        shift4=lambda m, o: m in ("sll", "slli", "sllw", "slliw", "c.slli") and o.endswith(",0x4"),
     ),
 }
 INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*?)\s*$")
@@ -109,6 +116,22 @@ def immediate(ops):
     return int(m.group(1), 0) if m else None
 
 
+def mask_at(a, insns, i):
+    """The bits instruction i keeps if it is a mask: an `and`'s immediate, the
+    field a `ubfiz wD, wS, #lsb, #width` fills, or an `and` with bits that
+    the next instruction shifts left by 4."""
+    _, mn, ops, _ = insns[i]
+    if not a["mask"](mn, ops):
+        return None
+    m = re.fullmatch(r"\w+, \w+, #(\d+), #(\d+)", ops)
+    if mn == "ubfiz":
+        return ((1 << int(m.group(2))) - 1) << int(m.group(1)) if m else None
+    bits = immediate(ops)
+    if bits == MASK >> 4 and i + 1 < len(insns) and a["shift4"](*insns[i + 1][1:3]):
+        return bits << 4
+    return bits
+
+
 def target(ops):
     """A branch's target address: objdump prints it as `ffffffff80004e9f <name+0x5f>`."""
     m = re.search(r"([0-9a-f]+) <", ops)
@@ -117,8 +140,7 @@ def target(ops):
 
 def check(arch, insns, name, a):
     """None if this function's bump and handler call are sound, else why not."""
-    mask = next((i for i, (_, mn, o, _) in enumerate(insns)
-                 if a["mask"](mn, o) and immediate(o) == MASK), None)
+    mask = next((i for i in range(len(insns)) if mask_at(a, insns, i) == MASK), None)
     first_call = next((t for _, mn, o, t in insns if a["call"](mn, o)), "")
     if mask is None:
         return "no-bump", (f"{name}: no stack bump: no `and` with the offset mask {MASK:#x} "

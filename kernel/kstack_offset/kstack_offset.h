@@ -67,9 +67,10 @@ struct kstack_strategy {
  * bits), not alloca's default 16: the size is already a multiple of 16, so
  * the stack stays aligned, and gcc then emits one AND and one subtraction
  * (plain alloca's rounding cost four more instructions on x86_64). The empty
- * asm takes the pointer as an input and clobbers memory, so the compiler
+ * asm takes the block as a memory input and clobbers memory, so the compiler
  * cannot prove the allocation unused and drop it (checked in the generated
- * code: docs/kstack.md). One statement, not a do-while block: gcc documents
+ * code: docs/kstack.md); as memory, not as a pointer in a register, so that
+ * arm64 needs no copy of sp to hand it over. One statement, not a do-while block: gcc documents
  * that an alloca_with_align block lives only to the end of the block it is
  * made in, so it must be made in syscall_dispatch()'s own body.
  */
@@ -77,7 +78,7 @@ struct kstack_strategy {
 #define KSTACK_OFFSET_APPLY(off)                                                                   \
     __asm__ volatile(""                                                                            \
                      :                                                                             \
-                     : "r"(__builtin_alloca_with_align(KSTACK_OFFSET_MASK & (off), 64))            \
+                     : "m"(*(char *)__builtin_alloca_with_align(KSTACK_OFFSET_MASK & (off), 64))   \
                      : "memory")
 /* LAB 4 STUB
 #define KSTACK_OFFSET_APPLY(off) ((void)(off))

@@ -15,11 +15,12 @@
  * nothing about the next (unlike LFSR113), and the CRNG's reseeding reaches
  * the pool within a refill.
  *
- * The rules: a byte is used at most once (head only moves forward and never
- * passes tail; the refill writes only where head has already been); an
- * empty pool never blocks and never reuses a byte: the draw counts a "dry"
- * event and refills KSTACK_POOL_PATH_BYTES there and then, so the offset is
- * keystream whatever the call rate. Only if that refill made nothing would
+ * The rules: a byte is used at most once (the read position only moves
+ * forward and never passes the write position; the refill writes only
+ * where the reader has already been); an empty pool never blocks and
+ * never reuses a byte: the draw counts a "dry" event and refills
+ * KSTACK_POOL_PATH_BYTES there and then, so the offset is keystream
+ * whatever the call rate. Only if that refill made nothing would
  * the offset come from this CPU's LFSR113, counted as a fallback; no test
  * has seen one.
  */
@@ -43,13 +44,19 @@ static uint32_t pool_fallback(struct cpu *c)
     return lfsr113_next(&c->prng);
 }
 
-/* Empty: refill a little here, with IRQs still masked (a key from the CRNG
- * and five ChaCha20 blocks: 10,350 to 15,430 instructions on the three
- * arches, measured under -icount by kstack.pool_hostile's note; once per
- * KSTACK_POOL_PATH_BYTES calls at most), then draw. */
+/*
+ * The draw's out-of-line part: the reader at the end of the ring's buffer
+ * (once per 65,536 calls), or the ring empty. Empty: refill a little here,
+ * with IRQs still masked (a key from the CRNG and five ChaCha20 blocks:
+ * 10,350 to 15,430 instructions on the three arches, measured under -icount
+ * by kstack.pool_hostile's note; once per KSTACK_POOL_PATH_BYTES calls at
+ * most), then draw.
+ */
 uint32_t kstack_pool_dry(struct cpu *c)
 {
     uint32_t offset;
+    if (kstack_pool_draw_slow(&c->kstack.pool.ring, &offset))
+        return offset; /* only the end of the buffer */
     KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_DRY);
     kstack_pool_cpu_refill(c, KSTACK_POOL_PATH_BYTES);
     if (!kstack_pool_draw(&c->kstack.pool.ring, &offset))
@@ -62,7 +69,7 @@ uint32_t kstack_pool_dry(struct cpu *c)
 
 unsigned long kstack_pool_draws(const struct cpu *c)
 {
-    return READ_ONCE(c->kstack.pool.ring.head) - READ_ONCE(c->kstack.pool.drained);
+    return kstack_pool_head(&c->kstack.pool.ring) - READ_ONCE(c->kstack.pool.drained);
 }
 
 unsigned kstack_pool_cpu_level(const struct cpu *c)
@@ -111,15 +118,16 @@ void kstack_pool_cpu_init(struct cpu *c)
 unsigned kstack_pool_verify(struct cpu *c)
 {
     const struct kstack_pool_cpu *p = &c->kstack.pool;
-    return p->ring.head > p->ring.tail || p->ring.tail - p->ring.head > KSTACK_POOL_BYTES ||
+    uint64_t head = kstack_pool_head(&p->ring);
+    return head > p->ring.tail || p->ring.tail - head > KSTACK_POOL_BYTES ||
            p->ring.tail != p->written;
 }
 
 void kstack_pool_drain(struct cpu *c)
 {
     struct kstack_pool_cpu *p = &c->kstack.pool;
-    p->drained += p->ring.tail - p->ring.head;
-    p->ring.head = p->ring.tail;
+    p->drained += kstack_pool_level(&p->ring);
+    kstack_pool_discard(&p->ring);
 }
 
 const struct kstack_strategy kstack_pool = {KSTACK_POOL, "pool", NULL};

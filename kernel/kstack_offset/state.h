@@ -24,13 +24,11 @@
 /* What a draw that finds the ring empty refills itself: 256 bytes, so the
  * key's fetch is spread over 256 calls and IRQs stay off briefly. */
 #define KSTACK_POOL_PATH_BYTES 256u
-/* Every CPU's ring has that size, so the library's draw can mask with a
- * constant (lib/kstack/kstack.h). */
-#define KSTACK_POOL_SIZE       KSTACK_POOL_BYTES
 #include "lib/kstack/kstack.h"
 
-/* pool: the library's ring (lib/kstack/kstack.h: bytes [head, tail) are
- * fresh keystream, each read at most once) and what the kernel adds to it. */
+/* pool: the library's ring (lib/kstack/kstack.h: the bytes from the read
+ * position to the write position are fresh keystream, each read at most
+ * once) and what the kernel adds to it. */
 struct kstack_pool_cpu {
     struct kstack_pool ring; /* buf: KSTACK_POOL_BYTES from kvmap_alloc */
     uint64_t drained;        /* bytes skipped by KSTACK_DEBUG_DRAIN (tests), never used */
@@ -39,13 +37,15 @@ struct kstack_pool_cpu {
 };
 
 struct kstack_offset_cpu {
+    /* First, so that arm64 loads the ring's next and stop with one LDP
+     * (whose offset reaches 504 bytes into struct cpu). */
+    struct kstack_pool_cpu pool;
     uint32_t offset;           /* counter, crng16: chosen at exit, used at next entry */
     struct lfsr113 prng;       /* prng: this CPU's generator */
     struct lfsr113 prng_seed;  /* ... and where it started (the integrity test) */
     struct kstack_siphash sip; /* siphash: this CPU's counter and unused bits */
     uint32_t fixed;            /* KSTACK_FIXED: the offset to use */
     unsigned long count[KSTACK_NR + 1][KSTACK_NR_COUNTERS]; /* see kernel/uapi/kstack.h */
-    struct kstack_pool_cpu pool;
 };
 
 struct kstack_offset_thread {

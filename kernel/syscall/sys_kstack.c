@@ -66,7 +66,7 @@ long sys_kstack_stats(const struct sysargs *args)
                 st.count[s][k] += READ_ONCE(c->kstack.count[s][k]);
         }
         st.count[KSTACK_POOL][KSTACK_CNT_DRAWS] += kstack_pool_draws(c);
-        st.pool_level += READ_ONCE(c->kstack.pool.ring.tail) - READ_ONCE(c->kstack.pool.ring.head);
+        st.pool_level += kstack_pool_level(&c->kstack.pool.ring);
     }
     struct text_patch_stats tp;
     text_patch_stats(&tp);

@@ -161,11 +161,16 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
     struct cpu *c = arch_this_cpu();
     struct thread *self = c->sched.current;
     /* (b) the random stack offset, drawn and applied before anything else
-     * runs on this stack (kernel/kstack_offset/kstack_offset.h). Opaque to
-     * gcc, so that the mask stays in the code whatever gcc knows of the
-     * draw's range (scripts/check_dispatch.py looks for it). */
-    uint32_t raw = kstack_draw(id, c, self);
-    __asm__("" : "+r"(raw));
+     * runs on this stack (kernel/kstack_offset/kstack_offset.h). */
+    uint32_t raw;
+    if (__builtin_expect(!kstack_draw(id, c, self, &raw), 0)) {
+        raw = kstack_pool_dry(c); /* pool's ring at its stop: out of line */
+        /* Found again rather than kept across that call: keeping them
+         * would cost every call a saved register (store, copy, load). */
+        c = arch_this_cpu();
+        self = c->sched.current;
+        tf = arch_user_frame(self->kstack_top);
+    }
     KSTACK_OFFSET_APPLY(raw);
     return call_handler(tf, timed, id, self, start);
 }

@@ -81,8 +81,9 @@ static inline bool kstack_offset_valid(uint32_t offset)
  *    the size is already a multiple of the ABI's alignment, so the stack
  *    stays aligned, and gcc emits only an AND and a subtraction (plain
  *    alloca rounds again).
- *  - The empty asm takes the pointer as an input and clobbers memory, so the
- *    compiler cannot prove the block unused and drop it.
+ *  - The empty asm takes the block as a memory input and clobbers memory,
+ *    so the compiler cannot prove the block unused and drop it (as memory,
+ *    not a pointer in a register: arm64 would copy sp to hand that over).
  *  - The calling function must not tail-call the handler (build it with
  *    -fno-optimize-sibling-calls, or make the call not the last thing it
  *    does): a sibling call releases the block first.
@@ -91,11 +92,11 @@ static inline bool kstack_offset_valid(uint32_t offset)
  *    build the function that bumps without them (docs/porting.md).
  */
 #define KSTACK_BUMP(offset)                                                                        \
-    __asm__ volatile(                                                                              \
-        ""                                                                                         \
-        :                                                                                          \
-        : "r"(__builtin_alloca_with_align(kstack_offset_of(offset), KSTACK_BUMP_ALIGN_BITS))       \
-        : "memory")
+    __asm__ volatile(""                                                                            \
+                     :                                                                             \
+                     : "m"(*(char *)__builtin_alloca_with_align(kstack_offset_of(offset),          \
+                                                                KSTACK_BUMP_ALIGN_BITS))           \
+                     : "memory")
 
 /* ---- prng: LFSR113 ----------------------------------------------------- */
 
@@ -144,34 +145,45 @@ static inline uint32_t kstack_prng_draw(struct kstack_prng *g)
 
 /*
  * One keystream byte per draw: its low 6 bits, times the alignment (16), are
- * the offset. The ring's bytes [head, tail) are fresh; head only moves
- * forward and never passes tail, and a refill writes only where head has
- * been, so no byte is used twice. head and tail count bytes since init
- * (2^64 never wraps in practice); byte i lives at buf[i % size].
+ * the offset. Bytes are counted from init: the ring holds the fresh ones,
+ * from the read position (head) to the write position (tail); byte i lives
+ * at buf[i % size]. head only moves forward and never passes tail, and a
+ * refill writes only where head has been, so no byte is used twice.
+ *
+ * The reader keeps head as a pointer, next, so that a draw is a compare, a
+ * load and an increment: `stop` is where it must stop, the write position
+ * or the end of buf, whichever comes first, and `lap` is the count of the
+ * byte at buf[0] in the reader's pass over buf (head = lap + (next - buf)).
+ * Reaching the end of buf, a draw takes the out-of-line path, which starts
+ * the next pass.
  */
 struct kstack_pool {
-    uint64_t head, tail;
-    uint8_t *buf;  /* the caller's memory, size bytes */
-    uint32_t size; /* a power of two */
+    const uint8_t *next; /* the next byte to draw */
+    const uint8_t *stop; /* draws stop here (tail, or the end of buf) */
+    uint64_t lap;        /* the count of the byte at buf[0] in next's pass */
+    uint64_t tail;       /* bytes written since init (2^64 never wraps in practice) */
+    uint8_t *buf;        /* the caller's memory, size bytes */
+    uint32_t size;       /* a power of two */
 };
-
-/* A kernel whose rings all have one size may define KSTACK_POOL_SIZE (a
- * power of two) before including this header: the draw then masks with a
- * constant instead of loading the size. */
-#ifdef KSTACK_POOL_SIZE
-#define KSTACK_POOL_INDEX_MASK(p) ((uint32_t)(KSTACK_POOL_SIZE)-1u)
-#else
-#define KSTACK_POOL_INDEX_MASK(p) ((p)->size - 1u)
-#endif
 
 /* An empty ring over buf (size: a power of two; false otherwise). */
 bool kstack_pool_init(struct kstack_pool *p, uint8_t *buf, uint32_t size);
 
+/* Bytes drawn since init (the read position). */
+static inline uint64_t kstack_pool_head(const struct kstack_pool *p)
+{
+    return p->lap + (uint64_t)(p->next - p->buf);
+}
+
 /* Fresh bytes waiting to be drawn. */
 static inline uint32_t kstack_pool_level(const struct kstack_pool *p)
 {
-    return (uint32_t)(p->tail - p->head);
+    return (uint32_t)(p->tail - kstack_pool_head(p));
 }
+
+/* Skip every fresh byte: the read position jumps to the write position
+ * (tests use it to empty the ring; nothing skipped is ever drawn). */
+void kstack_pool_discard(struct kstack_pool *p);
 
 /*
  * Append min(max_bytes, free room) bytes of keystream and return how many.
@@ -184,15 +196,26 @@ static inline uint32_t kstack_pool_level(const struct kstack_pool *p)
 uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
                             uint32_t max_bytes);
 
+/* The common case of a draw, inline: false at the stop (the ring empty, or
+ * the reader at the end of buf), where kstack_pool_draw_slow() takes over. */
+static inline bool kstack_pool_draw_fast(struct kstack_pool *p, uint32_t *offset)
+{
+    if (__builtin_expect(p->next == p->stop, 0))
+        return false;
+    *offset = kstack_offset_of(*p->next++ * KSTACK_OFFSET_ALIGN);
+    return true;
+}
+
+/* A draw at the stop, out of line: starts the reader's next pass over buf
+ * if it was at the end, then draws; false only when the ring is empty. */
+bool kstack_pool_draw_slow(struct kstack_pool *p, uint32_t *offset);
+
 /* Take the next offset into *offset; false when the ring is empty. The
- * caller must then use a fallback (say its kstack_prng) and count the event:
- * never block, never reuse a byte. */
+ * caller must then refill (or use a fallback, say its kstack_prng) and
+ * count the event: never block, never reuse a byte. */
 static inline bool kstack_pool_draw(struct kstack_pool *p, uint32_t *offset)
 {
-    if (__builtin_expect(p->head == p->tail, 0))
-        return false;
-    *offset = kstack_offset_of(p->buf[p->head++ & KSTACK_POOL_INDEX_MASK(p)] * KSTACK_OFFSET_ALIGN);
-    return true;
+    return kstack_pool_draw_fast(p, offset) || kstack_pool_draw_slow(p, offset);
 }
 
 /* The ChaCha20 keystream of RFC 8439 (32-bit block counter, 96-bit nonce),

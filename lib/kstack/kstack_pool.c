@@ -13,18 +13,42 @@
 
 #define BLOCK 64
 
+/* Where the reader must stop: at the write position, or at the end of buf
+ * if the write position is in the next pass (the writer is never more than
+ * one pass ahead: it writes only where the reader has been). */
+static void set_stop(struct kstack_pool *p)
+{
+    uint64_t ahead = p->tail - p->lap; /* from buf[0] of the reader's pass */
+    p->stop = p->buf + (ahead < p->size ? ahead : p->size);
+}
+
 bool kstack_pool_init(struct kstack_pool *p, uint8_t *buf, uint32_t size)
 {
     if (size == 0 || (size & (size - 1)) != 0)
         return false;
-#ifdef KSTACK_POOL_SIZE
-    if (size != KSTACK_POOL_SIZE)
-        return false; /* the draw masks with KSTACK_POOL_SIZE */
-#endif
-    p->head = p->tail = 0;
     p->buf = buf;
     p->size = size;
+    p->tail = 0;
+    kstack_pool_discard(p);
     return true;
+}
+
+void kstack_pool_discard(struct kstack_pool *p)
+{
+    uint32_t at = (uint32_t)(p->tail & (p->size - 1));
+    p->lap = p->tail - at;
+    p->next = p->buf + at;
+    set_stop(p);
+}
+
+bool kstack_pool_draw_slow(struct kstack_pool *p, uint32_t *offset)
+{
+    if (p->next == p->buf + p->size) { /* the end of buf: the next pass */
+        p->lap += p->size;
+        p->next = p->buf;
+        set_stop(p);
+    }
+    return kstack_pool_draw_fast(p, offset);
 }
 
 /* len bytes of output into out and a new key into key, from key. */
@@ -57,6 +81,7 @@ uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
         p->tail += run;
         made += run;
     }
+    set_stop(p);
     kstack_wipe(key, KSTACK_KEY_SIZE);
     return made;
 }

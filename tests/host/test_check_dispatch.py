@@ -30,6 +30,12 @@ kernel's -O2 (gcc 12.2 and clang 14 here):
                      tested without clang): must fail, "tail".
   no_bump            no alloca: must fail, "no stack bump".
   mask_no_bump       the offset masked but no alloca: must fail, the same.
+  byte_draw          the offset a byte times 16, as `pool` draws it: gcc
+                     masks and shifts with one `ubfiz w, w, #4, #6` on arm64
+                     and `and $0x3f; shl $4` (x86_64, riscv64), which the
+                     check must take for the mask: passes.
+  byte_draw_wide_mask  the same with 7 bits kept (0x7F0): must fail, "no
+                     stack bump".
   helper, helper_no_bump  the body in a static noinline helper that
                      syscall_dispatch calls (as dispatch_timed is): the check
                      must find it, and name it when it has no bump.
@@ -54,6 +60,10 @@ DISPATCH_C = r"""
 typedef long (*syscall_fn)(void *tf);
 const syscall_fn syscall_table[64];
 unsigned (*volatile draw)(void);
+const unsigned char *volatile pool_next;
+#ifndef MASKV
+#define MASKV 0x3F0
+#endif
 void irq_enable(void);
 void *memset(void *d, int c, unsigned long n);
 #ifdef COPIES /* the kernel's shape: one copy per strategy; `off`'s has no bump */
@@ -77,12 +87,16 @@ static __attribute__((noinline)) long dispatch_helper(void *tf)
 long syscall_dispatch(void *tf)
 #endif
 {
+#ifdef BYTE /* a ring's byte times 16: arm64 masks and shifts it with one ubfiz */
+    unsigned off = (unsigned)*pool_next << 4;
+#else
     unsigned off = draw();
+#endif
 #ifdef MASK_ONLY
     __asm__ volatile("" : : "r"(off & 0x3F0) : "memory");
 #endif
 #ifndef NO_BUMP
-    void *block = __builtin_alloca_with_align(off & 0x3F0, 64);
+    void *block = __builtin_alloca_with_align(off & MASKV, 64);
 #ifdef MEMSET
     memset(block, 0xAA, off & 0x3F0);
 #endif
@@ -164,6 +178,9 @@ VARIANTS = [
     ("no_bump", False, [NOSIB, "-DNO_BUMP"], ["no-bump"], "syscall_dispatch"),
     ("mask_no_bump", False, [NOSIB, "-DNO_BUMP", "-DMASK_ONLY"], ["no-bump"], "syscall_dispatch"),
     ("helper", False, [NOSIB, "-DHELPER"], ["ok"], None),
+    ("byte_draw", False, [NOSIB, "-DBYTE"], ["ok"], None),
+    ("byte_draw_wide_mask", False, [NOSIB, "-DBYTE", "-DMASKV=0x7F0"], ["no-bump"],
+     "syscall_dispatch"),
     ("helper_no_bump", False, [NOSIB, "-DHELPER", "-DNO_BUMP"], ["no-bump"], "dispatch_helper"),
     ("lab_skeleton", False, [NOSIB, "-DNO_BUMP"], ["ok"], None),
     ("copies", False, [NOSIB, "-DCOPIES"], ["ok"], None),

@@ -94,7 +94,8 @@ static void pool_same_as_kernel_pool(void)
         kernel_refill(kbuf, size, &ktail, key_copy, n);
         struct kstack_pool p;
         CHECK(kstack_pool_init(&p, lbuf, size));
-        p.head = p.tail = start;
+        p.tail = start;
+        kstack_pool_discard(&p);
         CHECK_EQ(kstack_pool_refill(&p, key, n), n);
         CHECK_EQ(p.tail, ktail);
         for (uint32_t i = 0; i < n; i++) {

@@ -127,7 +127,8 @@ static void pool_record(const struct vec_record *r, void *arg)
     uint8_t *buf = calloc(size, 1);
     struct kstack_pool p;
     CHECK(buf && kstack_pool_init(&p, buf, size));
-    p.head = p.tail = vec_num(r->field[3]);
+    p.tail = vec_num(r->field[3]);
+    kstack_pool_discard(&p); /* read position = write position */
     uint32_t want = (uint32_t)(r->nfields - 5);
     CHECK_EQ(kstack_pool_refill(&p, key, (uint32_t)vec_num(r->field[4])), want);
     for (int i = 0; i < 32; i++)
