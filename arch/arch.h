@@ -179,10 +179,12 @@ uint64_t arch_counter_hz(void);
 /* (inline) The best counter the platform has for timing short paths, read
  * at the start and at the end of a timed region with the ordering the
  * architecture asks for, so the region's instructions cannot move outside
- * the two reads: x86_64 TSC (LFENCE; RDTSC ... RDTSCP; LFENCE), arm64 the PMU
- * cycle counter PMCCNTR_EL0 where there is a PMU, else CNTVCT_EL0 (ISB
- * around), riscv64 the cycle CSR where the firmware lets S mode read it,
- * else time. Any context, after arch_timestamp_init on this CPU. */
+ * the two reads: begin keeps what follows from starting before it, end
+ * waits for what came before. x86_64 TSC (RDTSC; LFENCE ... LFENCE;
+ * RDTSC), arm64 the PMU cycle counter PMCCNTR_EL0 where there is a PMU,
+ * else CNTVCT_EL0 (MRS; ISB ... ISB; MRS), riscv64 the cycle CSR where the
+ * firmware lets S mode read it, else time (with a FENCE on the inner
+ * side). Any context, after arch_timestamp_init on this CPU. */
 static inline uint64_t arch_timestamp_begin(void);
 static inline uint64_t arch_timestamp_end(void);
 /* Every CPU, IRQs off, as it starts (the boot CPU in arch_init): make that

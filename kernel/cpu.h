@@ -24,12 +24,13 @@ struct thread;
 struct hist;
 struct latency_sample;
 
-/* This CPU's latency timers (kernel/latency/latency.h). The system call path
- * writes samples at `next`; the drains (ring full, the tick, a read on this
- * CPU) turn them into the histograms. */
+/* This CPU's latency timers (kernel/latency/latency.h). Each copy of the
+ * system call path writes samples at its `next`; the drains (ring full, the
+ * tick, a read on this CPU) turn them into the histograms. */
 struct latency_cpu {
-    struct latency_sample *next; /* the next free entry; NULL until timing is first on */
-    struct latency_sample *ring; /* one page of samples, not yet in the histograms */
+    /* The next free entry of each strategy's ring; NULL until timing is first on. */
+    struct latency_sample *next[KSTACK_NR + 1];
+    struct latency_sample *ring[KSTACK_NR + 1]; /* a page each, not yet in the histograms */
     uint64_t mark; /* id + interrupts taken * LATENCY_MARK_IRQ (kernel/latency/latency.h) */
     unsigned long migrated; /* samples dropped here: the call began on another CPU */
     struct hist *hist[KSTACK_NR + 1][LATENCY_SLOTS]; /* NULL until timing is first on */
@@ -43,7 +44,6 @@ struct sched_cpu {
     unsigned queued;
     struct thread *dead;    /* switched away from while dead: free its stack next */
     struct aspace *user_as; /* the user address space this CPU has loaded, or NULL */
-    bool need_resched;
     uint64_t ticks;
 };
 
@@ -63,9 +63,19 @@ struct cpu {
     unsigned id;          /* logical index, 0 = boot CPU */
     uint64_t hwid;        /* APIC id, MPIDR affinity or hart id */
     bool online;
-    unsigned preempt_count; /* > 0: no preemption (spinlocks held, preempt_disable) */
-    uint64_t interrupts;    /* taken on this CPU (interrupt_enter) */
-    const char *lock_site;  /* file:line of the last spinlock taken (diagnostics) */
+    /* Two of the three things every return to user mode tests
+     * (kernel/user_return.h), in one aligned 8-byte word so that the test
+     * loads them at once. The padding after need_resched stays zero: cpus[]
+     * is static, and nothing writes the word itself. */
+    union {
+        struct {
+            unsigned preempt_count; /* > 0: no preemption (spinlocks held, preempt_disable) */
+            bool need_resched;      /* the scheduler wants this CPU (kernel/sched/sched.c) */
+        };
+        uint64_t return_checks; /* both, for the test alone */
+    };
+    uint64_t interrupts;   /* taken on this CPU (interrupt_enter) */
+    const char *lock_site; /* file:line of the last spinlock taken (diagnostics) */
     struct sched_cpu sched;
     struct crng_cpu crng;
     struct lfsr113 prng;             /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */

@@ -26,7 +26,7 @@ void user_return_work(void)
             arch_irq_enable();
             task_exit(0, false); /* the task's status was set by whoever ended it */
         }
-        if (!c->sched.need_resched)
+        if (!c->need_resched)
             break;
         sched_preempt_user_return();
     }

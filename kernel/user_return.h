@@ -23,8 +23,7 @@ static inline __attribute__((always_inline)) void user_return_fast(void)
 {
     struct cpu *c = arch_this_cpu();
     struct thread *self = c->sched.current;
-    /* In long: riscv64 would sign-extend an int's OR before the branch. */
-    if (__builtin_expect(((long)c->preempt_count | c->sched.need_resched | self->killed) != 0, 0))
+    if (__builtin_expect((c->return_checks | self->killed) != 0, 0))
         user_return_work();
 }
 

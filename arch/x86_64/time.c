@@ -94,18 +94,9 @@ void x86_time_init(const struct boot_info *bi)
 }
 
 /* Latency timestamps: the TSC itself (impl.h orders the reads). RDTSC works
- * in user mode while CR4.TSD is clear, which it is (SDM vol. 3A 2.5). */
-bool x86_has_rdtscp;
-
-void arch_timestamp_init(void)
-{
-    uint32_t r[4];
-    x86_cpuid(0x80000000u, 0, r);
-    if (r[0] >= 0x80000001u) {
-        x86_cpuid(0x80000001u, 0, r);
-        x86_has_rdtscp = r[3] & (1u << 27); /* EDX bit 27: RDTSCP */
-    }
-}
+ * in user mode while CR4.TSD is clear, which it is (SDM vol. 3A 2.5).
+ * Nothing to choose. */
+void arch_timestamp_init(void) {}
 
 const char *arch_timestamp_name(void)
 {

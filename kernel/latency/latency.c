@@ -15,7 +15,8 @@
 #include "lib/string.h"
 
 _Static_assert(sizeof(struct hist) <= PAGE_SIZE, "a histogram fits in one page");
-_Static_assert(MAX_CPUS <= LATENCY_MARK_CPU + 1, "a CPU id fits below the shifted counter");
+_Static_assert(MAX_CPUS <= LATENCY_MARK_CPU + 1, "a CPU id fits in the stamp's low 8 bits");
+_Static_assert(NR_SYSCALLS <= 1 << LATENCY_INDEX_BITS, "a table index fits in its 8 bits");
 _Static_assert(LATENCY_RING_BYTES == PAGE_SIZE, "the ring is one page, page-aligned");
 _Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
                "samples tile the ring: `next` lands exactly on its end");
@@ -23,14 +24,15 @@ _Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
 static uint64_t read_cost; /* ticks of an empty begin/end pair */
 static struct spinlock switch_lock = SPINLOCK_INIT;
 /* drain_lock[i]: cpus[i]'s histograms and `migrated`, which only CPU i's
- * drains and the reads write. CPU i's ring and `next` are CPU i's alone. */
+ * drains and the reads write. CPU i's rings and `next` are CPU i's alone. */
 static struct spinlock drain_lock[MAX_CPUS];
 
 void interrupt_enter(void)
 {
     struct cpu *c = arch_this_cpu(); /* IRQs are off: this CPU */
     c->interrupts++;
-    c->latency.mark += LATENCY_MARK_IRQ;
+    /* Kept below 2^32, under the counter's bits in a stamp (latency.h). */
+    c->latency.mark = (uint32_t)(c->latency.mark + LATENCY_MARK_IRQ);
     if (__builtin_expect(READ_ONCE(text_patch_generation) & 1, 0))
         text_patch_join(); /* another CPU is rewriting kernel code */
 }
@@ -66,56 +68,76 @@ void latency_init(void)
 }
 
 /*
- * Every sample in this CPU's ring into its histograms, and the ring empty.
- * On CPU c with IRQs off (so the path cannot add one meanwhile) and c's
- * drain lock held. About 40 instructions a sample.
+ * Every sample in this CPU's ring for `strategy` into its histograms, and
+ * the ring empty. On CPU c with IRQs off (so the path cannot add one
+ * meanwhile) and c's drain lock held. About 40 instructions a sample.
  */
-static void drain_locked(struct cpu *c)
+static void drain_ring(struct cpu *c, unsigned strategy)
 {
-    struct latency_sample *p = c->latency.ring, *end = c->latency.next;
-    /* A run of samples is mostly one call under one strategy: look the
-     * histogram up again only when either changes. */
-    unsigned long nr = 0;
-    unsigned long strategy = ~0ul; /* none yet */
+    struct latency_sample *p = c->latency.ring[strategy], *end = c->latency.next[strategy];
+    /* A run of samples is mostly one call: look the histogram up again
+     * only when it changes. */
+    unsigned long index = ~0ul; /* none yet */
     struct hist *h = NULL;
     uint64_t cost = read_cost;
     for (; p < end; p++) {
-        if (p->nr != nr || p->strategy != strategy) {
-            nr = p->nr;
-            strategy = p->strategy;
-            unsigned slot = latency_slot(nr, syscall_implemented(nr));
-            h = slot == LATENCY_NO_SLOT ? NULL : c->latency.hist[strategy][slot];
-        }
-        if (!h) /* a call without a slot: not timed */
-            continue;
         if (p->stamp & LATENCY_MARK_CPU) { /* began on another CPU: its counter */
             c->latency.migrated++;
             continue;
         }
-        uint64_t ticks = (p->stamp >> LATENCY_STAMP_SHIFT) & LATENCY_TICKS_MASK;
+        unsigned long i = (p->stamp >> LATENCY_INDEX_BITS) & ((1u << LATENCY_INDEX_BITS) - 1);
+        if (i != index) {
+            index = i;
+            unsigned slot = latency_slot(i, syscall_implemented(i));
+            h = slot == LATENCY_NO_SLOT ? NULL : c->latency.hist[strategy][slot];
+        }
+        if (!h) /* a call without a slot: not timed */
+            continue;
+        uint64_t ticks = p->stamp >> LATENCY_TICKS_AT;
         uint64_t d = ticks > cost ? ticks - cost : 0;
-        hist_add_irq(h, d, p->stamp >= LATENCY_MARK_IRQ);
+        uint32_t interrupts = (uint32_t)p->stamp / LATENCY_MARK_IRQ;
+        hist_add_irq(h, d, interrupts != 0);
     }
-    c->latency.next = c->latency.ring;
+    c->latency.next[strategy] = c->latency.ring[strategy];
 }
 
-void latency_drain_full(struct cpu *c)
+/* Every ring of this CPU's that has samples (IRQs off, drain lock held). */
+static void drain_locked(struct cpu *c)
 {
-    /* IRQs are off already; the lock only waits for a read copying one of
-     * this CPU's histograms (a few microseconds at most). */
+    for (unsigned s = 0; s < LATENCY_STRATEGIES; s++) {
+        if (c->latency.next[s] != c->latency.ring[s])
+            drain_ring(c, s);
+    }
+}
+
+/* This CPU's rings into its histograms (IRQs off). The lock only waits
+ * for a read copying one of this CPU's histograms (a few microseconds at
+ * most). */
+static void drain(struct cpu *c)
+{
     unsigned long flags = spin_lock_irqsave(&drain_lock[c->id]);
     drain_locked(c);
     spin_unlock_irqrestore(&drain_lock[c->id], flags);
 }
 
+long latency_drain_full(long ret)
+{
+    drain(arch_this_cpu()); /* IRQs are off: this CPU */
+    return ret;
+}
+
 void latency_tick(struct cpu *c)
 {
-    /* Both NULL until timing is first on; allocate() may be setting them
-     * from another CPU right now, and either may then still read NULL. */
-    struct latency_sample *ring = READ_ONCE(c->latency.ring);
-    struct latency_sample *next = READ_ONCE(c->latency.next);
-    if (ring && next && next != ring)
-        latency_drain_full(c);
+    /* NULL until timing is first on; allocate() may be setting them from
+     * another CPU right now, and either may then still read NULL. */
+    for (unsigned s = 0; s < LATENCY_STRATEGIES; s++) {
+        struct latency_sample *ring = READ_ONCE(c->latency.ring[s]);
+        struct latency_sample *next = READ_ONCE(c->latency.next[s]);
+        if (ring && next && next != ring) {
+            drain(c);
+            return;
+        }
+    }
 }
 
 /* Drain the ring of the CPU this runs on (any context). */
@@ -126,7 +148,7 @@ static void drain_here(void)
     arch_irq_restore(flags);
 }
 
-/* Give every CPU present its histograms and ring (one page each), once. */
+/* Give every CPU present its histograms and rings (one page each), once. */
 static int allocate(void)
 {
     for (unsigned i = 0; i < cpus_present; i++) {
@@ -143,12 +165,14 @@ static int allocate(void)
                 WRITE_ONCE(l->hist[s][k], h);
             }
         }
-        if (!l->ring) {
+        for (unsigned s = 0; s < LATENCY_STRATEGIES; s++) {
+            if (l->ring[s])
+                continue;
             uint64_t pa = page_alloc();
             if (!pa)
                 return -ENOMEM;
-            WRITE_ONCE(l->ring, (struct latency_sample *)page_va(pa));
-            WRITE_ONCE(l->next, l->ring);
+            WRITE_ONCE(l->ring[s], (struct latency_sample *)page_va(pa));
+            WRITE_ONCE(l->next[s], l->ring[s]);
         }
     }
     return 0;
@@ -177,7 +201,7 @@ void latency_status(struct latency_status *st)
     st->read_cost = read_cost;
     for (unsigned i = 0; i < cpus_present; i++)
         st->migrated += READ_ONCE(cpus[i].latency.migrated);
-    st->bytes_per_cpu = LATENCY_HISTS * PAGE_SIZE + LATENCY_RING_BYTES;
+    st->bytes_per_cpu = LATENCY_HISTS * PAGE_SIZE + LATENCY_STRATEGIES * LATENCY_RING_BYTES;
 }
 
 int latency_copy(long cpu, unsigned strategy, unsigned slot, struct hist *out, bool reset)

@@ -3,47 +3,54 @@
  * kernel/latency/latency.h - in-kernel system call latency timers.
  *
  * When switched on (SYS_latency_ctl), the entry code calls the timed copy
- * of the system call path, syscall_dispatch_timed() (kernel/syscall/syscall.c),
- * which reads the timestamp counter (arch_timestamp_begin/end) right at
- * entry and right before returning, so the window holds the stack offset
- * work, the handler and the exit update. The path itself only queues the
- * raw sample in this CPU's ring, with IRQs still off (latency_record):
- * three stores (the stamp difference, the number the caller passed, the
- * strategy) and a pointer bump and test. Everything else happens off the
- * timed path, in the drain: picking the slot from the number, subtracting
- * the measured cost of the two reads (read_cost), and adding the sample to
- * a per-CPU histogram (lib/hist.h) for its strategy and system call.
+ * of the system call path (syscall_dispatch_<strategy>_timed,
+ * kernel/syscall/syscall.c), which reads the timestamp counter
+ * (arch_timestamp_begin/end) right at entry and right before returning, so
+ * the window holds the stack offset work, the handler and the exit update.
+ * The path itself only appends one word to this CPU's ring for that copy,
+ * with IRQs still off (latency_record): a store, a pointer bump and a
+ * test. Everything else happens off the timed path, in the drain: picking
+ * the slot from the number, subtracting the measured cost of the two reads
+ * (read_cost), and adding the sample to a per-CPU histogram (lib/hist.h)
+ * for its strategy and system call.
  *
- * The stamp: each end is (counter << 8) + this CPU's mark, where the mark
- * is the CPU id in the low 8 bits (which the shifted counter leaves 0) plus
- * LATENCY_MARK_IRQ (2^57) per interrupt taken (interrupt_enter), so the
- * path keeps one live word from entry to exit. In the difference, low
- * bits other than 0 mean the call began on another CPU: it is dropped and
- * counted (migrated), because two CPUs' counters need not agree, and this
- * holds whatever they read; top bits other than 0 mean an interrupt was
- * taken: the sample is still added, and counted as interrupted, so a tail
- * can be explained (a call with a multiple of 128 interrupts in it would
- * look quiet: 128 ms of ticks at least); the 49 bits between are the ticks,
- * exact below 2^49 (two days at 3 GHz).
+ * The sample: each end is (counter << 32) + this CPU's mark, and the entry
+ * also subtracts the call's table index << 8, so that
+ *     stamp = end - start = ticks << 32 | interrupts << 16 | index << 8 | cpus
+ * one word in which the path keeps everything from entry to exit:
+ *   - bits 0-7, the mark's CPU id: not 0 when the call began on another
+ *     CPU, whose counter need not agree; the sample is dropped and counted
+ *     (migrated). (Nothing below bit 8 can borrow: this field is safe.)
+ *   - bits 8-15, the index into the system call table (0 for a number
+ *     with no handler), which picks the histogram's slot;
+ *   - bits 16-31, the interrupts taken meanwhile (LATENCY_MARK_IRQ per
+ *     interrupt_enter, modulo 2^16): not 0 means the sample is counted as
+ *     interrupted, so a tail can be explained;
+ *   - bits 32-63, the ticks, modulo 2^32: exact for calls shorter than
+ *     2^32 ticks (1.4 s at 3 GHz; the longest timed call, SYS_debug_spin,
+ *     is capped at 0.1 s). When the mark's interrupt count wraps inside a
+ *     call (once per 65,536 interrupts) the ticks read one low.
  *
- * A CPU's ring is drained only on that CPU, with IRQs off, under the CPU's
- * drain lock (latency.c): by the path itself when the page is full (one
- * call in LATENCY_RING = 128 then also adds 128 samples to the
- * histograms, about 40 instructions each, after its own exit timestamp, so
- * no kernel sample includes that work; the user-side round trip of that
+ * Each copy of the path has its own ring (one page per strategy per CPU),
+ * so no sample needs to say which strategy it timed, even one that ends
+ * after a switch. A CPU's rings are drained only on that CPU, with IRQs
+ * off, under the CPU's drain lock (latency.c): by the path itself when a
+ * page is full (one call in LATENCY_RING = 512 then also adds 512 samples
+ * to a histogram, about 40 instructions each, after its own exit timestamp,
+ * so no kernel sample includes that work; the user-side round trip of that
  * call does), at every timer tick, and by a SYS_latency_read on that CPU
  * before it copies. So a read sees every sample of its own CPU, and
  * another CPU's as of that CPU's last tick (1 ms at SCHED_TICK_HZ). No
- * sample is lost: the ring is never full when the path writes to it
+ * sample is lost: a ring is never full when the path writes to it
  * (user/tests/test_latency.c, latency.no_sample_lost). The histograms are
  * written only under the drain lock, which a read (and its reset) takes
  * too, so a copy is never torn.
  *
  * Memory per CPU: one page per histogram, LATENCY_HISTS of them (10
- * strategies x 5 slots: 200 KiB), and one page of ring (128 samples of 32
- * bytes), allocated for every CPU present the first time timing is
- * switched on. Off, the cost on the path is the entry code's one load and
- * one well-predicted branch.
+ * strategies x 5 slots: 200 KiB), and one page of ring per strategy (40
+ * KiB), allocated for every CPU present the first time timing is switched
+ * on. Off, the path carries none of it: the entry code calls the untimed
+ * copy.
  */
 #ifndef KERNEL_LATENCY_LATENCY_H
 #define KERNEL_LATENCY_LATENCY_H
@@ -60,22 +67,16 @@ struct kstack_strategy;
 #define LATENCY_HISTS      (LATENCY_STRATEGIES * LATENCY_SLOTS)
 #define LATENCY_NO_SLOT    0xff
 
-/* One sample as the path leaves it; read_cost is not yet subtracted. */
+/* One sample as the path leaves it (above); read_cost is not yet subtracted. */
 struct latency_sample {
-    uint64_t stamp;         /* (end << 8 + mark at the end) - (start << 8 + mark at entry) */
-    unsigned long nr;       /* the number the caller passed */
-    unsigned long strategy; /* the copy of the path that ran: its KSTACK_* */
-    uint64_t unused;        /* 32 bytes: samples tile the page */
+    uint64_t stamp;
 };
-/* A stamp is the counter shifted up by 8 plus the CPU's mark (struct
- * latency_cpu): its id in the low 8 bits, which the shifted counter leaves
- * 0, plus LATENCY_MARK_IRQ per interrupt taken, in the top 7 bits. */
-#define LATENCY_STAMP_SHIFT 8
-#define LATENCY_MARK_CPU    0xffull            /* a difference here: another CPU began it */
-#define LATENCY_MARK_IRQ    (1ull << 57)       /* a difference up here: interrupts taken */
-#define LATENCY_TICKS_MASK  ((1ull << 49) - 1) /* the ticks between: exact below 2^49 */
-#define LATENCY_RING_BYTES  4096ul /* one page, page-aligned: full when `next` crosses it */
-#define LATENCY_RING        (LATENCY_RING_BYTES / sizeof(struct latency_sample))
+#define LATENCY_MARK_CPU   0xffull      /* a difference here: another CPU began it */
+#define LATENCY_INDEX_BITS 8            /* the table index, above the CPU id */
+#define LATENCY_MARK_IRQ   (1ull << 16) /* per interrupt; the mark stays below 2^32 */
+#define LATENCY_TICKS_AT   32           /* the counter's low 32 bits, up here */
+#define LATENCY_RING_BYTES 4096ul       /* one page, page-aligned: full when `next` crosses it */
+#define LATENCY_RING       (LATENCY_RING_BYTES / sizeof(struct latency_sample))
 
 /* The slot of system call nr (implemented: whether the table has it). */
 static inline unsigned latency_slot(unsigned long nr, bool implemented)
@@ -93,27 +94,36 @@ static inline unsigned latency_slot(unsigned long nr, bool implemented)
 
 /* Boot CPU after arch_init: calibrate the counter and say which it is. */
 void latency_init(void);
-/* This CPU's ring is full (IRQs off): drain it. */
-void latency_drain_full(struct cpu *c);
+/* A ring of this CPU's is full (IRQs off): drain them; returns ret as it
+ * came (latency_record). */
+long latency_drain_full(long ret);
 /* The timer tick on this CPU (IRQs off): drain its ring if it has samples. */
 void latency_tick(struct cpu *c);
 
-/*
- * The end of a timed call, on the CPU it ends on, IRQs off: start is
- * (arch_timestamp_begin() << LATENCY_STAMP_SHIFT) + c->latency.mark, taken
- * at entry, perhaps on another CPU. Just the raw sample into the ring; the drain does the rest.
- */
-static inline __attribute__((always_inline)) void
-latency_record(struct cpu *c, unsigned long strategy, unsigned long nr, uint64_t start)
+/* The start of a timed call, at entry, IRQs off: the counter and where it
+ * was read, in the stamp's layout (above). */
+static inline __attribute__((always_inline)) uint64_t latency_begin(void)
 {
-    uint64_t end = (arch_timestamp_end() << LATENCY_STAMP_SHIFT) + c->latency.mark;
-    struct latency_sample *p = c->latency.next;
+    uint64_t now = arch_timestamp_begin() << LATENCY_TICKS_AT;
+    return now + arch_this_cpu()->latency.mark;
+}
+
+/*
+ * The end of a timed call by copy `strategy`, on the CPU it ends on, IRQs
+ * off: start is latency_begin()'s, perhaps on another CPU, less the index
+ * << LATENCY_INDEX_BITS. Just the sample into the ring; the drain does the
+ * rest. True when that filled the ring: the caller then calls
+ * latency_drain_full(), passing the call's result through it, so that no
+ * saved register has to keep the result across that rare call.
+ */
+static inline __attribute__((always_inline)) bool latency_record(unsigned strategy, uint64_t start)
+{
+    struct cpu *c = arch_this_cpu();
+    uint64_t end = (arch_timestamp_end() << LATENCY_TICKS_AT) + c->latency.mark;
+    struct latency_sample *p = c->latency.next[strategy];
     p->stamp = end - start;
-    p->nr = nr;
-    p->strategy = strategy;
-    c->latency.next = ++p;
-    if (__builtin_expect(((uintptr_t)p & (LATENCY_RING_BYTES - 1)) == 0, 0))
-        latency_drain_full(c); /* the page is full: empty it now, bounded */
+    c->latency.next[strategy] = ++p;
+    return __builtin_expect(((uintptr_t)p & (LATENCY_RING_BYTES - 1)) == 0, 0);
 }
 
 /* SYS_latency_ctl / SYS_latency_read helpers. */

@@ -83,7 +83,7 @@ static void enqueue(struct thread *t)
     c->sched.queue_tail = t;
     c->sched.queued++;
     if (c != this_cpu() && c->sched.current == c->sched.idle) {
-        c->sched.need_resched = true;
+        c->need_resched = true;
         arch_send_ipi(c->id, IPI_RESCHEDULE); /* wake it from its idle wait */
     }
 }
@@ -180,7 +180,7 @@ static struct arch_fpu *user_fpu(struct thread *t)
 static void switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
 {
     struct thread *prev = c->sched.current;
-    c->sched.need_resched = false;
+    c->need_resched = false;
     if (next == prev) {
         prev->state = THREAD_RUNNING;
         return;
@@ -330,7 +330,7 @@ static void idle_loop(void *unused)
     for (;;) {
         unsigned long flags = arch_irq_save();
         struct cpu *c = this_cpu();
-        if (c->sched.queued || c->sched.need_resched) {
+        if (c->sched.queued || c->need_resched) {
             spin_lock_irqsave(&sched_lock);
             switch_locked();
             spin_unlock_irqrestore(&sched_lock, flags);
@@ -480,7 +480,7 @@ int sched_set_affinity_locked(struct thread *t, uint64_t mask)
         return -1;
     t->affinity = mask;
     if (t->state == THREAD_RUNNING && !allowed(t, t->cpu)) {
-        cpus[t->cpu].sched.need_resched = true; /* moves at its next preemption point */
+        cpus[t->cpu].need_resched = true; /* moves at its next preemption point */
     } else if (t->state == THREAD_RUNNABLE && !allowed(t, t->cpu)) {
         struct cpu *c = &cpus[t->cpu];
         if (dequeue_thread(c, t)) /* waiting where it may not run: move it now */
@@ -516,9 +516,9 @@ void sched_tick(void)
     wake_sleepers_locked(arch_counter());
     struct thread *t = c->sched.current;
     if (t == c->sched.idle) {
-        c->sched.need_resched = work_for(c);
+        c->need_resched = work_for(c);
     } else if (t->slice == 0 || --t->slice == 0 || !allowed(t, c->id)) {
-        c->sched.need_resched = true;
+        c->need_resched = true;
     }
     spin_unlock_irqrestore(&sched_lock, flags);
 }
@@ -529,7 +529,7 @@ void sched_tick(void)
 static void preempt(bool in_kernel)
 {
     struct cpu *c = this_cpu();
-    if (!c->sched.need_resched || c->preempt_count != 0 || c->sched.current == c->sched.idle)
+    if (!c->need_resched || c->preempt_count != 0 || c->sched.current == c->sched.idle)
         return;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct thread *t = c->sched.current;

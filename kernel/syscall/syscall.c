@@ -95,15 +95,20 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 };
 
 /*
- * The handler for nr, with no branch on nr: numbers past the table become
- * 0, whose slot is empty. The clamp is arithmetic on nr itself (a compare
- * into a mask), so even a CPU that speculates cannot use an out-of-range
- * number to read past the table (the Spectre v1 pattern).
+ * The table index of nr, with no branch on nr: numbers past the table
+ * become 0, whose slot is empty. The clamp is arithmetic on nr itself (a
+ * compare into a mask), so even a CPU that speculates cannot use an
+ * out-of-range number to read past the table (the Spectre v1 pattern).
  */
-static inline syscall_fn handler_of(unsigned long nr)
+static inline unsigned long syscall_index(unsigned long nr)
 {
     unsigned long in_range = 0 - (unsigned long)(nr < NR_SYSCALLS); /* all ones or 0 */
-    return syscall_table[nr & in_range];
+    return nr & in_range;
+}
+
+static inline syscall_fn handler_of(unsigned long nr)
+{
+    return syscall_table[syscall_index(nr)];
 }
 
 /* Whether the table has a handler for nr (the latency drain's slot choice). */
@@ -112,21 +117,37 @@ bool syscall_implemented(unsigned long nr)
     return handler_of(nr) != NULL;
 }
 
+/* (c) The timed copies' way out, IRQs off: the exit timestamp, into this
+ * CPU's ring of samples for this copy (the histograms are built from it
+ * later, off the path: latency.h), then as untimed. A way out of its own,
+ * so that the untimed copies' code does not change with it. */
+static inline __attribute__((always_inline)) long timed_exit(unsigned id, uint64_t start, long ret)
+{
+    if (latency_record(id, start))
+        ret = latency_drain_full(ret); /* the ring is full: empty it now, bounded */
+    user_return_fast();
+    return ret;
+}
+
 /* The rest of a system call, in the frame dispatch() below bumped. */
 static inline __attribute__((always_inline)) long
 call_handler(struct trapframe *tf, bool timed, unsigned id, struct thread *self, uint64_t start)
 {
     arch_irq_enable(); /* system calls are preemptible */
-    unsigned long nr = arch_sc_nr(tf);
-    syscall_fn fn = handler_of(nr);
-    long ret = fn ? fn((const struct sysargs *)arch_sc_args(tf)) : -ENOSYS;
+    unsigned long index = syscall_index(arch_sc_nr(tf));
+    if (timed) { /* the index into the sample's word (latency.h) */
+        start -= index << LATENCY_INDEX_BITS;
+        __asm__("" : "+r"(start)); /* now, not at the exit: one saved register */
+    }
+    syscall_fn fn = syscall_table[index];
+    long ret = -ENOSYS; /* a number with no call */
+    if (__builtin_expect(fn != NULL, 1))
+        ret = fn((const struct sysargs *)arch_sc_args(tf));
     kstack_exit(id, self);           /* the legacy designs choose the next offset here */
     KSTACK_OFFSET_AT_EXIT(id, self); /* nothing (kstack_offset.h) */
     arch_irq_disable();
-    /* (c) exit timestamp, into this CPU's ring of samples (the histograms are
-     * built from it later, off the path: kernel/latency/latency.h). */
     if (timed)
-        latency_record(arch_this_cpu(), id, nr, start);
+        return timed_exit(id, start, ret);
     /* The same thread, perhaps on another CPU: read again rather than kept
      * in a saved register across the handler. */
     user_return_fast();
@@ -146,10 +167,11 @@ call_handler(struct trapframe *tf, bool timed, unsigned id, struct thread *self,
 static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf, bool timed,
                                                            unsigned id)
 {
-    /* (a) entry timestamp, and where it was taken. */
-    uint64_t start = timed ? arch_timestamp_begin() : 0;
-    if (timed) { /* which CPU, how many interrupts, in the same word (latency.h) */
-        start = (start << LATENCY_STAMP_SHIFT) + arch_this_cpu()->latency.mark;
+    /* (a) entry timestamp, with which CPU and how many interrupts in the
+     * same word (latency.h). */
+    uint64_t start = 0;
+    if (timed) {
+        start = latency_begin();
         /* Opaque from here: else gcc postpones the add to the exit and keeps
          * both words alive across the handler call, one more saved register. */
         __asm__("" : "+r"(start));

@@ -26,7 +26,7 @@
 #define LATENCY_STATUS 2 /* (struct latency_status *) -> 0 */
 
 /* The counter the kernel times with (user programs should read the same one). */
-#define LATENCY_COUNTER_TSC     0 /* x86_64 RDTSC / RDTSCP */
+#define LATENCY_COUNTER_TSC     0 /* x86_64 RDTSC */
 #define LATENCY_COUNTER_PMCCNTR 1 /* arm64 PMU cycle counter, readable at EL0 */
 #define LATENCY_COUNTER_CNTVCT  2 /* arm64 virtual counter */
 #define LATENCY_COUNTER_CYCLE   3 /* riscv64 cycle CSR */

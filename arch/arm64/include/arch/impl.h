@@ -281,26 +281,34 @@ static inline uint64_t arch_counter(void)
     return v;
 }
 
-/* Set at boot if the CPU has a PMUv3 (arch/arm64/cpu.c): its cycle counter
+/* Set at boot if the CPU has a PMUv3 (arch/arm64/time.c): its cycle counter
  * counts cycles on boards and exactly instructions under QEMU -icount. */
 extern bool arm64_use_pmccntr;
 
-/* ISB before and after: the read is neither early nor late relative to the
- * timed instructions (Arm ARM, "Synchronization requirements" of the PMU
- * and the generic timer: reads are not ordered without it). */
+/* A latency counter read, written as CNTVCT_EL0 and listed in the
+ * .timestamp_reads section: where the CPU has a PMU, arch_timestamp_init()
+ * rewrites every listed read to PMCCNTR_EL0 once, at boot, before other
+ * CPUs start, so the timed path tests nothing to choose. */
+#define ARM64_TIMESTAMP_READ                                                                       \
+    "1: mrs %0, cntvct_el0\n\t"                                                                    \
+    ".pushsection .timestamp_reads, \"a\"\n\t.balign 8\n\t.quad 1b\n\t.popsection\n\t"
+
+/* An ISB after the start's read and before the end's: the timed
+ * instructions can neither start before the first nor still be running at
+ * the second (Arm ARM, "Synchronization requirements" of the PMU and the
+ * generic timer: reads are not ordered without it). */
 static inline uint64_t arch_timestamp_begin(void)
 {
     uint64_t v;
-    if (arm64_use_pmccntr)
-        __asm__ volatile("isb\n\tmrs %0, pmccntr_el0\n\tisb" : "=r"(v) : : "memory");
-    else
-        __asm__ volatile("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) : : "memory");
+    __asm__ volatile(ARM64_TIMESTAMP_READ "isb" : "=r"(v) : : "memory");
     return v;
 }
 
 static inline uint64_t arch_timestamp_end(void)
 {
-    return arch_timestamp_begin();
+    uint64_t v;
+    __asm__ volatile("isb\n\t" ARM64_TIMESTAMP_READ : "=r"(v) : : "memory");
+    return v;
 }
 
 static inline void arch_cpu_relax(void)

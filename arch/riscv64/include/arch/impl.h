@@ -246,22 +246,31 @@ static inline uint64_t arch_counter(void)
 /* Set at boot if S mode may read `cycle` (the firmware's mcounteren.CY). */
 extern bool riscv_use_cycle;
 
+/* A latency counter read, written as RDTIME and listed in the
+ * .timestamp_reads section: where S mode may read `cycle`,
+ * arch_timestamp_init() rewrites every listed read to RDCYCLE once, at
+ * boot, before other harts start, so the timed path tests nothing to
+ * choose. */
+#define RISCV_TIMESTAMP_READ                                                                       \
+    "1: rdtime %0\n\t"                                                                             \
+    ".pushsection .timestamp_reads, \"a\"\n\t.balign 8\n\t.quad 1b\n\t.popsection\n\t"
+
 /* Counter CSR reads are not ordered against other instructions by the ISA;
- * a FENCE on each side keeps the timed loads and stores inside (priv spec
- * "Counters"; the in-order harts of QEMU and boards retire in order anyway). */
+ * a FENCE on the inner side of each read keeps the timed loads and stores
+ * between them (priv spec "Counters"; the in-order harts of QEMU and boards
+ * retire in order anyway). */
 static inline uint64_t arch_timestamp_begin(void)
 {
     uint64_t t;
-    if (riscv_use_cycle)
-        __asm__ volatile("fence\n\trdcycle %0\n\tfence" : "=r"(t) : : "memory");
-    else
-        __asm__ volatile("fence\n\trdtime %0\n\tfence" : "=r"(t) : : "memory");
+    __asm__ volatile(RISCV_TIMESTAMP_READ "fence" : "=r"(t) : : "memory");
     return t;
 }
 
 static inline uint64_t arch_timestamp_end(void)
 {
-    return arch_timestamp_begin();
+    uint64_t t;
+    __asm__ volatile("fence\n\t" RISCV_TIMESTAMP_READ : "=r"(t) : : "memory");
+    return t;
 }
 
 /* PAUSE (the ISA's Zihintpause chapter) is FENCE with pred=W, succ=0: a HINT,

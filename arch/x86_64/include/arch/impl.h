@@ -236,30 +236,24 @@ static inline uint64_t arch_counter(void)
     return (uint64_t)hi << 32 | lo;
 }
 
-/* SDM vol. 2B RDTSC/RDTSCP: LFENCE before RDTSC keeps it from running
- * ahead of earlier instructions; RDTSCP waits for them, and the LFENCE after
- * it keeps later ones from starting before the read. */
+/* SDM vol. 2B RDTSC: LFENCE immediately after RDTSC keeps later
+ * instructions from starting before the read (the start of a timed
+ * region); LFENCE immediately before it makes the read wait for every
+ * earlier instruction (the end). 64-bit outputs: RDTSC zeroes the upper
+ * halves of RAX and RDX, and saying so spares gcc a zero-extending mov per
+ * read; the latency timers use only the low half (kernel/latency/latency.h),
+ * and gcc then drops RDX. */
 static inline uint64_t arch_timestamp_begin(void)
 {
-    /* 64-bit outputs: RDTSC(P) zeroes the upper halves of RAX and RDX, and
-     * saying so spares gcc a zero-extending mov per read (the latency
-     * timers' path, kernel/latency/latency.h). */
     uint64_t lo, hi;
-    __asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) : : "memory");
+    __asm__ volatile("rdtsc; lfence" : "=a"(lo), "=d"(hi) : : "memory");
     return hi << 32 | lo;
 }
-
-/* Set at boot from CPUID.80000001H:EDX[27] (time.c); without RDTSCP (QEMU's
- * qemu64 model, old CPUs) the end read is LFENCE; RDTSC; LFENCE too. */
-extern bool x86_has_rdtscp;
 
 static inline uint64_t arch_timestamp_end(void)
 {
     uint64_t lo, hi;
-    uint32_t aux;
-    if (!x86_has_rdtscp)
-        return arch_timestamp_begin();
-    __asm__ volatile("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+    __asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
     return hi << 32 | lo;
 }
 
