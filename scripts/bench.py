@@ -15,9 +15,21 @@ arch's tables and plots, and its path is printed. The same
 run has the IPC round trips and one-way legs (the ipc/ rows, docs/ipc.md);
 their cross-CPU rows need the default -smp 4 and are skipped under
 --icount 1 (one CPU).
+
+Then the scaling table (--scaling, default "1 2 4 8"): for each arch, one
+short boot per CPU count, timing `pool` alone (the system call blocks, no
+IPC, `run.args=N,1,pool,ICOUNT,scale`), and one table of its kernel-side
+cost per getpid against the number of CPUs: mean, p50 and p99, and p50
+against one CPU's. The path itself does not depend on the number of CPUs
+(per-CPU state, no shared line on it), so the p50 should be flat: the line
+under the table says whether it is within 2% (all kept in
+build/bench/scaling.txt). The mean can move a little
+more under -icount, where idle CPUs' timer ticks advance the one virtual
+clock every CPU reads. Logs in build/bench/<arch>/scale-<cpus>.log.
 Python standard library only.
 """
 import argparse
+import concurrent.futures
 import importlib.util
 import os
 import re
@@ -99,6 +111,60 @@ def run_arch(arch, args):
     return report(f"{path}.log", out_dir, args.check)
 
 
+SCALE_ROW = re.compile(r"BENCH row kernel pool getpid \d+ (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)")
+
+
+def scale_point(arch, cpus, args):
+    """(mean, p50, p99) of pool's kernel-side getpid on `cpus` CPUs, or None."""
+    path = os.path.join(ROOT, "build", "bench", arch, f"scale-{cpus}")
+    cmdline = (f"run=bench run.args={args.scale_calls},1,pool,{args.icount},scale"
+               " kstack.debug run.driver run.control")
+    opts = qemu_options(arch, args.icount)
+    opts["smp"] = cpus
+    cmd = harness.prepare(arch, f"{path}.img", f"{path}.vars", cmdline, **opts)
+    s = harness.boot(cmd, f"{path}.log", args.timeout)
+    with open(f"{path}.log", errors="replace") as f:
+        m = SCALE_ROW.search(f.read())
+    if s.timed_out or not m:
+        return None
+    return int(m.group(2)) / 1000, int(m.group(3)), int(m.group(4))
+
+
+def scaling(arches, args):
+    """The scaling table of each arch (its boots run side by side, one per
+    host CPU); whether every arch's p50 is flat within 2%."""
+    unit = "instructions (-icount)" if args.icount else "counter ticks (TCG: ratios only)"
+    counts = [int(c) for c in args.scaling.split()]
+    jobs = [(arch, cpus) for arch in arches for cpus in counts]
+    print(f"bench: scaling: {len(jobs)} boots, {os.cpu_count() or 1} at a time", flush=True)
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        points = dict(zip(jobs, pool.map(lambda j: scale_point(j[0], j[1], args), jobs)))
+    ok, lines = True, []
+    say = lines.append
+    for arch in arches:
+        say(f"bench: {arch}: pool per getpid, kernel side, against the number of CPUs; {unit}")
+        say(f"  {'CPUs':>4} {'mean':>8} {'p50':>6} {'p99':>6} {'p50 vs 1':>9}")
+        base, worst = None, 0.0
+        for cpus in counts:
+            point = points[(arch, cpus)]
+            if point is None:
+                say(f"  {cpus:>4} (no result: build/bench/{arch}/scale-{cpus}.log)")
+                worst = float("inf")
+                continue
+            mean, p50, p99 = point
+            base = base or p50
+            change = (p50 - base) / base * 100
+            worst = max(worst, abs(change))
+            say(f"  {cpus:>4} {mean:>8.1f} {p50:>6} {p99:>6} {change:>+8.1f}%")
+        flat = worst <= 2.0
+        say(f"  p50 {'flat' if flat else 'NOT flat'} within 2% (largest change {worst:.1f}%)")
+        ok = ok and flat
+    print("\n".join(lines), flush=True)
+    with open(os.path.join(ROOT, "build", "bench", "scaling.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return ok
+
+
 def main():
     """Each arch in turn, then the HTML page."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -110,10 +176,15 @@ def main():
     ap.add_argument("--timeout", type=int, default=900)  # the IPC rows lengthen the run
     ap.add_argument("--check", action="store_true", help="fail unless the tables came out "
                     "and off is the fastest on the invalid call")
+    ap.add_argument("--scaling", default="1 2 4 8", help="CPU counts of the scaling table "
+                    "('' for none)")
+    ap.add_argument("--scale-calls", type=int, default=5000)
     args = ap.parse_args()
     ok = True
     for arch in args.arches.split():
         ok = run_arch(arch, args) and ok
+    if args.scaling.strip():
+        ok = scaling(args.arches.split(), args) and ok
     _load("bench_html").main(["--dir", os.path.join(ROOT, "build", "bench"),
                               "--arches", args.arches])
     return 0 if ok else 1

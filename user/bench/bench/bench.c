@@ -566,8 +566,13 @@ int main(int argc, char **argv)
         printf("BENCH end\n");
         return status;
     }
-    ipc_start(cpu, ds.cpus_online);
-    irq_start();
+    /* "scale": the system call blocks alone, for make bench's table of
+     * one strategy's cost against the number of CPUs (scripts/bench.py). */
+    bool scale = argc > 5 && strcmp(argv[5], "scale") == 0;
+    if (!scale) {
+        ipc_start(cpu, ds.cpus_online);
+        irq_start();
+    }
     for (int round = 0; round < rounds; round++) {
         for (unsigned j = 0; j < KSTACK_NR; j++) {
             unsigned id = (j + (unsigned)round) % KSTACK_NR;
@@ -576,11 +581,14 @@ int main(int argc, char **argv)
             printf("bench: round %d of %ld, strategy %s\n", round + 1, rounds, names[id]);
             for (unsigned k = 0; k < NCALLS; k++)
                 block(id, k, n, round);
-            ipc_blocks(id, n, round);
-            irq_block(id, n, round);
+            if (!scale) {
+                ipc_blocks(id, n, round);
+                irq_block(id, n, round);
+            }
         }
     }
-    ipc_stop();
+    if (!scale)
+        ipc_stop();
     if (irq_on)
         bench_irq_stop();
     syscall1(SYS_kstack_set, (unsigned long)before);
