@@ -220,10 +220,12 @@ static inline unsigned arch_pte_prot(pte_t e);
 /* (inline) Forget this CPU's translation of va. */
 static inline void arch_tlb_flush_page(uintptr_t va);
 /* Make every CPU forget its translations of user addresses in [va, va+len)
- * before returning (page tables already changed). Any context, even IRQs
- * off: x86_64 sends IPIs and serves other CPUs' requests while it waits,
- * arm64 broadcasts TLBI, riscv64 asks the SBI for a remote sfence.vma. */
-void arch_tlb_shootdown(uintptr_t va, size_t len);
+ * before returning (page tables already changed), under whatever ASID they
+ * were made: `asid` is the value the address space has now (0: none), but
+ * a CPU may still run it under an older one (kernel/mm/asid.c). Any context,
+ * even IRQs off: x86_64 sends IPIs and serves other CPUs' requests while it
+ * waits, arm64 broadcasts TLBI, riscv64 asks the SBI for a remote sfence.vma. */
+void arch_tlb_shootdown(unsigned asid, uintptr_t va, size_t len);
 /* Can a leaf (block) sit at this level (1 = 2 MiB, 2 = 1 GiB)? */
 bool arch_pt_block_ok(int level);
 /* Boot CPU, IRQs off: switch from the boot tables to the kernel's (kernel
@@ -241,8 +243,22 @@ void arch_mmu_switch(uint64_t root);
 unsigned arch_user_guards(void);
 /* A new user root table: copy whatever kernel entries every root needs. */
 void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root);
-/* Make user_root (0: none) this CPU's user address space. IRQs off. */
-void arch_aspace_activate(uint64_t user_root);
+/* Address-space identifiers (kernel/mm/asid.c): how many ASID bits this
+ * CPU's MMU tags translations with, read from the hardware (x86_64 12 with
+ * PCID, arm64 8 or 16 from ID_AA64MMFR0_EL1.ASIDBits, riscv64 the bits of
+ * satp.ASID that keep a one written there); 0 if it has none. Any CPU,
+ * IRQs off, no user address space loaded. */
+unsigned arch_asid_bits(void);
+/* Every CPU as it starts (the boot CPU first), IRQs off, before it loads a
+ * user address space, only if the kernel uses ASIDs: switch the tagging on
+ * (x86_64 CR4.PCIDE, arm64 TCR_EL1.AS for 16 bits, nothing on riscv64). */
+void arch_asid_enable(void);
+/* Make user_root (0: none) this CPU's user address space, its translations
+ * tagged with asid (0 for none, and always 0 if the kernel uses no ASIDs).
+ * need_flush: first forget every non-global translation of every ASID (the
+ * kernel asks for it at every switch if it uses no ASIDs: today's
+ * flush-per-switch behaviour). IRQs off. */
+void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush);
 
 /* ---- Threads and user mode --------------------------------------------- */
 

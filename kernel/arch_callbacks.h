@@ -57,6 +57,13 @@ void user_return(void);
  * the task with `status` (EXIT_KILLED_* in kernel/uapi/syscall.h). */
 __noreturn void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int status);
 
+/* Trap handlers, for a page fault in user mode at addr by an access that
+ * needs prot (VM_READ, VM_WRITE or VM_EXEC): true if the current task's
+ * page tables allow it after all, so that the fault came from a stale
+ * "not mapped" this CPU cached (riscv64: kernel/trap.c says when). The
+ * arch then forgets addr on this CPU and lets the program retry. */
+bool user_fault_was_stale(uintptr_t addr, unsigned prot);
+
 /* A CPU started by arch_cpu_start, on its own stack, with the kernel's page
  * tables, its trap vectors and per-CPU pointer set up, IRQs off. */
 __noreturn void secondary_main(struct cpu *c);

@@ -19,6 +19,7 @@
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/ktest.h"
 #include "kernel/latency/latency.h"
+#include "kernel/mm/asid.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
 #include "kernel/platform.h"
@@ -288,6 +289,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     latency_init();
     report_boot(bi);
     smp_find_cpus(bi);
+    asid_init(bi->cmdline);
     emergency_stacks_init();
     random_init(bi);
     kstack_offset_init(bi);

@@ -11,6 +11,7 @@
 #include "kernel/smp.h"
 
 #include "kernel/arch_callbacks.h"
+#include "kernel/mm/asid.h"
 #include "kernel/platform.h"
 #include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
@@ -21,6 +22,7 @@
 void secondary_main(struct cpu *c)
 {
     kprintf("cpu%u: online (hardware id 0x%llx)\n", c->id, (unsigned long long)c->hwid);
+    asid_cpu_init();
     random_cpu_init();
     arch_timestamp_init(); /* the latency counter, on this CPU too */
     arch_timer_start(SCHED_TICK_HZ);

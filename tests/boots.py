@@ -62,6 +62,21 @@ def booted(arch, smp):
             rf"cpus: {smp} described by", online]
 
 
+# The ASID bits of the CPUs the tests run on (kernel/mm/asid.c): QEMU 7.2's
+# TCG offers no PCID on x86_64 (not even -cpu max,+pcid), 16 bits on arm64's
+# max and on riscv64's rv64.
+ASID_BITS = {"x86_64": 0, "arm64": 16, "riscv64": 16}
+
+
+def asid_line(arch, limited=False):
+    """The boot log's ASID line: all the hardware has, or mm.asid_limit=2's one value."""
+    bits = ASID_BITS[arch]
+    if bits == 0:
+        return r"mm: ASIDs: 0 bits in hardware; none used \(every switch flushes the TLB\)"
+    used = r"2 in use \(mm\.asid_limit\)" if limited else f"{1 << bits} in use"
+    return rf"mm: ASIDs: {bits} bits in hardware; {used}"
+
+
 def boot_matrix():
     """Every boot of make test: each arch's firmware paths and their special
     boots, the crash boots, then the boards, the bus, the entropy rows."""
@@ -75,9 +90,16 @@ def boot_matrix():
                               cmdline=f"{DEFAULT_CMDLINE},-kstack,-attack,-fuzz,-soak {TYPED}",
                               expect=booted(arch, 4) + gic[arch] +
                               [r"console: input by interrupt",
-                               r"kstack: strategy prng \(default\)"]))
+                               r"kstack: strategy prng \(default\)", asid_line(arch)]))
         fw = firmware[arch][-1]
         cpus = turn_cpus(arch)
+        # One ASID value left (mm.asid_limit=2): every switch between two
+        # user address spaces starts a new generation, whose flush is all
+        # that keeps the next program from the last one's pages
+        # (mm.asid_rollover); the shootdown tests run under it too.
+        boots.append(Boot(f"{arch}.{fw}.asid", arch, fw,
+                          cmdline="ktest=mm,user.tlb_shootdown mm.asid_limit=2",
+                          expect=booted(arch, 4) + [asid_line(arch, limited=True)]))
         # The stack offset suite has a boot of its own, the longest of all: a
         # clean make test (two boots at once on two cores) measured 451 s on
         # x86_64 and 755 s on arm64, so its timeout leaves room for a host

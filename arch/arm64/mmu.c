@@ -54,7 +54,7 @@ void arch_mmu_switch(uint64_t root)
  * from TTBR0, and PAN (PSTATE.PAN and SCTLR_EL1.SPAN are per CPU) comes on. */
 void arm64_mmu_cpu_init(void)
 {
-    arch_aspace_activate(0);
+    arch_aspace_activate(0, 0, true);
     if (MMFR1_PAN(READ_SYSREG(id_aa64mmfr1_el1)) != 0) {
         has_pan = true;
         WRITE_SYSREG(sctlr_el1, READ_SYSREG(sctlr_el1) & ~SCTLR_SPAN);
@@ -91,6 +91,7 @@ bool arm64_has_pan(void)
 #define CTR_IMINLINE(r) (4ul << (((r) >> 0) & 0xf))
 #define CTR_L1IP(r)     (((r) >> 14) & 3)
 #define CTR_L1IP_PIPT   3
+#define CTR_L1IP_AIVIVT 1 /* ASID-tagged virtual I-cache (Armv8.0 only) */
 #define CTR_IDC         (1ul << 28)
 #define CTR_DIC         (1ul << 29)
 
@@ -147,27 +148,65 @@ void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root)
 }
 
 /*
- * Without ASIDs every user mapping looks alike to the TLB, so a new TTBR0
- * means invalidating this CPU's whole EL1 TLB (TLBI VMALLE1; the kernel's
- * entries go too and are walked again). ASIDs (TTBR0_EL1.ASID, with the nG
- * bit user pages already carry) are the faster alternative: entries of
- * different address spaces coexist and a switch needs no invalidation.
- * DSB ISHST first: the new table's contents visible to the walker; ISB
- * after the TTBR write so the TLBI cannot run before it; DSB NSH for
- * the TLBI to finish (only this CPU uses this TTBR0); ISB so later
- * instructions translate with the new tables ("TLB maintenance").
+ * ASIDs (Arm ARM, "Address Space IDentifiers"): ID_AA64MMFR0_EL1.ASIDBits,
+ * bits [7:4], says 0b0000 for 8 bits and 0b0010 for 16; TCR_EL1.AS (bit
+ * 36) = 1 uses all 16. TCR_EL1.A1 stays 0 (start.S): the ASID is the one in
+ * TTBR0_EL1[63:48], so the user table and its ASID change in one write. User
+ * pages carry nG (impl.h), so their translations are tagged; the kernel's
+ * (TTBR1) are global and shared by every ASID.
  */
-void arch_aspace_activate(uint64_t user_root)
+#define MMFR0_ASIDBITS(r) (((r) >> 4) & 0xf)
+#define ASIDBITS_16       2
+#define TCR_AS            (1ull << 36)
+#define TTBR_ASID_SHIFT   48
+
+unsigned arch_asid_bits(void)
 {
-    __asm__ volatile("dsb ishst" : : : "memory"); /* table writes reach the walker first */
-    WRITE_SYSREG(ttbr0_el1, user_root ? user_root : empty_root);
+    return MMFR0_ASIDBITS(READ_SYSREG(id_aa64mmfr0_el1)) == ASIDBITS_16 ? 16 : 8;
+}
+
+/* TCR_EL1 fields may be held in the TLB ("TLB maintenance requirements on
+ * changing translation control registers"): invalidate after the change. */
+void arch_asid_enable(void)
+{
+    if (arch_asid_bits() != 16)
+        return;
+    WRITE_SYSREG(tcr_el1, READ_SYSREG(tcr_el1) | TCR_AS);
     __asm__ volatile("isb\n\ttlbi vmalle1\n\tdsb nsh\n\tisb" : : : "memory");
 }
 
-/* TLBI VAAE1IS (in arch_tlb_flush_page) already reaches every CPU in the
- * inner-shareable domain, so a shootdown is just the loop. */
-void arch_tlb_shootdown(uintptr_t va, size_t len)
+/*
+ * Without ASIDs (asid 0 always) every user mapping looks alike to the TLB,
+ * so a new TTBR0 means invalidating this CPU's whole EL1 TLB (TLBI VMALLE1;
+ * the kernel's entries go too and are walked again): need_flush. With
+ * them, entries of different address spaces coexist and a switch needs no
+ * invalidation; TLBI VMALLE1 (every ASID) only when kernel/mm/asid.c starts
+ * a new generation of them. Kernel threads get empty_root under ASID 0,
+ * which caches nothing. DSB ISHST first: the new table's contents visible
+ * to the walker; ISB after the TTBR write so the TLBI cannot run before
+ * it; DSB NSH for the TLBI to finish (only this CPU uses this TTBR0); ISB
+ * so later instructions translate with the new tables ("TLB maintenance").
+ */
+void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
 {
+    __asm__ volatile("dsb ishst" : : : "memory"); /* table writes reach the walker first */
+    WRITE_SYSREG(ttbr0_el1,
+                 (user_root ? user_root : empty_root) | (uint64_t)asid << TTBR_ASID_SHIFT);
+    __asm__ volatile("isb" : : : "memory");
+    if (need_flush) {
+        __asm__ volatile("tlbi vmalle1\n\tdsb nsh\n\tisb" : : : "memory");
+        if (asid && CTR_L1IP(READ_SYSREG(ctr_el0)) == CTR_L1IP_AIVIVT) /* tagged by ASID too */
+            __asm__ volatile("ic iallu\n\tdsb nsh\n\tisb" : : : "memory");
+    }
+}
+
+/* TLBI VAAE1IS (in arch_tlb_flush_page) already reaches every CPU in the
+ * inner-shareable domain, and every ASID ("all ASIDs" is the AA in its
+ * name), so a shootdown is just the loop, whatever ASID (or older one,
+ * kernel/mm/asid.c) the address space's translations carry. */
+void arch_tlb_shootdown(unsigned asid, uintptr_t va, size_t len)
+{
+    (void)asid;
     for (uintptr_t p = va; p < va + len; p += PAGE_SIZE)
         arch_tlb_flush_page(p);
 }

@@ -5,9 +5,10 @@
  * One satp holds both halves (priv spec 4.1.11, 4.4): every user root table
  * gets a copy of the kernel root's upper-half entries (256-511), so the
  * kernel is mapped whatever the current address space; its leaves are
- * global (PTE.G). Every address space uses ASID 0, so a switch flushes the
- * non-global translations of ASID 0 (SFENCE.VMA x0, rs2 with rs2 = 0: the
- * global ones stay, priv spec 4.2.1). Protections: W and X are never both
+ * global (PTE.G). Without ASIDs every address space uses ASID 0, so a
+ * switch flushes the non-global translations of ASID 0 (SFENCE.VMA x0, rs2
+ * with rs2 = 0: the global ones stay, priv spec 4.2.1); with them (satp.ASID,
+ * kernel/mm/asid.c) a switch flushes nothing. Protections: W and X are never both
  * given to kernel memory (kernel/mm/mm_init.c), U pages are out of the
  * kernel's reach while sstatus.SUM = 0 (uaccess.S) and never executable
  * in S mode.
@@ -51,10 +52,45 @@ void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root_table)
         user_root[i] = kernel_root_table[i];
 }
 
-void arch_aspace_activate(uint64_t user_root)
+/*
+ * ASIDLEN (priv spec 4.1.11, "satp"): write ones to every bit of satp.ASID
+ * and read back which stayed; the implemented ones are the low ASIDLEN,
+ * possibly none. Harmless to try: only user translations carry an ASID, and
+ * none is loaded here (the kernel's are global).
+ */
+#define SATP_ASID_SHIFT 44
+#define SATP_ASID_MASK  (0xfffful << SATP_ASID_SHIFT)
+
+static bool asids_on;
+
+unsigned arch_asid_bits(void)
 {
-    csr_write(satp, SATP_MODE_SV39 | (user_root ? user_root : kernel_root) >> 12);
-    __asm__ volatile("sfence.vma zero, %0" : : "r"(0ul) : "memory"); /* ASID 0, not global */
+    uint64_t old = csr_read(satp);
+    csr_write(satp, old | SATP_ASID_MASK);
+    uint64_t ones = (csr_read(satp) & SATP_ASID_MASK) >> SATP_ASID_SHIFT;
+    csr_write(satp, old);
+    unsigned bits = 0;
+    while (ones & (1ul << bits))
+        bits++;
+    return bits;
+}
+
+void arch_asid_enable(void)
+{
+    asids_on = true;
+}
+
+/* need_flush with ASIDs: every ASID, so SFENCE.VMA x0, x0 (global entries go
+ * too: no form keeps them for every ASID at once). After the satp write:
+ * stale entries of a reused ASID must not survive into its new use. */
+void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
+{
+    csr_write(satp, SATP_MODE_SV39 | (uint64_t)asid << SATP_ASID_SHIFT |
+                        (user_root ? user_root : kernel_root) >> 12);
+    if (need_flush && asids_on)
+        __asm__ volatile("sfence.vma zero, zero" : : : "memory");
+    else if (need_flush)
+        __asm__ volatile("sfence.vma zero, %0" : : "r"(0ul) : "memory"); /* ASID 0, not global */
     riscv_icache_catch_up();
 }
 
@@ -76,13 +112,18 @@ void riscv_icache_catch_up(void)
  * hart (hart_mask_base = -1). The page-table stores go first (FENCE), so a
  * hart that walks the tables again after its flush sees the new entries.
  * This hart flushes itself directly too, which keeps a one-hart kernel
- * correct on firmware without RFENCE (it has no HSM either: one hart). The
+ * correct on firmware without RFENCE (it has no HSM either: one hart).
+ * Both forms cover every ASID: SFENCE.VMA with rs2 = x0 (priv spec 4.2.1)
+ * and remote_sfence_vma (the _asid variant is the one limited to one), so
+ * the address space's translations go under whatever ASID they carry
+ * (kernel/mm/asid.c: possibly an older one than `asid`). The
  * spec defines success as "the fences were requested"; the caller frees
  * the pages next, so this relies on the firmware returning only once every
  * hart has done its fence, as OpenSBI does.
  */
-void arch_tlb_shootdown(uintptr_t va, size_t len)
+void arch_tlb_shootdown(unsigned asid, uintptr_t va, size_t len)
 {
+    (void)asid;
     __asm__ volatile("fence rw, rw" : : : "memory");
     for (uintptr_t p = va; p < va + len; p += PAGE_SIZE)
         arch_tlb_flush_page(p);

@@ -20,7 +20,7 @@
 #define csr_clear(csr, bits)                                                                       \
     __asm__ volatile("csrc " #csr ", %0" : : "r"((unsigned long)(bits)) : "memory")
 
-/* satp.MODE (priv spec 4.1.11); every address space uses ASID 0. */
+/* satp.MODE (priv spec 4.1.11); the kernel's tables use ASID 0 (mmu.c). */
 #define SATP_MODE_SV39     (8ul << 60)
 /* scause (priv spec 4.1.8): bit 63 set for interrupts, the code below it. */
 #define SCAUSE_INTERRUPT   (1ul << 63)

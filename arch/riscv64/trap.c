@@ -43,6 +43,7 @@ enum {
     (CAUSES(FETCH_ACCESS, LOAD_ACCESS, STORE_ACCESS) |                                             \
      CAUSES(FETCH_PAGE_FAULT, LOAD_PAGE_FAULT, STORE_PAGE_FAULT) |                                 \
      CAUSES(ILLEGAL_INSTRUCTION, BREAKPOINT, BREAKPOINT))
+#define PAGE_FAULTS CAUSES(FETCH_PAGE_FAULT, LOAD_PAGE_FAULT, STORE_PAGE_FAULT)
 /* Where stval holds the faulting address (priv spec 4.1.9). */
 #define STVAL_IS_ADDRESS                                                                           \
     (CAUSES(FETCH_MISALIGNED, LOAD_MISALIGNED, STORE_MISALIGNED) |                                 \
@@ -105,9 +106,35 @@ static void interrupt(struct trapframe *tf, unsigned long code)
     }
 }
 
-/* A fault in user mode ends the program (SIGSEGV-, SIGILL-, SIGBUS-like). */
-static __noreturn void user_exception(struct trapframe *tf, unsigned long code)
+/*
+ * A page fault on a page the program has (kernel/trap.c,
+ * user_fault_was_stale), taken in user mode or by the kernel's user copies
+ * (sstatus.SUM = 1, uaccess.S): forget the address on this hart and run
+ * the instruction again. The same fault (pc and address) twice in a row on
+ * this hart is not retried again: a fault that a local SFENCE.VMA does not
+ * cure is a real one.
+ */
+static bool retry_stale_fault(struct trapframe *tf, unsigned long code)
 {
+    unsigned prot = code == CAUSE_STORE_PAGE_FAULT   ? VM_WRITE
+                    : code == CAUSE_FETCH_PAGE_FAULT ? VM_EXEC
+                                                     : VM_READ;
+    struct arch_cpu *a = &this_cpu()->arch;
+    bool again = a->retried_fault_pc == tf->sepc && a->retried_fault_va == tf->stval;
+    a->retried_fault_pc = a->retried_fault_va = 0;
+    if (!cause_in(code, PAGE_FAULTS) || again || !user_fault_was_stale(tf->stval, prot))
+        return false;
+    a->retried_fault_pc = tf->sepc;
+    a->retried_fault_va = tf->stval;
+    arch_tlb_flush_page(tf->stval);
+    return true;
+}
+
+/* A fault in user mode ends the program (SIGSEGV-, SIGILL-, SIGBUS-like). */
+static void user_exception(struct trapframe *tf, unsigned long code)
+{
+    if (retry_stale_fault(tf, code))
+        return;
     int status = EXIT_KILLED_SEGV;
     if (code == CAUSE_ILLEGAL_INSTRUCTION)
         status = EXIT_KILLED_ILL;
@@ -145,6 +172,8 @@ void riscv_trap(struct trapframe *tf)
         interrupt(tf, code);
     } else if (from_user) { /* an ecall from U never comes here: vectors.S .Lsyscall */
         user_exception(tf, code);
+    } else if ((tf->sstatus & SSTATUS_SUM) && retry_stale_fault(tf, code)) {
+        /* a user copy's access, run again */
     } else if (!(cause_in(code, FIXABLE) && extable_fixup(tf))) {
         kernel_exception(tf, code);
     }

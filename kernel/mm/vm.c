@@ -6,6 +6,7 @@
 
 #include "kernel/errno.h"
 #include "kernel/mm.h"
+#include "kernel/mm/asid.h"
 #include "kernel/panic.h"
 
 #define PT_ENTRIES 512
@@ -118,7 +119,7 @@ void vm_unmap(struct aspace *as, uintptr_t va, size_t size, bool free_pages)
         if (n == 0)
             continue;
         if (as->user)
-            arch_tlb_shootdown(start, va - start);
+            arch_tlb_shootdown(asid_of(as), start, va - start);
         else
             for (uintptr_t p = start; p < va; p += PAGE_SIZE) /* kernel: never live elsewhere */
                 arch_tlb_flush_page(p);
@@ -154,6 +155,7 @@ int aspace_create(struct aspace *as)
         return -ENOMEM;
     as->user = true;
     as->lock = (struct spinlock)SPINLOCK_INIT;
+    as->asid = 0; /* none yet: the first activation gives it one */
     user_spaces_exist = true;
     arch_aspace_init(table(as->root), table(kernel_aspace.root));
     return 0;
@@ -180,13 +182,16 @@ void aspace_destroy(struct aspace *as)
     int top = ARCH_PT_LEVELS - 1;
     free_tree(as->root, top, 0, pt_index(USER_TOP - 1, top));
     as->root = 0;
+    /* Its ASID is not given back: the value waits for the next generation,
+     * by when every TLB has been flushed of it (kernel/mm/asid.c). */
 }
 
 void aspace_activate(struct aspace *as)
 {
     unsigned long flags = arch_irq_save();
     this_cpu()->sched.user_as = as;
-    arch_aspace_activate(as ? as->root : 0);
+    unsigned asid = asid_for_switch(as);
+    arch_aspace_activate(as ? as->root : 0, asid & ASID_VALUE_MASK, asid & ASID_NEED_FLUSH);
     arch_irq_restore(flags);
 }
 

@@ -29,6 +29,7 @@ struct aspace {
     uint64_t root; /* physical address of the top-level table */
     bool user;     /* user address space (lower half) or the kernel's */
     struct spinlock lock;
+    uint64_t asid; /* its ASID, tagged with the generation it is of (kernel/mm/asid.c) */
 };
 
 extern struct aspace kernel_aspace;
@@ -47,7 +48,8 @@ bool vm_query(struct aspace *as, uintptr_t va, uint64_t *pa, unsigned *prot);
 int aspace_create(struct aspace *as);
 /* Free every user page and page table of an address space. */
 void aspace_destroy(struct aspace *as);
-/* Make it (NULL: none) this CPU's current user address space. */
+/* Make it (NULL: none) this CPU's current user address space, under its
+ * ASID where the hardware has them (kernel/mm/asid.c): no TLB flush then. */
 void aspace_activate(struct aspace *as);
 
 /* Map device registers into the direct map with device attributes. */

@@ -114,6 +114,8 @@ struct arch_cpu {
     uint64_t scratch;            /* CPU_SCRATCH: t0 while a kernel-mode trap checks sp */
     uint32_t ipi_pending;        /* 1 << enum ipi_kind, set by senders */
     uint64_t icache_writes_seen; /* riscv_icache_writes at this hart's last FENCE.I */
+    uint64_t retried_fault_pc;   /* the user page fault last retried here (trap.c) */
+    uint64_t retried_fault_va;
 };
 
 #define SSTATUS_SIE (1ul << 1) /* supervisor interrupt enable (priv spec 4.1.1) */

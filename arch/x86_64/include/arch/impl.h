@@ -126,6 +126,9 @@ struct arch_cpu {
     uint64_t gdt[GDT_ENTRIES];
     struct x86_tss tss;
     uint32_t tlb_flush_request; /* set by another CPU's arch_tlb_shootdown */
+    /* PCIDs whose translations here may be stale: flushed when next loaded
+     * (set by any CPU's arch_tlb_shootdown, arch/x86_64/mmu.c). */
+    uint64_t stale_pcids[4096 / 64];
 };
 
 /* A user thread's x87/SSE registers: the 512-byte FXSAVE image, which must
