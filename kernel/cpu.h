@@ -63,16 +63,17 @@ struct cpu {
     unsigned id;          /* logical index, 0 = boot CPU */
     uint64_t hwid;        /* APIC id, MPIDR affinity or hart id */
     bool online;
-    /* Two of the three things every return to user mode tests
-     * (kernel/user_return.h), in one aligned 8-byte word so that the test
-     * loads them at once. The padding after need_resched stays zero: cpus[]
-     * is static, and nothing writes the word itself. */
+    /* What every return to user mode tests (kernel/user_return.h), but the
+     * thread's own flag, in one aligned 8-byte word so that the test loads
+     * them at once. The padding after pool_low stays zero: cpus[] is
+     * static, and nothing writes the word itself. */
     union {
         struct {
             unsigned preempt_count; /* > 0: no preemption (spinlocks held, preempt_disable) */
             bool need_resched;      /* the scheduler wants this CPU (kernel/sched/sched.c) */
+            bool pool_low;          /* refill the stack offset pool (kstack_offset_tick) */
         };
-        uint64_t return_checks; /* both, for the test alone */
+        uint64_t return_checks; /* all three, for the test alone */
     };
     uint64_t interrupts;   /* taken on this CPU (interrupt_enter) */
     const char *lock_site; /* file:line of the last spinlock taken (diagnostics) */

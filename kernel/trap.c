@@ -8,6 +8,7 @@
  * reschedule happens, and where the kernel checks that nothing is held.
  */
 #include "kernel/arch_callbacks.h"
+#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
@@ -21,6 +22,8 @@ void user_return_work(void)
         panic("returning to user space with preempt count %u: a lock or preempt_disable() "
               "is still held (last lock taken at %s)",
               c->preempt_count, c->lock_site ? c->lock_site : "?");
+    if (c->pool_low)
+        kstack_offset_user_return(c);
     for (;;) {
         c = this_cpu();
         if (c->sched.current->killed) {

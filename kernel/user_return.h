@@ -2,10 +2,11 @@
 /*
  * kernel/user_return.h - the last check before any return to user mode.
  *
- * Three things stop a thread on its way out (kernel/trap.c does them): its
- * task is being killed, this CPU wants to reschedule, or a lock or
+ * Four things stop a thread on its way out (kernel/trap.c does them): its
+ * task is being killed, this CPU wants to reschedule, its stack offset pool
+ * asked for a refill (kernel/kstack_offset/select.c), or a lock or
  * preempt_disable() is still held, which is a kernel bug and panics. All
- * three are rare, so the way out tests them together and calls out of line
+ * four are rare, so the way out tests them together and calls out of line
  * only when one is set. The system call path inlines this test; traps call
  * user_return(), which is the same.
  */

@@ -102,11 +102,14 @@ LAB 4 END */
 void kstack_offset_init(const struct boot_info *bi);
 /* A new thread (its own generator and offset), from thread creation. */
 void kstack_offset_thread_init(struct thread *t);
-/* Timer tick and idle loop, IRQs off: top up this CPU's pool if it is low.
- * The idle loop refills a little at a time (returns true while more is
- * wanted), so an interrupt never waits long. */
+/* Timer tick, IRQs off: if this CPU's pool is low, ask the next return to
+ * user mode to top it up (kstack_offset_user_return), so that no refill
+ * lands inside a system call. The idle loop refills a little at a time
+ * (returns true while more is wanted), so an interrupt never waits long. */
 void kstack_offset_tick(struct cpu *c);
 bool kstack_offset_idle(struct cpu *c);
+/* On the way back to user mode, IRQs off, when the tick asked (c->pool_low). */
+void kstack_offset_user_return(struct cpu *c);
 
 /* Switch every CPU to strategy id: 0, -EINVAL (no such strategy) or -ENODEV
  * (not available here). IRQs on, no lock held (it stops the other CPUs for

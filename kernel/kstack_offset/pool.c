@@ -2,10 +2,10 @@
 /*
  * kernel/kstack_offset/pool.c - `pool`, this project's strategy: a per-CPU
  * ring of ChaCha20 keystream, one byte per system call, consumed at entry
- * with IRQs masked and refilled off the system call path: by the timer tick
- * when it falls below the low-water mark, and by the idle loop whenever the
- * CPU has nothing else to do. A caller fast enough to empty it anyway (or a
- * tick that does not come) finds the draw refilling a little on the path.
+ * with IRQs masked and refilled off the system call path: on the way back
+ * to user mode once the timer tick finds it below the low-water mark
+ * (select.c), and by the idle loop whenever the CPU has nothing else to do. A caller fast enough to
+ * empty it anyway (or a tick that does not come) finds the draw refilling a little on the path.
  *
  * Cost on the path: a compare, a load and an increment, with no separate
  * draw counter, since the read position is one (the cheapest draw of

@@ -158,9 +158,21 @@ void kstack_offset_init(const struct boot_info *bi)
             (unsigned long long)(centi % 100), (unsigned long long)arch_counter_hz());
 }
 
+/* The tick may have interrupted a system call: its refill (hundreds of
+ * thousands of instructions) would then count in that call's time. It
+ * leaves a note instead, which costs the way out nothing (the flag shares
+ * the word user_return_fast() tests anyway); the low-water mark leaves the
+ * ring 49,152 calls of slack meanwhile. */
 void kstack_offset_tick(struct cpu *c)
 {
     if (kstack_pool_cpu_level(c) < KSTACK_POOL_LOW_WATER && kstack_pool_background_refills())
+        c->pool_low = true;
+}
+
+void kstack_offset_user_return(struct cpu *c)
+{
+    c->pool_low = false;
+    if (kstack_pool_background_refills())
         kstack_pool_cpu_refill(c, KSTACK_POOL_TICK_BYTES);
 }
 
