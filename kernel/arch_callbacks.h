@@ -49,6 +49,12 @@ long syscall_dispatch_off(struct trapframe *tf);
 /* The kernel code at `text` through its writable alias in the direct map
  * (the image's own mapping of it is read-only): for arch_text_patch_call. */
 void *text_patch_alias(const void *text);
+/* Boot CPU, before any other starts: in every instruction listed in the
+ * .timestamp_reads section (the latency counter reads an arch's impl.h
+ * writes for one counter), change the bits `field` from `from` to `to`,
+ * so that they read another counter; panics at a listed instruction that
+ * does not hold `from`. */
+void text_patch_timestamp_reads(uint32_t field, uint32_t from, uint32_t to);
 
 /* Trap handlers, last thing before returning to user mode, IRQs off. */
 void user_return(void);

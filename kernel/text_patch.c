@@ -3,6 +3,7 @@
 #include "kernel/text_patch.h"
 #include "kernel/arch_callbacks.h"
 #include "kernel/cpu.h"
+#include "kernel/panic.h"
 #include "kernel/time.h"
 
 unsigned long text_patch_generation;
@@ -83,4 +84,17 @@ void *text_patch_alias(const void *text)
 {
     uintptr_t offset = (uintptr_t)text - (uintptr_t)_kernel_start;
     return phys_to_virt(arch_kernel_phys_base() + offset);
+}
+
+void text_patch_timestamp_reads(uint32_t field, uint32_t from, uint32_t to)
+{
+    extern const uintptr_t __timestamp_reads_start[], __timestamp_reads_end[];
+    for (const uintptr_t *site = __timestamp_reads_start; site < __timestamp_reads_end; site++) {
+        uint32_t *insn = text_patch_alias((void *)*site);
+        if ((*insn & field) != from)
+            panic("text_patch: the counter read at %p is not 0x%x", (void *)*site, from);
+        WRITE_ONCE(*insn, (*insn & ~field) | to);
+        arch_sync_icache(insn, sizeof(*insn));
+    }
+    arch_text_sync();
 }

@@ -9,7 +9,6 @@
  */
 #include "arm64.h"
 #include "kernel/arch_callbacks.h"
-#include "kernel/panic.h"
 
 uint64_t arch_counter_hz(void)
 {
@@ -42,21 +41,6 @@ bool arm64_use_pmccntr;
 #define MRS_CNTVCT             MRS_REG(14u, 0u, 2u)
 #define MRS_PMCCNTR            MRS_REG(9u, 13u, 0u)
 
-/* Every latency counter read (impl.h, ARM64_TIMESTAMP_READ) to PMCCNTR_EL0:
- * on the boot CPU, before any other starts. */
-static void read_pmccntr_everywhere(void)
-{
-    extern const uintptr_t __timestamp_reads_start[], __timestamp_reads_end[];
-    for (const uintptr_t *site = __timestamp_reads_start; site < __timestamp_reads_end; site++) {
-        uint32_t *insn = text_patch_alias((void *)*site);
-        if ((*insn & MRS_SYSREG) != MRS_CNTVCT)
-            panic("arm64: the counter read at %p is not MRS CNTVCT_EL0", (void *)*site);
-        WRITE_ONCE(*insn, (*insn & ~MRS_SYSREG) | MRS_PMCCNTR);
-        arch_sync_icache(insn, sizeof(*insn));
-    }
-    arch_text_sync();
-}
-
 void arch_timestamp_init(void)
 {
     unsigned pmuver = (READ_SYSREG(id_aa64dfr0_el1) >> 8) & 0xf;
@@ -67,8 +51,8 @@ void arch_timestamp_init(void)
     WRITE_SYSREG(pmcntenset_el0, PMCNTEN_C);
     WRITE_SYSREG(pmuserenr_el0, PMUSERENR_CR);
     __asm__ volatile("isb" : : : "memory");
-    if (!arm64_use_pmccntr) /* the first CPU here, the boot CPU */
-        read_pmccntr_everywhere();
+    if (!arm64_use_pmccntr) /* the first CPU here, the boot CPU: every read to PMCCNTR_EL0 */
+        text_patch_timestamp_reads(MRS_SYSREG, MRS_CNTVCT, MRS_PMCCNTR);
     arm64_use_pmccntr = true;
 }
 

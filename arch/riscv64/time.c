@@ -8,7 +8,6 @@
  * says 10 MHz.
  */
 #include "kernel/arch_callbacks.h"
-#include "kernel/panic.h"
 #include "lib/string.h"
 #include "riscv.h"
 
@@ -131,28 +130,14 @@ static bool cycle_readable(void)
 #define CSR_TIME  (0xc01u << 20)
 #define CSR_CYCLE (0xc00u << 20)
 
-/* Every latency counter read (impl.h, RISCV_TIMESTAMP_READ) to RDCYCLE: on
- * the boot hart, before any other starts (each runs FENCE.I as it does). */
-static void read_cycle_everywhere(void)
-{
-    extern const uintptr_t __timestamp_reads_start[], __timestamp_reads_end[];
-    for (const uintptr_t *site = __timestamp_reads_start; site < __timestamp_reads_end; site++) {
-        uint32_t *insn = text_patch_alias((void *)*site);
-        if ((*insn & CSR_FIELD) != CSR_TIME)
-            panic("riscv64: the counter read at %p is not RDTIME", (void *)*site);
-        WRITE_ONCE(*insn, (*insn & ~CSR_FIELD) | CSR_CYCLE);
-    }
-    arch_text_sync();
-}
-
 void arch_timestamp_init(void)
 {
     static bool probed;
     if (!probed) {
         probed = true;
         riscv_use_cycle = cycle_readable();
-        if (riscv_use_cycle)
-            read_cycle_everywhere();
+        if (riscv_use_cycle) /* every read to RDCYCLE, before other harts start */
+            text_patch_timestamp_reads(CSR_FIELD, CSR_TIME, CSR_CYCLE);
     }
 }
 
