@@ -2,13 +2,15 @@
 /*
  * kernel/user_return.h - the last check before any return to user mode.
  *
- * Four things stop a thread on its way out (kernel/trap.c does them): its
+ * Five things stop a thread on its way out (kernel/trap.c does them): its
  * task is being killed, this CPU wants to reschedule, its stack offset pool
- * asked for a refill (kernel/kstack_offset/select.c), or a lock or
- * preempt_disable() is still held, which is a kernel bug and panics. All
- * four are rare, so the way out tests them together and calls out of line
- * only when one is set. The system call path inlines this test; traps call
- * user_return(), which is the same.
+ * asked for a refill (kernel/kstack_offset/select.c) or its latency rings
+ * for a drain (kernel/latency/latency.c), both left by the timer tick so
+ * that neither lands inside a system call, or a lock or preempt_disable()
+ * is still held, which is a kernel bug and panics. All five are rare, so
+ * the way out tests them together and calls out of line only when one is
+ * set. The system call path inlines this test; traps call user_return(),
+ * which is the same.
  */
 #ifndef KERNEL_USER_RETURN_H
 #define KERNEL_USER_RETURN_H

@@ -23,9 +23,9 @@ cost per getpid against the number of CPUs: mean, p50 and p99, and p50
 against one CPU's. The path itself does not depend on the number of CPUs
 (per-CPU state, no shared line on it), so the p50 should be flat: the line
 under the table says whether it is within 2% (all kept in
-build/bench/scaling.txt). The mean can move a little
-more under -icount, where idle CPUs' timer ticks advance the one virtual
-clock every CPU reads. Logs in build/bench/<arch>/scale-<cpus>.log.
+build/bench/scaling.txt). The mean can move more: under -icount every
+CPU reads one virtual clock, which another CPU's busy time slice (QEMU
+runs the CPUs in turn on one thread) advances during a timed call. Logs in build/bench/<arch>/scale-<cpus>.log.
 Python standard library only.
 """
 import argparse

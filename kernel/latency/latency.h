@@ -38,9 +38,11 @@
  * page is full (one call in LATENCY_RING = 512 then also adds 512 samples
  * to a histogram, about 40 instructions each, after its own exit timestamp,
  * so no kernel sample includes that work; the user-side round trip of that
- * call does), at every timer tick, and by a SYS_latency_read on that CPU
- * before it copies. So a read sees every sample of its own CPU, and
- * another CPU's as of that CPU's last tick (1 ms at SCHED_TICK_HZ). No
+ * call does), at every timer tick (on the way back to user mode after it,
+ * unless the CPU is idle: a drain inside a timed call would count in it),
+ * and by a SYS_latency_read on that CPU before it copies. So a read sees
+ * every sample of its own CPU, and another CPU's as of that CPU's last tick
+ * and return to user mode (about 1 ms at SCHED_TICK_HZ). No
  * sample is lost: a ring is never full when the path writes to it
  * (user/tests/test_latency.c, latency.no_sample_lost). The histograms are
  * written only under the drain lock, which a read (and its reset) takes
@@ -97,8 +99,11 @@ void latency_init(void);
 /* A ring of this CPU's is full (IRQs off): drain them; returns ret as it
  * came (latency_record). */
 long latency_drain_full(long ret);
-/* The timer tick on this CPU (IRQs off): drain its ring if it has samples. */
+/* The timer tick on this CPU (IRQs off): drain its rings if they have
+ * samples, now if the CPU is idle, else on the way back to user mode. */
 void latency_tick(struct cpu *c);
+/* On the way back to user mode, IRQs off, when the tick asked (c->latency_due). */
+void latency_user_return(struct cpu *c);
 
 /* The start of a timed call, at entry, IRQs off: the counter and where it
  * was read, in the stamp's layout (above). */
