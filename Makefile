@@ -373,16 +373,18 @@ else
 endif
 
 # make bench: the full benchmark on every arch (or ARCH=...), with the
-# tables, build/bench/<arch>/results.csv and the plots (scripts/bench.py).
+# tables, build/bench/<arch>/results.csv and the plots (scripts/bench.py),
+# then the scaling table at SCALING CPUs ("" for none).
 N ?= 20000
 ROUNDS ?= 5
 STRATEGIES ?= all
 ICOUNT ?= 0
+SCALING ?= 1 2 4 8
 BENCH_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES))
 bench: check-deps
 	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
 	$(Q)$(PYTHON) scripts/bench.py --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
-	    --strategies $(STRATEGIES) --icount $(ICOUNT)
+	    --strategies $(STRATEGIES) --icount $(ICOUNT) --scaling "$(SCALING)"
 
 # make fuzz: user/longrun/fuzz on every arch (or ARCH=), FUZZ_CALLS calls from
 # FUZZ_SEED (default: from the clock, printed); FUZZ_REPLAY=B runs batch B of
