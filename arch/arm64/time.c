@@ -9,6 +9,7 @@
  */
 #include "arm64.h"
 #include "kernel/arch_callbacks.h"
+#include "kernel/panic.h"
 
 uint64_t arch_counter_hz(void)
 {
@@ -41,19 +42,36 @@ bool arm64_use_pmccntr;
 #define MRS_CNTVCT             MRS_REG(14u, 0u, 2u)
 #define MRS_PMCCNTR            MRS_REG(9u, 13u, 0u)
 
-void arch_timestamp_init(void)
+/* This CPU's cycle counter on, counting at EL0 and EL1, readable at EL0. */
+static void pmu_cycle_counter_on(void)
 {
-    unsigned pmuver = (READ_SYSREG(id_aa64dfr0_el1) >> 8) & 0xf;
-    if (pmuver == 0 || pmuver == 0xf)
-        return; /* CNTVCT_EL0, readable at EL0 through CNTKCTL_EL1 (cpu.c) */
     WRITE_SYSREG(pmccfiltr_el0, 0);
     WRITE_SYSREG(pmcr_el0, READ_SYSREG(pmcr_el0) | PMCR_E | PMCR_LC);
     WRITE_SYSREG(pmcntenset_el0, PMCNTEN_C);
     WRITE_SYSREG(pmuserenr_el0, PMUSERENR_CR);
     __asm__ volatile("isb" : : : "memory");
-    if (!arm64_use_pmccntr) /* the first CPU here, the boot CPU: every read to PMCCNTR_EL0 */
+}
+
+/* The boot CPU, the first here, chooses for all (the reads are rewritten
+ * once, before the others start); each other CPU follows its choice. */
+void arch_timestamp_init(void)
+{
+    static bool chosen;
+    unsigned pmuver = (READ_SYSREG(id_aa64dfr0_el1) >> 8) & 0xf;
+    bool pmu = pmuver != 0 && pmuver != 0xf;
+    if (!chosen) {
+        chosen = true;
+        if (!pmu)
+            return; /* CNTVCT_EL0, readable at EL0 through CNTKCTL_EL1 (cpu.c) */
+        pmu_cycle_counter_on();
         text_patch_timestamp_reads(MRS_SYSREG, MRS_CNTVCT, MRS_PMCCNTR);
-    arm64_use_pmccntr = true;
+        arm64_use_pmccntr = true;
+        return;
+    }
+    if (arm64_use_pmccntr && !pmu)
+        panic("arm64: this CPU has no PMUv3, whose cycle counter the boot CPU chose");
+    if (arm64_use_pmccntr)
+        pmu_cycle_counter_on();
 }
 
 const char *arch_timestamp_name(void)
