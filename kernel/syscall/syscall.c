@@ -12,7 +12,7 @@
  * (one copy of this path per strategy) runs while IRQs are still masked from the entry, and the
  * alloca moves this function's stack pointer down by it, so the handler and
  * everything it calls run at a random depth. The number is clamped with a
- * mask computed from it, not checked with a branch (handler_of below).
+ * mask computed from it, not checked with a branch (syscall_index below).
  */
 #include "kernel/syscall/syscall.h"
 #include "kernel/arch_callbacks.h"
@@ -23,7 +23,7 @@
 #include "kernel/syscall/path.h"
 #include "kernel/user_return.h"
 
-/* Slot 0 stays empty: handler_of() sends every number past the end there. */
+/* Slot 0 stays empty: syscall_index() sends every number past the end there. */
 static const syscall_fn syscall_table[NR_SYSCALLS] = {
     [SYS_exit] = sys_exit,
     [SYS_write] = sys_write,
@@ -106,15 +106,10 @@ static inline unsigned long syscall_index(unsigned long nr)
     return nr & in_range;
 }
 
-static inline syscall_fn handler_of(unsigned long nr)
-{
-    return syscall_table[syscall_index(nr)];
-}
-
 /* Whether the table has a handler for nr (the latency drain's slot choice). */
 bool syscall_implemented(unsigned long nr)
 {
-    return handler_of(nr) != NULL;
+    return syscall_table[syscall_index(nr)] != NULL;
 }
 
 /* (c) The timed copies' way out, IRQs off: the exit timestamp, into this
