@@ -81,6 +81,7 @@ static bool uart_from_fdt(const struct fdt *f)
     }
     uart.phys = base;
     uart.base = (uintptr_t)phys_to_virt(base);
+    uart.size = size;
     return true;
 }
 
@@ -97,6 +98,9 @@ static bool uart_from_hint(const struct boot_console *c)
         uart.base = (uintptr_t)phys_to_virt(c->base);
         uart.reg_shift = c->reg_shift;
         uart.io_width = 1;
+        /* No reg from a loader's hint: the kind's own registers (PC16550D:
+         * eight; PL011 TRM 3.2: a 4 KiB block). */
+        uart.size = c->kind == BOOT_CONSOLE_PL011 ? 0x1000 : 8ul << c->reg_shift;
         return true;
     default: return false;
     }
@@ -303,17 +307,25 @@ static long device_load(unsigned long offset)
                                                          : (long)arch_mmio_read8(a);
 }
 
-/* Ports: DEVICE_PORTS bytes; memory: the registers' page from the first, at the UART's
- * access width (PL011 TRM 3.2: 32-bit registers). A character sent goes
- * through printk's guard, which the kernel's own lines go through too. */
+/* The bytes of the device window: ports, DEVICE_PORTS; memory, the UART's
+ * reg (from its first register), and never past the end of its page. */
+static unsigned long device_window(void)
+{
+    if (uart.kind == UART_NS16550_PIO)
+        return DEVICE_PORTS;
+    unsigned long page_rest = 0x1000 - (uart.phys & 0xfff);
+    return uart.size < page_rest ? uart.size : page_rest;
+}
+
+/* One access in the window, at the UART's access width (PL011 TRM 3.2:
+ * 32-bit registers). A character sent goes through printk's guard, which
+ * the kernel's own lines go through too. */
 long console_device_io(unsigned long offset, unsigned long value, unsigned how)
 {
     unsigned long width = DEVICE_INFO_WIDTH(console_device_info());
     if (uart.kind == UART_NONE || width == 0 || offset % width)
         return -EINVAL;
-    unsigned long window =
-        uart.kind == UART_NS16550_PIO ? DEVICE_PORTS : 0x1000 - (uart.phys & 0xfff);
-    if (offset >= window) /* the registers' page (or ports), no further */
+    if (offset >= device_window())
         return -EINVAL;
     if (how == DEVICE_IO_READ)
         return device_load(offset);

@@ -43,6 +43,32 @@ static int children_locked(const struct task *parent)
     return n;
 }
 
+void task_pid_counter_set(int next)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    next_pid = next;
+    spin_unlock_irqrestore(&sched_lock, flags);
+}
+
+static bool pid_in_use_locked(int pid)
+{
+    for (int i = 0; i < MAX_TASKS; i++)
+        if (tasks[i].state != TASK_UNUSED && tasks[i].pid == pid)
+            return true;
+    return false;
+}
+
+/* The next pid no task holds (sched_lock held): at most MAX_TASKS are. */
+static int alloc_pid_locked(void)
+{
+    for (;;) {
+        int pid = next_pid;
+        next_pid = next_pid >= PID_MAX || next_pid < 1 ? 1 : next_pid + 1;
+        if (pid >= 1 && !pid_in_use_locked(pid))
+            return pid;
+    }
+}
+
 /* A new task, or NULL if the table is full or parent has QUOTA_CHILDREN. */
 static struct task *alloc_task(const char *name, struct task *parent)
 {
@@ -56,8 +82,8 @@ static struct task *alloc_task(const char *name, struct task *parent)
         t = NULL;
     if (t) {
         memset(t, 0, sizeof(*t));
+        t->pid = alloc_pid_locked(); /* before it holds one */
         t->state = TASK_ALIVE;
-        t->pid = next_pid++;
         t->parent = parent;
         t->threads = 1;
         strlcpy(t->name, name, sizeof(t->name));

@@ -149,6 +149,7 @@ def boot_matrix():
         # Its child's forged results show, marked: through the console
         # server here, through the kernel (init=off: no server) below.
         forged = [r"(?m)^ *ok \d+ - security\.fake_output_refused$",
+                  r"(?m)^ *ok \d+ - security\.console_read_refused_while_served$",
                   r"(?m)^not ok~ 1 - security\.forged_result", r"(?m)^ +ok~ 2 - security\.forged_indented",
                   r"(?m)^not ok~ 3 - security\.forged_in_pieces",
                   # after bytes some readers take for a line break or a blank,
