@@ -19,6 +19,13 @@
 
 #define CHUNK 256
 
+/* Whether the caller may use the debug console: always, with the CONSOLE
+ * right; otherwise only while no console server serves. */
+static bool debug_console_allowed(void)
+{
+    return control_allows(IPC_RIGHT_CONSOLE) || !console_service_serving();
+}
+
 long sys_write(const struct sysargs *args)
 {
     uintptr_t fd = args->a[0]; /* every bit: 2^32 + 1 is no fd */
@@ -30,9 +37,9 @@ long sys_write(const struct sysargs *args)
         return -EINVAL;
     if (!user_range_ok(buf, len))
         return -EFAULT;
-    bool vouched = control_allows(IPC_RIGHT_CONSOLE);
-    if (!vouched && console_service_serving())
+    if (!debug_console_allowed())
         return -EPERM;
+    bool vouched = control_allows(IPC_RIGHT_CONSOLE);
     char chunk[CHUNK];
     size_t done = 0;
     while (done < len) {
@@ -43,13 +50,6 @@ long sys_write(const struct sysargs *args)
         done += n;
     }
     return (long)done;
-}
-
-/* Whether the caller may use the debug console: always, with the CONSOLE
- * right; otherwise only while no console server serves. */
-static bool debug_console_allowed(void)
-{
-    return control_allows(IPC_RIGHT_CONSOLE) || !console_service_serving();
 }
 
 /* Returns what has been typed so far (possibly nothing): the console is polled. */
