@@ -228,7 +228,29 @@ def boot_matrix():
             boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
                               status=EXIT_PANIC, ktap=False, expect=panic_report + messages))
     # entropy_matrix() last: tests/mutate.py names each arch's last boot's firmware path.
-    return boots + board_boots() + bus_boots() + entropy_matrix()
+    return boots + aia_boots() + board_boots() + bus_boots() + entropy_matrix()
+
+
+def aia_boots():
+    """riscv64 on the RISC-V Advanced Interrupt Architecture (docs/boards.md):
+    QEMU virt with an APLIC that delivers directly (aia=aplic) and one that
+    forwards MSIs to the harts' IMSICs (aia=aplic-imsic). The console's input
+    typed and taken by interrupt, the interrupt-to-driver tests (ipc.irq_*)
+    and the console server, through each, on two CPUs."""
+    modes = {
+        "aplic": [r"aplic: @ 0xd000000, direct delivery: console source 10 to hart \d+ \(IDC \d+\)"],
+        "aplic-imsic": [r"imsic: @ 0x28000000, 255 identities; hart \d+'s S-level file \(index \d+\) "
+                        r"takes identity 10",
+                        r"aplic: @ 0xd000000, MSI delivery: console source 10 to hart \d+ \(index \d+\)"],
+    }
+    return [Boot(f"riscv64.uboot.{mode}", "riscv64", "uboot", smp=2,
+                 make_vars={"QEMU_MACHINE": f"virt,aia={mode}"},
+                 cmdline=f"ktest=boot,console,user.ipc_device,user.console_server {TYPED}",
+                 expect=booted("riscv64", 2) + says +
+                 [r"console: input by interrupt",
+                  r"(?m)^ *ok \d+ - ipc\.irq_fires_again_after_ack",
+                  r"(?m)^ *ok \d+ - ipc\.irq_child_driver_got_interrupt"])
+            for mode, says in modes.items()]
 
 
 # QEMU's models of real boards (docs/boards.md): arch, CPUs the kernel
