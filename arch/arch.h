@@ -143,7 +143,7 @@ const char *arch_smp_method(void);
 
 /* Boot CPU, IRQs on, once: route the boot console UART's interrupt (x86:
  * COM1 = ISA IRQ 4 through the I/O APIC; arm64: the devicetree's GIC SPI;
- * riscv64: the devicetree's PLIC source) to the boot CPU, calling handler()
+ * riscv64: the devicetree's PLIC or APLIC source) to the boot CPU, calling handler()
  * in interrupt context (IRQs off); the arch acknowledges the interrupt
  * controller after it returns. false if the platform does not say how. */
 bool arch_console_irq(void (*handler)(void));
@@ -151,10 +151,10 @@ bool arch_console_irq(void (*handler)(void));
  * unmask the console UART's line at the interrupt controller, so that it
  * stays pending there but is not delivered (x86: the I/O APIC redirection
  * entry's mask bit; arm64: GICD_ICENABLER / GICD_ISENABLER; riscv64: the
- * PLIC context's enable bit). false if it cannot (not routed, or a line
- * only its own CPU can mask). The kernel masks it while a user-space
- * driver (kernel/ipc/device.c) has not yet served an interrupt it was
- * told of. */
+ * PLIC context's enable bit, or the APLIC's clrienum / setienum). false if
+ * it cannot (not routed, or a line only its own CPU can mask). The kernel
+ * masks it while a user-space driver (kernel/ipc/device.c) has not yet
+ * served an interrupt it was told of. */
 bool arch_console_irq_mask(bool masked);
 /* Whether arch_console_irq_mask can (it changes nothing). */
 bool arch_console_irq_maskable(void);
