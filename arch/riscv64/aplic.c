@@ -92,8 +92,11 @@ static uint32_t direct_target(const struct fdt *f, int node, uint64_t base, uint
                               uint32_t hart)
 {
     int index = riscv_s_external_index(f, node, hart);
-    if (index < 0 || APLIC_IDC(index) + 32 > size)
+    if (index < 0 || APLIC_IDC(index) + 32 > size) {
+        kprintf("aplic: no IDC for hart %u's S mode in the devicetree's interrupts-extended\n",
+                hart);
         return 0;
+    }
     idc = (uintptr_t)ioremap(base + APLIC_IDC(index), 32);
     arch_mmio_write32(idc + IDC_IFORCE, 0);
     arch_mmio_write32(idc + IDC_ITHRESHOLD, 0);
@@ -179,7 +182,6 @@ static void aplic_interrupt(void (*console)(void))
 }
 
 const struct riscv_irqchip riscv_aplic = {
-    .name = "APLIC",
     .route = aplic_route,
     .mask = aplic_mask,
     .interrupt = aplic_interrupt,

@@ -94,7 +94,6 @@ static void plic_interrupt(void (*console)(void))
 }
 
 const struct riscv_irqchip riscv_plic = {
-    .name = "PLIC",
     .route = plic_route,
     .mask = plic_mask,
     .interrupt = plic_interrupt,

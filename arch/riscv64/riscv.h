@@ -60,7 +60,6 @@ void riscv_external_interrupt(void);
  * latter delivering directly or by MSIs to the harts' IMSICs (imsic.c).
  */
 struct riscv_irqchip {
-    const char *name;
     /* Boot hart, IRQs off, once: deliver the source that interrupt
      * specifier spec (cells big-endian words, the controller's
      * #interrupt-cells) names to hart `hart`'s S-mode external interrupt,
