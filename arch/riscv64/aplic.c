@@ -36,10 +36,11 @@
  * from the root domain's smsiaddrcfg, which the firmware set; the S-level
  * domain only names the hart index. A level source that stays high after
  * its MSI sends no other ("Precise effects on interrupt-pending bits"), so
- * after the console's handler, and on an unmask, the kernel writes
- * setipnum = s if in_clrip says the input is still high: the pending bit
- * is set again only then ("Special consideration for level-sensitive
- * interrupt sources"). The identity is the source number.
+ * after the console's handler (unless it masked the source) and on an
+ * unmask, the kernel writes setipnum = s if in_clrip says the input is
+ * still high: the pending bit is set again only then ("Special
+ * consideration for level-sensitive interrupt sources"). The identity is
+ * the source number.
  */
 #include "kernel/arch_callbacks.h"
 #include "riscv.h"
@@ -69,6 +70,7 @@
 static uintptr_t regs; /* the domain's control region (first 16 KiB) */
 static uintptr_t idc;  /* direct delivery: the boot hart's IDC; 0 for MSI delivery */
 static uint32_t console_source, source_mode, num_sources;
+static bool masked; /* by aplic_mask: the unmask looks at the input again */
 
 /* The devicetree's trigger type (the interrupt binding's 1, 2, 4, 8) as a source mode. */
 static uint32_t mode_of(uint32_t type)
@@ -155,10 +157,11 @@ static void retrigger(void)
 
 /* A disabled source stays pending (if its input says so) and is delivered
  * when enabled again ("Set interrupt-enable bit by number"). */
-static void aplic_mask(bool masked)
+static void aplic_mask(bool mask)
 {
-    aplic_write(masked ? APLIC_CLRIENUM : APLIC_SETIENUM, console_source);
-    if (!masked)
+    masked = mask;
+    aplic_write(mask ? APLIC_CLRIENUM : APLIC_SETIENUM, console_source);
+    if (!mask)
         retrigger();
 }
 
@@ -175,7 +178,8 @@ static void aplic_interrupt(void (*console)(void))
     uint32_t id = riscv_imsic_claim();
     if (id == console_source) {
         console();
-        retrigger();
+        if (!masked) /* else when unmasked: the driver may have served it by then */
+            retrigger();
     } else if (id != 0) {
         riscv_imsic_disable(id);
     }
