@@ -70,7 +70,7 @@
 static uintptr_t regs; /* the domain's control region (first 16 KiB) */
 static uintptr_t idc;  /* direct delivery: the boot hart's IDC; 0 for MSI delivery */
 static uint32_t console_source, source_mode, num_sources;
-static bool masked; /* by aplic_mask: the unmask looks at the input again */
+static bool masked; /* by aplic_mask (any CPU): the unmask looks at the input again */
 
 /* The devicetree's trigger type (the interrupt binding's 1, 2, 4, 8) as a source mode. */
 static uint32_t mode_of(uint32_t type)
@@ -159,7 +159,7 @@ static void retrigger(void)
  * when enabled again ("Set interrupt-enable bit by number"). */
 static void aplic_mask(bool mask)
 {
-    masked = mask;
+    WRITE_ONCE(masked, mask);
     aplic_write(mask ? APLIC_CLRIENUM : APLIC_SETIENUM, console_source);
     if (!mask)
         retrigger();
@@ -178,7 +178,7 @@ static void aplic_interrupt(void (*console)(void))
     uint32_t id = riscv_imsic_claim();
     if (id == console_source) {
         console();
-        if (!masked) /* else when unmasked: the driver may have served it by then */
+        if (!READ_ONCE(masked)) /* else when unmasked: the driver may have served it by then */
             retrigger();
     } else if (id != 0) {
         riscv_imsic_disable(id);
