@@ -86,6 +86,10 @@ uint64_t arch_kernel_phys_base(void);
  * access faulted (the trap handler resumes through the exception table).
  * Any context; used by tests and probes. */
 int arch_safe_read64(uintptr_t addr, uint64_t *val);
+/* Write 8 bytes at addr the same way: 0, or -EFAULT if the store faulted
+ * (nothing written). Any context; the tests use it to check that what
+ * must be read-only is. */
+int arch_safe_write64(uintptr_t addr, uint64_t val);
 
 /* ---- Per-CPU --------------------------------------------------------- */
 
