@@ -67,8 +67,17 @@ struct boot_mem_region {
     uint64_t base;
     uint64_t size;
     uint32_t type; /* enum boot_mem_type */
-    uint32_t reserved;
+    uint32_t attr; /* BOOT_MEM_ATTR_*: for BOOT_MEM_FIRMWARE from UEFI, else 0 */
 };
+
+/* How the firmware asks a BOOT_MEM_FIRMWARE region from UEFI to be mapped
+ * (UEFI 2.10 section 7.2, memory types and attributes; section 4.6, the
+ * EFI_MEMORY_ATTRIBUTES_TABLE, whose entries the loader uses instead of
+ * the memory map's runtime entries when the firmware publishes one). */
+#define BOOT_MEM_ATTR_CODE 1u /* EfiRuntimeServicesCode or EfiPalCode: holds code */
+#define BOOT_MEM_ATTR_RO   2u /* EFI_MEMORY_RO: never written */
+#define BOOT_MEM_ATTR_XP   4u /* EFI_MEMORY_XP: never executed */
+#define BOOT_MEM_ATTR_MAT  8u /* described by the memory attributes table */
 
 /* Console the loader knows about (x86 has no devicetree to name one). */
 enum boot_console_kind {
