@@ -19,6 +19,7 @@
  */
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/quota.h"
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
 #include "lib/string.h"
@@ -33,6 +34,7 @@ struct endpoint {
     int refs;                  /* handles naming it; 0 = a free slot */
     int receivers;             /* of those, handles with IPC_RIGHT_RECV */
     const struct task *owner;  /* the task that made it (its quota), or NULL */
+    struct quota_account *account; /* its tree's, which pays for it until it goes */
     struct thread_queue sends; /* callers waiting for a receiver (IPC_SEND_WAIT) */
     struct thread_queue recvs; /* receivers waiting for a message (IPC_RECV_WAIT) */
 };
@@ -185,6 +187,7 @@ struct endpoint *endpoint_alloc_locked(const struct task *owner)
         if (endpoints[i].refs == 0) {
             memset(&endpoints[i], 0, sizeof(endpoints[i]));
             endpoints[i].owner = owner;
+            endpoints[i].account = owner ? owner->account : NULL;
             return &endpoints[i];
         }
     }
@@ -230,6 +233,7 @@ void endpoint_release_locked(struct endpoint *ep, unsigned rights)
     if (--ep->refs == 0) {
         fail_queue_locked(&ep->sends, -EPIPE);
         fail_queue_locked(&ep->recvs, -EPIPE);
+        quota_uncharge_locked(ep->account, CHARGE_ENDPOINTS, 1);
     }
 }
 

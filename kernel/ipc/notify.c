@@ -7,6 +7,7 @@
  */
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/quota.h"
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
 
@@ -15,6 +16,7 @@
 struct notify {
     int refs;                 /* handles naming it; 0 = a free slot */
     const struct task *owner; /* the task that made it (its quota), or NULL */
+    struct quota_account *account; /* its tree's, which pays for it until it goes */
     uint64_t bits;
 };
 
@@ -26,6 +28,7 @@ struct notify *notify_alloc_locked(const struct task *owner)
         if (notifies[i].refs == 0) {
             notifies[i].bits = 0;
             notifies[i].owner = owner;
+            notifies[i].account = owner ? owner->account : NULL;
             return &notifies[i];
         }
     }
@@ -55,8 +58,10 @@ void notify_hold_locked(struct notify *n)
 
 void notify_release_locked(struct notify *n)
 {
-    if (--n->refs == 0)
+    if (--n->refs == 0) {
+        quota_uncharge_locked(n->account, CHARGE_NOTIFICATIONS, 1);
         sched_wakeup_locked(n); /* a waiter looks its handle up again, and fails */
+    }
 }
 
 unsigned long notifies_alive_locked(void)

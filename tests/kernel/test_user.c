@@ -104,6 +104,13 @@ KTEST(user, security)
     KEXPECT_EQ(run("test_security", 2, argv), 0);
 }
 
+/* A fork bomb and an allocation storm from one program leave a second
+ * program and the console server running (kernel/quota.h). */
+KTEST(user, quota_tree)
+{
+    KEXPECT_EQ(run0("test_quota_tree"), 0);
+}
+
 KTEST(user, registers_preserved)
 {
     KEXPECT_EQ(run0("test_regs"), 0);
