@@ -26,7 +26,13 @@
 
 #include "kernel/types.h"
 
-enum quota_kind { CHARGE_TASKS, CHARGE_THREADS, CHARGE_ENDPOINTS, CHARGE_NOTIFICATIONS, CHARGE_PAGES };
+enum quota_kind {
+    CHARGE_TASKS,
+    CHARGE_THREADS,
+    CHARGE_ENDPOINTS,
+    CHARGE_NOTIFICATIONS,
+    CHARGE_PAGES
+};
 #define CHARGE_KINDS 5
 
 struct quota_account;

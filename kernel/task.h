@@ -36,8 +36,9 @@ struct task {
     bool orphan;              /* its parent ended first: nobody will wait for it */
     int exit_status;
     struct ipc_handles handles; /* IPC handles (kernel/ipc/handle.c), closed when it ends */
-    struct quota_account *account; /* its tree's (kernel/quota.h), while it holds a slot */
     char name[TASK_NAME_MAX];
+    /* Its tree's account (kernel/quota.h), while it holds a slot. */
+    struct quota_account *account;
 };
 
 /* Start program `name` from the embedded archive with argv (kernel memory).

@@ -49,7 +49,8 @@ static UINT32 boot_type(UINT32 efi_type)
  * NumberOfEntries EFI_MEMORY_DESCRIPTORs of DescriptorSize bytes each, one
  * per runtime region (a runtime image split into its code and data parts),
  * whose Attribute says how to map it: EFI_MEMORY_RO, EFI_MEMORY_XP. */
-static EFI_GUID mat_guid = {0xdcfa911d, 0x26eb, 0x469f, {0xa2, 0x20, 0x38, 0xb7, 0xdc, 0x46, 0x12, 0x20}};
+static EFI_GUID mat_guid = {
+    0xdcfa911d, 0x26eb, 0x469f, {0xa2, 0x20, 0x38, 0xb7, 0xdc, 0x46, 0x12, 0x20}};
 #define MAT_ATTR_RO 0x20000ull /* EFI_MEMORY_RO (gnu-efi names only XP) */
 #define MAT_ATTR_XP 0x4000ull  /* EFI_MEMORY_XP */
 
@@ -87,7 +88,8 @@ static UINT32 runtime_attr(const EFI_MEMORY_DESCRIPTOR *d, BOOLEAN from_mat)
 }
 
 /* Descriptor -> region; false for an empty one. */
-static BOOLEAN to_region(const EFI_MEMORY_DESCRIPTOR *d, BOOLEAN from_mat, struct boot_mem_region *r)
+static BOOLEAN to_region(const EFI_MEMORY_DESCRIPTOR *d, BOOLEAN from_mat,
+                         struct boot_mem_region *r)
 {
     if (d->NumberOfPages == 0)
         return FALSE;
@@ -202,7 +204,8 @@ static void convert_map(const UINT8 *map, UINTN map_size, UINTN desc_size,
     for (UINT32 i = 0; mat && i < mat->count; i++) {
         const UINT8 *entries = (const UINT8 *)(mat + 1);
 
-        n += to_region((const EFI_MEMORY_DESCRIPTOR *)(entries + i * mat->desc_size), TRUE, &tmp[n]);
+        n +=
+            to_region((const EFI_MEMORY_DESCRIPTOR *)(entries + i * mat->desc_size), TRUE, &tmp[n]);
     }
     sort_regions(tmp, n);
     n = merge_regions(tmp, n);

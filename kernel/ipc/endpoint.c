@@ -34,9 +34,10 @@ struct endpoint {
     int refs;                  /* handles naming it; 0 = a free slot */
     int receivers;             /* of those, handles with IPC_RIGHT_RECV */
     const struct task *owner;  /* the task that made it (its quota), or NULL */
-    struct quota_account *account; /* its tree's, which pays for it until it goes */
     struct thread_queue sends; /* callers waiting for a receiver (IPC_SEND_WAIT) */
     struct thread_queue recvs; /* receivers waiting for a message (IPC_RECV_WAIT) */
+    /* The account of its creator's tree, which pays for it until it goes. */
+    struct quota_account *account;
 };
 
 static struct endpoint endpoints[MAX_ENDPOINTS];

@@ -16,8 +16,9 @@
 struct notify {
     int refs;                 /* handles naming it; 0 = a free slot */
     const struct task *owner; /* the task that made it (its quota), or NULL */
-    struct quota_account *account; /* its tree's, which pays for it until it goes */
     uint64_t bits;
+    /* The account of its creator's tree, which pays for it until it goes. */
+    struct quota_account *account;
 };
 
 static struct notify notifies[MAX_NOTIFIES];

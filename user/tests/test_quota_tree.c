@@ -151,8 +151,7 @@ static int test(void)
     int second = run_victim();
     struct console_stats st;
     int console = console_client_stats(&st);
-    ktap_note("storm: %d links; second program: %d, console server: %d", last + 1, second,
-              console);
+    ktap_note("storm: %d links; second program: %d, console server: %d", last + 1, second, console);
     ktap_check(last >= 0 && second == 0 && console == 0,
                "security.quota.storm_leaves_others_running");
     if (last + 1 > QUOTA_TREE_TASKS)
