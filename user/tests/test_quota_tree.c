@@ -10,14 +10,16 @@
  *                              get, then starts a second program and asks
  *                              the console server for its counters; both
  *                              must work (security.quota.storm_leaves_others_running).
- *                              The storm's length is bounded by the tree's
- *                              task quota (security.quota.tree_bounds_the_storm).
+ *                              The chain is as long as the tree's task
+ *                              quota allows (security.quota.tree_bounds_the_storm).
  *   test_quota_tree storm D    one link of the storm, D deep: starts the
- *                              next link, then takes threads, endpoints,
+ *                              next link; the last, which cannot, gives
+ *                              the go (handle 2), which each link passes
+ *                              on; then takes threads, endpoints,
  *                              notifications and heap until refused, says
  *                              so (bit D on handle 1; bit 62 too if it
- *                              could not start the next link), and waits
- *                              for the stop (handle 0), which it passes on
+ *                              is the last), and waits for the stop
+ *                              (handle 0), which it passes on too
  *   test_quota_tree victim     the second program: a thread, an endpoint,
  *                              a notification, a megabyte of heap, a sleep
  *                              that a timer interrupt ends, and the console
@@ -30,6 +32,7 @@
 
 #define STOP_H     0 /* a storm link's handles */
 #define READY_H    1
+#define GO_H       2
 #define LAST_BIT   (1ul << 62) /* the link that could not start another */
 #define MAX_DEPTH  61          /* bits 0..61 name links */
 #define HEAP_STEP  (1ul << 20)
@@ -69,8 +72,13 @@ static int storm(int depth)
     char next[16];
     snprintf(next, sizeof(next), "%d", depth + 1);
     const char *argv[] = {"test_quota_tree", "storm", next, NULL};
-    const int handles[] = {STOP_H, READY_H};
-    int child = depth < MAX_DEPTH ? spawn_with("test_quota_tree", argv, handles, 2) : -EAGAIN;
+    const int handles[] = {STOP_H, READY_H, GO_H};
+    int child = depth < MAX_DEPTH ? spawn_with("test_quota_tree", argv, handles, 3) : -EAGAIN;
+    if (child < 0)
+        notify_signal(GO_H, 1); /* the chain is as long as it gets: go */
+    while (notify_wait(GO_H) < 0)
+        sleep_ns(10000000);
+    notify_signal(GO_H, 1); /* for the next link waiting */
     take_everything();
     notify_signal(READY_H, (1ul << depth) | (child < 0 ? LAST_BIT : 0));
     while (notify_wait(STOP_H) < 0)
@@ -143,10 +151,11 @@ static int run_victim(void)
 
 static int test(void)
 {
-    int stop = notify_create(), ready = notify_create();
-    const int handles[] = {stop, ready};
+    int stop = notify_create(), ready = notify_create(), go = notify_create();
+    const int handles[] = {stop, ready, go};
     const char *argv[] = {"test_quota_tree", "storm", "0", NULL};
-    int root = stop >= 0 && ready >= 0 ? spawn_with("test_quota_tree", argv, handles, 2) : -1;
+    int root =
+        stop >= 0 && ready >= 0 && go >= 0 ? spawn_with("test_quota_tree", argv, handles, 3) : -1;
     int last = root > 0 ? wait_for_storm(ready) : -1;
     int second = run_victim();
     struct console_stats st;
@@ -154,9 +163,9 @@ static int test(void)
     ktap_note("storm: %d links; second program: %d, console server: %d", last + 1, second, console);
     ktap_check(last >= 0 && second == 0 && console == 0,
                "security.quota.storm_leaves_others_running");
-    if (last + 1 > QUOTA_TREE_TASKS)
+    if (last + 1 != QUOTA_TREE_TASKS)
         ktap_note("%d links in one tree (quota %d)", last + 1, QUOTA_TREE_TASKS);
-    ktap_check(last >= 0 && last + 1 <= QUOTA_TREE_TASKS, "security.quota.tree_bounds_the_storm");
+    ktap_check(last + 1 == QUOTA_TREE_TASKS, "security.quota.tree_bounds_the_storm");
     int status = -1;
     if (root > 0) {
         notify_signal(stop, 1);
