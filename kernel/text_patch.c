@@ -22,10 +22,13 @@ static uintptr_t window;
 static bool window_mapped;
 
 /* This CPU forgets any translation of the window it may hold: a TLB may
- * keep one made speculatively while it was mapped (SDM vol. 3A 4.10.2.3;
- * RISC-V privileged spec, "Supervisor Memory-Management Fence
- * Instruction": SFENCE.VMA orders this hart only). arm64's TLBI in
- * arch_tlb_flush_page is broadcast (VAAE1IS) already. */
+ * keep one made speculatively while it was mapped (SDM vol. 3A 4.10.2.3),
+ * and each CPU's must be invalidated by that CPU (4.10.5; RISC-V
+ * privileged spec, "Supervisor Memory-Management Fence Instruction":
+ * SFENCE.VMA orders this hart only). The window is a global kernel
+ * mapping: INVLPG drops global entries too (4.10.4.1), SFENCE.VMA with
+ * rs2 = x0 every address space's; arm64's TLBI in arch_tlb_flush_page is
+ * broadcast to every CPU and ASID already (VAAE1IS). */
 static void forget_window(void)
 {
     uintptr_t w = READ_ONCE(window);
