@@ -21,7 +21,7 @@
  *                              is the last), and waits for the stop
  *                              (handle 0), which it passes on too
  *   test_quota_tree victim     the second program: a thread, an endpoint,
- *                              a notification, a megabyte of heap, a sleep
+ *                              a notification, 32 MiB of heap, a sleep
  *                              that a timer interrupt ends, and the console
  *                              server's answer; exit status 0 if all worked
  */
@@ -30,14 +30,15 @@
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
 
-#define STOP_H     0 /* a storm link's handles */
-#define READY_H    1
-#define GO_H       2
-#define LAST_BIT   (1ul << 62) /* the link that could not start another */
-#define MAX_DEPTH  61          /* bits 0..61 name links */
-#define HEAP_STEP  (1ul << 20)
-#define STACK_SIZE 2048
-#define WAIT_STEPS 12000 /* of 10 ms: only ends a kernel that never gets there */
+#define STOP_H      0 /* a storm link's handles */
+#define READY_H     1
+#define GO_H        2
+#define LAST_BIT    (1ul << 62) /* the link that could not start another */
+#define MAX_DEPTH   61          /* bits 0..61 name links */
+#define HEAP_STEP   (1ul << 20)
+#define VICTIM_HEAP (32ul << 20) /* far more than a storm that took every page leaves */
+#define STACK_SIZE  2048
+#define WAIT_STEPS  12000 /* of 10 ms: only ends a kernel that never gets there */
 
 static char stacks[QUOTA_THREADS][STACK_SIZE] __attribute__((aligned(16)));
 
@@ -111,7 +112,7 @@ static int victim(void)
     if (n < 0 || notify_signal(n, 1) != 0 || notify_wait(n) != 1)
         bad |= 8;
     char *heap = sys_brk(NULL);
-    if (sys_brk(heap + HEAP_STEP) == heap + HEAP_STEP)
+    if (sys_brk(heap + VICTIM_HEAP) == heap + VICTIM_HEAP)
         memset(heap, 0x5a, HEAP_STEP);
     else
         bad |= 16;
