@@ -77,14 +77,19 @@ static BOOLEAN is_runtime(UINT32 efi_type)
            efi_type == EfiPalCode;
 }
 
-/* BOOT_MEM_ATTR_* of a runtime descriptor; 0 for any other. */
+/* BOOT_MEM_ATTR_* of a runtime descriptor; 0 for any other. Only the
+ * attributes table's RO and XP say how to map a region: the memory map's
+ * Attribute is what the region could be set to, "not necessarily the
+ * current settings" (UEFI 2.10 section 7.2, EFI_MEMORY_DESCRIPTOR). */
 static UINT32 runtime_attr(const EFI_MEMORY_DESCRIPTOR *d, BOOLEAN from_mat)
 {
     if (!is_runtime(d->Type))
         return 0;
+    if (!from_mat)
+        return d->Type != EfiRuntimeServicesData ? BOOT_MEM_ATTR_CODE : 0;
     return (d->Type != EfiRuntimeServicesData ? BOOT_MEM_ATTR_CODE : 0) |
            (d->Attribute & MAT_ATTR_RO ? BOOT_MEM_ATTR_RO : 0) |
-           (d->Attribute & MAT_ATTR_XP ? BOOT_MEM_ATTR_XP : 0) | (from_mat ? BOOT_MEM_ATTR_MAT : 0);
+           (d->Attribute & MAT_ATTR_XP ? BOOT_MEM_ATTR_XP : 0) | BOOT_MEM_ATTR_MAT;
 }
 
 /* Descriptor -> region; false for an empty one. */
