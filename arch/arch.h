@@ -332,8 +332,11 @@ void arch_sync_icache_done(void);
  * target kernel/syscall/path.c rewrites to the copy of the path in force. */
 extern char arch_syscall_call_site[];
 /* Every other CPU stopped, IRQs off: make the call instruction at `site`
- * call `target`, writing through text_patch_alias() (the image's mapping of
- * its code is read-only), so that this CPU fetches the new one from here on.
+ * call `target`, writing through text_patch_alias() (a mapping made for the
+ * patch: every other mapping of kernel code, the direct map's included, is
+ * read-only), and on arm64 cleaning and invalidating the caches through it
+ * before the patch ends and it goes, so that this CPU fetches the new one
+ * from here on.
  * false, changing nothing, if site holds no call the arch writes there or
  * target is out of its reach. */
 bool arch_text_patch_call(void *site, const void *target);
