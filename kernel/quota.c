@@ -68,6 +68,16 @@ void quota_uncharge_locked(struct quota_account *a, enum quota_kind kind, size_t
         a->used = false;
 }
 
+unsigned quota_accounts_in_use(void)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    unsigned n = 0;
+    for (int i = 0; i < MAX_ACCOUNTS; i++)
+        n += accounts[i].used;
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return n;
+}
+
 bool quota_charge_pages(struct quota_account *a, size_t n)
 {
     unsigned long flags = spin_lock_irqsave(&sched_lock);

@@ -49,6 +49,8 @@ void quota_uncharge_locked(struct quota_account *a, enum quota_kind kind, size_t
 /* The same for pages, taking sched_lock. */
 bool quota_charge_pages(struct quota_account *a, size_t n);
 void quota_uncharge_pages(struct quota_account *a, size_t n);
+/* Accounts in use now (the tests: every charge came back once a tree is gone). */
+unsigned quota_accounts_in_use(void);
 /* A tree's limit of kind (pages: a quarter of the pages free when the
  * first account was made). */
 size_t quota_limit(enum quota_kind kind);
