@@ -105,7 +105,7 @@ static int victim(void)
     if (thread_create(victim_thread, NULL, stacks[0], STACK_SIZE) < 0)
         bad |= 1;
     for (int i = 0; i < WAIT_STEPS && !thread_ran; i++)
-        sleep_ns(1000000); /* a timer interrupt ends each sleep */
+        sleep_ns(10000000); /* a timer interrupt ends each sleep */
     bad |= thread_ran ? 0 : 2;
     bad |= endpoint_create() < 0 ? 4 : 0;
     int n = notify_create();
