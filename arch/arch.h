@@ -86,6 +86,10 @@ uint64_t arch_kernel_phys_base(void);
  * access faulted (the trap handler resumes through the exception table).
  * Any context; used by tests and probes. */
 int arch_safe_read64(uintptr_t addr, uint64_t *val);
+/* Write 8 bytes at addr the same way: 0, or -EFAULT if the store faulted
+ * (nothing written). Any context; the tests use it to check that what
+ * must be read-only is. */
+int arch_safe_write64(uintptr_t addr, uint64_t val);
 
 /* ---- Per-CPU --------------------------------------------------------- */
 
@@ -328,8 +332,11 @@ void arch_sync_icache_done(void);
  * target kernel/syscall/path.c rewrites to the copy of the path in force. */
 extern char arch_syscall_call_site[];
 /* Every other CPU stopped, IRQs off: make the call instruction at `site`
- * call `target`, writing through text_patch_alias() (the image's mapping of
- * its code is read-only), so that this CPU fetches the new one from here on.
+ * call `target`, writing through text_patch_alias() (a mapping made for the
+ * patch: every other mapping of kernel code, the direct map's included, is
+ * read-only), and on arm64 cleaning and invalidating the caches through it
+ * before the patch ends and it goes, so that this CPU fetches the new one
+ * from here on.
  * false, changing nothing, if site holds no call the arch writes there or
  * target is out of its reach. */
 bool arch_text_patch_call(void *site, const void *target);
