@@ -4,8 +4,8 @@
  * Booted with console.expect=<word>, the test prints "### INPUT PLEASE:
  * <word>" and waits (at most 10 s) for that word on the serial line;
  * tests/run.py types it. It must arrive, unchanged, through the UART's
- * interrupt (x86 I/O APIC, arm64 GIC SPI, riscv64 PLIC). And the window a
- * user-space driver has on the UART is its registers, no more.
+ * interrupt (x86 I/O APIC, arm64 GIC SPI, riscv64 PLIC or APLIC). And the
+ * window a user-space driver has on the UART is its registers, no more.
  */
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
