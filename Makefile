@@ -520,6 +520,15 @@ build/host/test_rng_devices: tests/host/test_rng_devices.c kernel/dev/bcm2835_rn
 	$(Q)$(HOST_CC) -Itests/host/fake_kernel $(HOST_CFLAGS) $< kernel/dev/bcm2835_rng.c \
 	    kernel/dev/bcm2711_rng200.c -o $@ $(HOST_LDLIBS)
 
+# Lab 1's handler against a user memory model that records every copy:
+# tests/host/fake_syscall stands in for the user copies, the clock and the
+# scheduler (kernel/syscall/sys_time.c's other handlers).
+FAKE_SYSCALL := $(wildcard tests/host/fake_syscall/*/*.h)
+build/host/test_sys_clock: tests/host/test_sys_clock.c kernel/syscall/sys_time.c tests/host/check.h \
+    $(FAKE_SYSCALL)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -Itests/host/fake_syscall $(HOST_CFLAGS) -Wno-unused-parameter $< kernel/syscall/sys_time.c -o $@ $(HOST_LDLIBS)
+
 # The real Raspberry Pi 4 devicetree, fetched while this test is built
 # (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched
 # the build goes on and the test reports one skipped case saying so.

@@ -60,6 +60,17 @@ LABS = [
         ("badinput.clock_gettime_bad_pointer*", 2),
         ("badinput.clock_gettime_into_read_only_memory", 2),
         ("badinput.clock_gettime_runs_off_the_heap", 2),
+        # the handler itself on the host (tests/host/test_sys_clock.c): the
+        # clock past 2^32 ns, every other clock id, the buffer left alone
+        # after a refusal, and no range a checked copy refuses handed to
+        # the raw copy (the boots' bad pointers all land in unmapped
+        # memory, where an unchecked copy fails safely too)
+        ("host.sys_clock.reads_the_clock", 1),
+        ("host.sys_clock.time_past_2_to_the_32_ns", 1),
+        ("host.sys_clock.refuses_every_other_clock", 1),
+        ("host.sys_clock.refuses_before_writing", 1),
+        ("host.sys_clock.copies_through_the_checked_copy", 2),
+        ("host.sys_clock.refuses_what_a_checked_copy_refuses", 2),
     ]),
     Lab(2, "percpu", "", [
         ("boot", 10),
