@@ -529,6 +529,15 @@ build/host/test_sys_clock: tests/host/test_sys_clock.c kernel/syscall/sys_time.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -Itests/host/fake_syscall $(HOST_CFLAGS) -Wno-unused-parameter $< kernel/syscall/sys_time.c -o $@ $(HOST_LDLIBS)
 
+# Lab 7's answer(), driven request by request: tests/host/fake_user stands
+# in for lib/user's IPC calls and C library (the server's file is included
+# whole; lib/result_guard.c is the real one).
+build/host/test_console_server: tests/host/test_console_server.c user/servers/console_server.c \
+    lib/result_guard.c lib/result_guard.h lib/user/console_client.h tests/host/check.h \
+    $(wildcard tests/host/fake_user/*/*/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -Itests/host/fake_user $(HOST_CFLAGS) $< lib/result_guard.c -o $@ $(HOST_LDLIBS)
+
 # The real Raspberry Pi 4 devicetree, fetched while this test is built
 # (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched
 # the build goes on and the test reports one skipped case saying so.

@@ -117,6 +117,16 @@ LABS = [
         ("ipc.console_server_refuses_quit_from_a_client", 2),
         ("ipc.console_badge_is_the_pid", 2),
         ("ipc.console_service_refuses_die_and_quit_from_a_program", 2),
+        ("ipc.console_service_survives_an_unknown_label", 1),
+        # answer() itself on the host (tests/host/test_console_server.c):
+        # input waiting, counters set, badges 0 and 7, one request at a time
+        ("host.console_server.write_replies_the_count_and_stays_in_the_message", 1),
+        ("host.console_server.read_replies_what_was_received", 2),
+        ("host.console_server.read_of_100_bytes_stays_in_the_message", 2),
+        ("host.console_server.stats_in_the_protocol_order", 1),
+        ("host.console_server.quit_stops_cleanly_for_init_only", 1),
+        ("host.console_server.die_stops_at_once_for_init_only", 1),
+        ("host.console_server.unknown_label_answered_and_served_on", 1),
     ]),
     Lab(8, "exploit", "vuln", [
         ("vuln.stats.wilson_interval", 1),
