@@ -143,8 +143,8 @@ TEST(time_past_2_to_the_32_ns)
 }
 
 /* Every id but CLOCK_MONOTONIC's, low, high and negative ones included. */
-static const uintptr_t bad_clocks[] = {0, 2, 3, 42, (uintptr_t)-1, (uintptr_t)-2,
-                                       (1ul << 32) | CLOCK_MONOTONIC, 1ul << 63};
+static const uintptr_t bad_clocks[] = {
+    0, 2, 3, 42, (uintptr_t)-1, (uintptr_t)-2, (1ul << 32) | CLOCK_MONOTONIC, 1ul << 63};
 
 TEST(refuses_every_other_clock)
 {
@@ -186,8 +186,7 @@ TEST(copies_through_the_checked_copy)
     fake_now_ns = 7000000000ull;
     CHECK_EQ_INT(call(CLOCK_MONOTONIC, USER_RW), 0);
     CHECK_EQ_INT(n_checked, 1);
-    CHECK(n_checked >= 1 && checked[0].dst == USER_RW &&
-          checked[0].n == sizeof(struct timespec));
+    CHECK(n_checked >= 1 && checked[0].dst == USER_RW && checked[0].n == sizeof(struct timespec));
     for (int i = 0; i < n_raw; i++)
         printf("    # arch_copy_to_user(0x%lx, .., %zu) called by the handler itself: "
                "use copy_to_user, which checks the whole range first\n",
