@@ -490,6 +490,8 @@ def check(labs, jobs=2, outcomes=None):
 # full marks, or the grader would pass a wrong solution. The format, like
 # tests/mutants/*.mut ('#' starts a comment line):
 #   mistake: what the student got wrong, in one line   (required)
+#   caught-by: host.hist.percentiles_known_answers     (the graded tests, as in
+#                                                       Lab.points, that must fail)
 #   arch: x86_64 riscv64                               (default arm64)
 #   file: lib/hist.c                                   (required before a change)
 #   ---
@@ -511,6 +513,7 @@ class Wrong:
     mistake: str = ""
     arches: tuple = ("arm64",)
     hunks: list = None  # [(file, old, new)]
+    caught_by: tuple = ()  # Lab.points patterns that must be among the failing ones
 
 
 def parse_wrong(path):
@@ -552,8 +555,10 @@ def parse_wrong(path):
                 w.mistake = value
             elif key == "arch":
                 w.arches = tuple(value.split())
+            elif key == "caught-by":
+                w.caught_by = tuple(value.replace(",", " ").split())
             else:
-                raise ValueError(f"{path}:{n}: expected mistake:, arch: or file:")
+                raise ValueError(f"{path}:{n}: expected mistake:, caught-by:, arch: or file:")
     flush()
     if not w.mistake or not w.hunks:
         raise ValueError(f"{path}: needs a 'mistake:' line and at least one change")
@@ -576,6 +581,9 @@ def wrong_problems(w, root=ROOT):
     change's text must occur once in its file, inside one of the lab's
     regions (between BEGIN and STUB)."""
     out = [f"unknown arch {a}" for a in w.arches if a not in ARCHES]
+    patterns = [pat for pat, _ in lab_by_number(w.lab).points]
+    out += [f"caught-by: {c} is not one of lab {w.lab}'s graded tests"
+            for c in w.caught_by if c not in patterns]
     for i, (file, old, _) in enumerate(w.hunks, 1):
         path = os.path.join(root, file)
         if not os.path.isfile(path):
@@ -635,11 +643,13 @@ def check_wrong_lab(lab, arch, wrongs):
                         f.write(text)
             # what caught it: the failing parts (the grade stops at the first)
             caught = [l.split()[2] for l in lines if l.strip().startswith("FAILED")]
-            out.append((score < total, name,
+            missed = [c for c in w.caught_by if c not in caught]
+            why = ([] if score < total else ["the grader gives a wrong solution full marks"]) + \
+                ([f"caught-by names {', '.join(missed)}, which passed"] if missed else [])
+            out.append((score < total and not missed, name,
                         [f"{w.mistake}: scored {score}/{total} in {time.time() - started:.0f} s"
                          + (f"; failed {', '.join(caught)}" if caught else "")]
-                        + ([] if score < total else ["the grader gives a wrong solution full marks"]
-                           + lines)))
+                        + (why + lines if why else [])))
     finally:
         shutil.rmtree(dest, ignore_errors=True)
     return out
