@@ -69,8 +69,11 @@ static __attribute__((noipa)) long vuln_request(int mode, uintptr_t arg)
     if (mode == VULN_FILL) {
         if (copy_from_user(&req, arg, sizeof(req)) != 0)
             return -EFAULT;
+        bool nop = req.op == VULN_OP_NOP;
+        if (!nop)
+            req.token = 0;                /* a refused request leaves nothing behind */
         __asm__ volatile("" : "+m"(req)); /* the copy stays in the frame */
-        return req.op == VULN_OP_NOP ? 0 : -EINVAL;
+        return nop ? 0 : -EINVAL;
     }
     __asm__ volatile("" : "+m"(req)); /* BUG: req was never written on this path */
     bool granted = arg != 0 && req.token == arg;

@@ -9,12 +9,14 @@
 #define KERNEL_UAPI_VULN_H
 
 /* SYS_vuln_fill's request: 16 bytes, exactly one stack offset step, so the
- * bytes an attacker controls in the kernel's frame sit at one depth only. */
+ * bytes an attacker controls in the kernel's frame sit at one depth only.
+ * A request with any other op is refused (-EINVAL) and leaves no token
+ * behind; VULN_OP_NOP is not 0, so that an op left unset is refused too. */
 struct vuln_request {
     unsigned long op;    /* VULN_OP_NOP: the only operation */
     unsigned long token; /* anything: it stays behind in the frame */
 };
 
-#define VULN_OP_NOP 0
+#define VULN_OP_NOP 0x706f6eul /* "nop" */
 
 #endif

@@ -240,11 +240,15 @@ static void check_statistics(void)
     unsigned five[] = {5, 1, 4, 2, 3}, same[] = {7, 7, 7}, one[] = {9}, big[RETRIES];
     for (unsigned i = 0; i < RETRIES; i++)
         big[i] = (i * 37) % RETRIES + 1000; /* a permutation of 1000..1100 */
+    /* and skewed ones, whose mean is far from the median (34 and 9.2) */
+    unsigned skew[] = {100, 1, 2}, tail[] = {1, 40, 1, 3, 1};
     unsigned m5 = median(five, 5), m3 = median(same, 3), m1 = median(one, 1);
-    unsigned mb = median(big, RETRIES);
-    if (m5 != 3 || m3 != 7 || m1 != 9 || mb != 1050)
-        ktap_note("median: %u %u %u %u, expected 3 7 9 1050", m5, m3, m1, mb);
-    ktap_check(m5 == 3 && m3 == 7 && m1 == 9 && mb == 1050, "vuln.stats.median");
+    unsigned mb = median(big, RETRIES), ms = median(skew, 3), mt = median(tail, 5);
+    bool ok_m = m5 == 3 && m3 == 7 && m1 == 9 && mb == 1050 && ms == 2 && mt == 1;
+    if (!ok_m)
+        ktap_note("median: %u %u %u %u %u %u, expected 3 7 9 1050 2 1%s", m5, m3, m1, mb, ms, mt,
+                  ms == 34 || mt == 9 ? " (the mean is not the median)" : "");
+    ktap_check(ok_m, "vuln.stats.median");
 }
 
 /*
@@ -262,6 +266,11 @@ static void check_statistics(void)
 static void judge(unsigned id, enum attack a, unsigned wins, bool honest)
 {
     const char *attack = attack_names[a], *name = kstack_names[id];
+    if (id == KSTACK_OFF && a == FILL_USE && wins * 100 < TRIALS * 95u)
+        ktap_note("fill_use won %u of %u under off: is the token planted? SYS_vuln_fill "
+                  "refuses (-EINVAL) a request whose op is not VULN_OP_NOP, and a refused "
+                  "request leaves nothing behind",
+                  wins, TRIALS);
     if (id == KSTACK_OFF)
         ktap_check(honest && wins * 100 >= TRIALS * 95u, "vuln.%s.%s", attack, name);
     else if (id == KSTACK_PRNG || id == KSTACK_POOL)
