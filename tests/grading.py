@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 import boots
-from harness import ARCHES, ROOT, copy_tree, ktap_results
+from harness import ARCHES, RESULT_LINE, ROOT, console_lines, copy_tree, ktap_results
 
 SOURCE_DIRS = ("kernel", "arch", "lib", "user", "boot")
 SOURCE_EXTS = (".c", ".h", ".S")
@@ -374,6 +374,41 @@ def score_parts(lab, results, arch, prefix, host):
     return score, total, out, failed
 
 
+def why_not_run(lab, res, boot_diag, log):
+    """Why the lab's tests that did not run (no result line in `res`) did
+    not: the boot's panic with its first lines, its timeout with the last
+    lines before it, or a line that names the test but is no KTAP result
+    (stray bytes before "ok", say); [] if every test ran."""
+    missing = [pat for pat, _ in lab.points if not pat.startswith("host.")
+               and not any(fnmatch.fnmatchcase(n, pat) for n in res)]
+    if not missing:
+        return []
+    try:
+        with open(log, "rb") as f:
+            lines = console_lines(f.read().decode("utf-8", "replace").replace("\r", ""))
+    except OSError:
+        return [f"           {len(missing)} tests did not run and there is no log ({log})"]
+    panic = next((i for i, l in enumerate(lines) if "KERNEL PANIC" in l), None)
+    if panic is not None:
+        return ["           the kernel panicked before they ran; the panic's first lines:"] + \
+            [f"               {l}" for l in lines[panic:panic + 8]]
+    timeout = next((d.lstrip("# ") for d in boot_diag if d.lstrip("# ").startswith("timed out")),
+                   None)
+    if timeout:
+        tail = [l for l in lines if l.strip()][-8:]
+        return [f"           the boot {timeout} before they ran; its last lines:"] + \
+            [f"               {l}" for l in tail]
+    out = []
+    for pat in missing:
+        name = "".join(r"\S*" if c == "*" else r"\S" if c == "?" else re.escape(c) for c in pat)
+        rx = re.compile(r"ok \d+ - " + name + r"(\s|$)")
+        stray = [l for l in lines if rx.search(l) and not RESULT_LINE.match(l)]
+        if stray:
+            out.append(f"           {pat}: a line names it but is not a KTAP result "
+                       f"(stray bytes before it?): {stray[-1]!r}")
+    return out or ["           the boot ended without running them (see the log)"]
+
+
 def grade_tree(root, lab, arches, stop_early=False, progress=False):
     """(score, total, lines) of the tree at root: the lab's host tests first
     (cheap), then its grading boot on each arch. stop_early: stop at the
@@ -403,7 +438,8 @@ def grade_tree(root, lab, arches, stop_early=False, progress=False):
         s, t, out, failed = score_parts(lab, res, arch, prefix, False)
         if failed:
             build = results.get(prefix + "build")
-            out += [f"           {build[1][0]}"] if build else []
+            out += [f"           {build[1][0]}"] if build else \
+                why_not_run(lab, res, results.get(prefix + "boot", (True, []))[1], log)
             out.append(f"           the boot's log: {log}")
         score, total, lines = score + s, total + t, lines + out
         if progress:

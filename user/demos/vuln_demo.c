@@ -364,6 +364,23 @@ static void measure(unsigned id)
     }
 }
 
+/* Under `off`: a request SYS_vuln_fill refuses (its op is not VULN_OP_NOP)
+ * leaves no token behind, where a right one would win (kernel/uapi/vuln.h):
+ * so an attacker whose request is wrong loses, as lab 8's grade needs. */
+static void check_refused_fill(void)
+{
+    unsigned refused = 0, planted = 0;
+    for (unsigned i = 0; i < 64; i++) {
+        unsigned long token = ++tokens;
+        struct vuln_request req = {VULN_OP_NOP + 1, token};
+        refused += vuln_fill(&req) == -EINVAL;
+        planted += vuln_use(token) == 1;
+    }
+    if (refused != 64 || planted != 0)
+        ktap_note("64 fills with a wrong op: %u refused, %u planted their token", refused, planted);
+    ktap_check(refused == 64 && planted == 0, "vuln.refused_fill_plants_nothing");
+}
+
 static void measure_predicted(unsigned id)
 {
     for (enum attack a = 0; a < NATTACKS; a++) {
@@ -408,6 +425,8 @@ int main(void)
             continue;
         }
         fflush(stdout);
+        if (id == KSTACK_OFF)
+            check_refused_fill();
         measure(id);
         if (id == KSTACK_PRNG || id == KSTACK_PRNG_TASK || id == KSTACK_POOL)
             measure_predicted(id);
