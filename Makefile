@@ -128,7 +128,7 @@ KERNEL_SRCS := $(filter-out $(USER_ONLY_LIB_SRCS),$(wildcard kernel/*.c kernel/*
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests check-dispatch-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests check-dispatch-tests print-qemu print-run-cmdline qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -401,6 +401,11 @@ fuzz soak: check-deps
 
 # tests/run.py asks for the exact command line through this target; a boot
 # path may need files made first (QEMU_DEPS_<boot>: a test devicetree).
+# The kernel command line `make run` boots with these variables
+# (tests/host/test_lab_commands.py checks the handouts' commands with it).
+print-run-cmdline:
+	@echo '$(RUN_CMDLINE)'
+
 print-qemu: $(QEMU_DEPS_$(BOOT))
 	@echo "VARS_TEMPLATE=$(VARS_TEMPLATE_$(BOOT))"
 	@echo "QEMU=$(QEMU_CMD)"
