@@ -136,6 +136,10 @@ LABS = [
         ("vuln.fill_use.pool", 1),
         ("vuln.fill_use.*.retrying", 1),
         ("vuln.fill_use.prng.predicted", 2),
+        # part 2: the spray, which the offset does not stop (kstack.erase does)
+        ("vuln.spray.off", 1),
+        ("vuln.spray.prng", 1),
+        ("vuln.spray.pool", 1),
     ], boot="vuln"),
 ]
 

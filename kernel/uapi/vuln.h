@@ -19,4 +19,10 @@ struct vuln_request {
 
 #define VULN_OP_NOP 0x706f6eul /* "nop" */
 
+/* The wide variant (SYS_vuln_fill and SYS_vuln_use with a second argument
+ * of 1): a batch of requests, copied whole into a local that holds them
+ * all; the use checks the middle one. 64 requests either side of it cover
+ * every depth the offset can put the use at, whatever the fill's. */
+#define VULN_WIDE_REQUESTS 129
+
 #endif

@@ -42,21 +42,23 @@
  * median and the Wilson interval.
  */
 #include <math.h>
+#include <stdarg.h>
 
 #include "lib/lfsr113_solve.h"
 #include "lib/user/ulib.h"
 #include "lib/user/vuln.h"
 #include "user/common/kstack_probe.h"
 
-#define TRIALS      4096 /* one-shot attempts per strategy and attack */
-#define RETRIES     101  /* retrying attackers (odd: the median is one of them) */
-#define MAX_TRIES   2000 /* (63/64)^2000 < 1e-13: a retrying attacker always wins */
-#define PRED_TRIALS 512  /* attempts of the predicting attacker */
-#define MAX_BURN    4096 /* calls it may make waiting for two equal offsets */
-#define CHECK_DRAWS 8    /* offsets that must agree with the solved state */
+#define TRIALS       4096 /* one-shot attempts per strategy and attack */
+#define RETRIES      101  /* retrying attackers (odd: the median is one of them) */
+#define MAX_TRIES    2000 /* (63/64)^2000 < 1e-13: a retrying attacker always wins */
+#define PRED_TRIALS  512  /* attempts of the predicting attacker */
+#define ERASE_TRIALS 1024 /* attempts of each attack with kstack.erase on */
+#define MAX_BURN     4096 /* calls it may make waiting for two equal offsets */
+#define CHECK_DRAWS  8    /* offsets that must agree with the solved state */
 
-enum attack { FILL_USE, ADDR_REUSE, NATTACKS };
-static const char *const attack_names[NATTACKS] = {"fill_use", "addr_reuse"};
+enum attack { FILL_USE, ADDR_REUSE, SPRAY, NATTACKS };
+static const char *const attack_names[NATTACKS] = {"fill_use", "addr_reuse", "spray"};
 
 static unsigned long tokens = 0x70c3000000000000ul;
 
@@ -78,12 +80,37 @@ static bool fill_use(unsigned long token)
     LAB 8 END */
 }
 
+/*
+ * The spray (lab 8, part 2): one attempt against the wide variant of bug 1,
+ * whose handler takes a batch of VULN_WIDE_REQUESTS requests into one local
+ * and then checks the middle one's token. Plant `token` in every request of
+ * the batch (each VULN_OP_NOP), present it to the wide use, and say whether
+ * access was granted: whatever the two offsets, the middle of the use's
+ * batch lies inside the 2 KiB the fill wrote.
+ */
+static struct vuln_request batch[VULN_WIDE_REQUESTS];
+
+static bool spray_use(unsigned long token)
+{
+    /* LAB 8 BEGIN: plant the token in every request of a wide batch, then present it */
+    for (unsigned i = 0; i < VULN_WIDE_REQUESTS; i++)
+        batch[i] = (struct vuln_request){VULN_OP_NOP, token};
+    vuln_fill_wide(batch);
+    return vuln_use_wide(token) == 1;
+    /* LAB 8 STUB
+    (void)token, (void)batch;
+    return false;
+    LAB 8 END */
+}
+
 /* One attempt: two calls; true if the second found the first's frame. */
 static bool attempt(enum attack a)
 {
     unsigned long token = ++tokens;
     if (a == FILL_USE)
         return fill_use(token);
+    if (a == SPRAY)
+        return spray_use(token);
     long addr = vuln_leak();
     return vuln_write((unsigned long)addr, token) == 1;
 }
@@ -266,6 +293,11 @@ static void check_statistics(void)
 static void judge(unsigned id, enum attack a, unsigned wins, bool honest)
 {
     const char *attack = attack_names[a], *name = kstack_names[id];
+    if (a == SPRAY) { /* the offset does not stop it: as `off` under every strategy */
+        if (id == KSTACK_OFF || id == KSTACK_PRNG || id == KSTACK_POOL)
+            ktap_check(honest && wins * 100 >= TRIALS * 95u, "vuln.%s.%s", attack, name);
+        return;
+    }
     if (id == KSTACK_OFF && a == FILL_USE && wins * 100 < TRIALS * 95u)
         ktap_note("fill_use won %u of %u under off: is the token planted? SYS_vuln_fill "
                   "refuses (-EINVAL) a request whose op is not VULN_OP_NOP, and a refused "
@@ -324,12 +356,12 @@ static void row(const char *name, enum attack a, unsigned wins, unsigned n, cons
  */
 static bool honest(enum attack a, unsigned long before, unsigned claimed)
 {
-    if (a != FILL_USE)
+    if (a == ADDR_REUSE)
         return true;
     unsigned long counted = granted() - before;
     if (counted != claimed)
-        ktap_note("fill_use: the attacker claims %u wins, the kernel granted %lu", claimed,
-                  counted);
+        ktap_note("%s: the attacker claims %u wins, the kernel granted %lu", attack_names[a],
+                  claimed, counted);
     return counted == claimed;
 }
 
@@ -366,24 +398,31 @@ static void measure(unsigned id)
 
 /* Under `off`: a request SYS_vuln_fill refuses (its op is not VULN_OP_NOP)
  * leaves no token behind, where a right one would win (kernel/uapi/vuln.h):
- * so an attacker whose request is wrong loses, as lab 8's grade needs. */
+ * so an attacker whose request is wrong loses, as lab 8's grade needs. A
+ * few may win anyway: the token passed to the use is also in a user
+ * register, which an interrupt between the two calls can save at that very
+ * depth (about 1 in 10^4 attempts under load); a fill that plants, plants
+ * every time. So the bound is a tenth: 26 of 256 (P(X > 25) for p = 1e-3
+ * is below 1e-30). */
 static void check_refused_fill(void)
 {
     unsigned refused = 0, planted = 0;
-    for (unsigned i = 0; i < 64; i++) {
-        unsigned long token = ++tokens;
+    for (unsigned i = 0; i < 256; i++) {
+        static volatile unsigned long token; /* in memory, not in a saved register */
+        token = ++tokens;
         struct vuln_request req = {VULN_OP_NOP + 1, token};
         refused += vuln_fill(&req) == -EINVAL;
         planted += vuln_use(token) == 1;
     }
-    if (refused != 64 || planted != 0)
-        ktap_note("64 fills with a wrong op: %u refused, %u planted their token", refused, planted);
-    ktap_check(refused == 64 && planted == 0, "vuln.refused_fill_plants_nothing");
+    if (refused != 256 || planted != 0)
+        ktap_note("256 fills with a wrong op: %u refused, %u planted their token", refused,
+                  planted);
+    ktap_check(refused == 256 && planted <= 25, "vuln.refused_fill_plants_nothing");
 }
 
 static void measure_predicted(unsigned id)
 {
-    for (enum attack a = 0; a < NATTACKS; a++) {
+    for (enum attack a = 0; a < SPRAY; a++) {
         bool fits;
         unsigned resyncs;
         fflush(stdout); /* nothing may write while the attacker counts draws */
@@ -399,8 +438,118 @@ static void measure_predicted(unsigned id)
     }
 }
 
-int main(void)
+/* kstack.erase on or off (kernel/syscall/erase.c): 0, or -errno. */
+static long set_erase(bool on)
 {
+    return syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, on);
+}
+
+/*
+ * The last step of the progression: the narrow plant and the spray with
+ * kstack.erase on, which clears the stack each system call used on its way
+ * out. No token outlives the call that planted it: the spray, which beat
+ * every strategy, loses. Not always: the token is also in a user register,
+ * which an interrupt between the two calls can save at the very depth the
+ * use reads (about 1 in 10^4 attempts under load, as for the refused
+ * fill); so at most 51 of 1,024 (5%: P(X > 51) for p = 1e-3 is below
+ * 1e-50), where an erase that missed the batch loses nothing (1,024).
+ */
+static void measure_erased(unsigned id)
+{
+    if (set_erase(true) != 0) {
+        ktap_check(false, "vuln.spray.%s.erased (kstack.erase cannot be switched on)",
+                   kstack_names[id]);
+        return;
+    }
+    char name[32];
+    snprintf(name, sizeof(name), "%s+erase", kstack_names[id]);
+    const enum attack erased[] = {FILL_USE, SPRAY};
+    for (unsigned k = 0; k < 2; k++) {
+        enum attack a = erased[k];
+        unsigned wins = 0;
+        unsigned long before = granted();
+        for (unsigned i = 0; i < ERASE_TRIALS; i++)
+            wins += attempt(a);
+        bool ok = honest(a, before, wins);
+        row(name, a, wins, ERASE_TRIALS, "kstack.erase on");
+        if (a == SPRAY)
+            ktap_check(ok && wins <= 51, "vuln.spray.%s.erased", kstack_names[id]);
+    }
+    set_erase(false);
+}
+
+/* ---- the self-guiding mode (run.args=guide) ---------------------------- */
+
+#define GUIDE_LINES 24
+static char guide_lines[GUIDE_LINES][176];
+static unsigned guide_n;
+
+/* A line kept for later: printing is a system call, which would draw an
+ * offset the guide did not count. */
+static void keep(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void keep(const char *fmt, ...)
+{
+    if (guide_n == GUIDE_LINES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(guide_lines[guide_n++], sizeof(guide_lines[0]), fmt, ap);
+    va_end(ap);
+}
+
+/* Under prng, with its state recovered from leaked offsets, show where each
+ * call of each attack lands: the stack layout (a local's address at each
+ * offset), the depths of the fill and the use, and why each won or lost. */
+static void guide(void)
+{
+    struct lfsr113 g;
+    fflush(stdout);
+    if (kstack_set(KSTACK_PRNG) != 0 || !recover(&g)) {
+        printf("guide: needs strategy prng and kstack.debug (the offset probe)\n");
+        return;
+    }
+    keep("prng's LFSR113 state recovered from %u leaked offsets: every next offset is known",
+         solver.draws);
+    for (unsigned i = 0; i < 6; i++) {
+        uint32_t leak = next_offset(&g);
+        long addr = vuln_leak();
+        uint32_t fill = next_offset(&g), use = next_offset(&g);
+        bool won = fill_use(++tokens);
+        keep("narrow: a local at %#lx at offset %4u (%#lx at offset 0); fill at %4u, use at %4u: "
+             "%s",
+             (unsigned long)addr, leak, (unsigned long)addr + leak, fill, use,
+             won ? "won, the same depth" : "lost, the use read another depth");
+    }
+    for (int erase = 0; erase < 2; erase++) {
+        if (erase && set_erase(true) != 0)
+            break;
+        for (unsigned i = 0; i < 3; i++) {
+            uint32_t fill = next_offset(&g), use = next_offset(&g);
+            bool won = spray_use(++tokens);
+            keep("spray%s: fill at %4u, use at %4u: the use's token is %+5d bytes from the "
+                 "batch's middle, which spans +-1024: %s",
+                 erase ? " with kstack.erase" : "", fill, use, (int)use - (int)fill,
+                 won     ? "won"
+                 : erase ? "lost, the fill's stack was cleared on its way out"
+                         : "lost");
+        }
+    }
+    set_erase(false);
+    kstack_set(KSTACK_DEFAULT);
+    for (unsigned i = 0; i < guide_n; i++)
+        printf("guide: %s\n", guide_lines[i]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "guide") == 0) {
+        kstack_pin(0);
+        if (vuln_leak() == -ENOSYS || !kstack_calibrate())
+            printf("guide: needs a make VULN=1 kernel booted with kstack.debug\n");
+        else
+            guide();
+        return 0;
+    }
     if (vuln_leak() == -ENOSYS) {
         ktap_check(false, "vuln.built_in (this kernel was not built with make VULN=1)");
         return ktap_done();
@@ -430,6 +579,8 @@ int main(void)
         measure(id);
         if (id == KSTACK_PRNG || id == KSTACK_PRNG_TASK || id == KSTACK_POOL)
             measure_predicted(id);
+        if (id == KSTACK_OFF || id == KSTACK_PRNG || id == KSTACK_POOL)
+            measure_erased(id);
     }
     struct debug_stats st;
     syscall1(SYS_debug_stats, &st);
