@@ -9,6 +9,9 @@
  *               SYS_vuln_use, whose uninitialised local must hold it
  *   addr_reuse  leak a local's address with SYS_vuln_leak, aim
  *               SYS_vuln_write at it
+ *   spray       plant a token in every request of the wide variant's batch
+ *               (1 KiB either side of the one the use checks): it covers
+ *               every depth, so it wins under every strategy
  *
  * Both win only if the two calls' frames are at the same depth: always
  * under `off`, when the two offsets are equal (1 in 64) under a random
@@ -28,9 +31,16 @@
  *
  * Every attempt plants a new token and writes a new value: a token left
  * by an earlier attempt at another depth must not count for this one.
+ * For off, prng and pool the narrow plant and the spray run once more with
+ * kstack.erase on (kernel/syscall/erase.c): the stack a call used is
+ * cleared on its way out, and the spray loses too. `run.args=guide` prints,
+ * instead, where each call lands (the layout and the offsets seen) under
+ * prng with its state recovered (docs/attacks.md, "The exploit progression").
  *
- * KTAP: vuln.fill_use.{off,prng,pool}, vuln.addr_reuse.{off,prng,pool}
- * judge the one-shot rate (bounds in judge()), vuln.fill_use.*.retrying the
+ * KTAP: vuln.fill_use.{off,prng,pool}, vuln.addr_reuse.{off,prng,pool},
+ * vuln.spray.{off,prng,pool} judge the one-shot rate (bounds in judge()),
+ * vuln.spray.*.erased the spray with kstack.erase (measure_erased()),
+ * vuln.refused_fill_plants_nothing a refused request, vuln.fill_use.*.retrying the
  * retrying attackers' median (judge_retrying()), vuln.*.{prng,pool}.predicted
  * the predicting attacker's rate (judge_predicted()); the others are
  * reported. A fill_use win counts only if the kernel granted it too (its
@@ -39,7 +49,7 @@
  * interval and the median on known answers.
  *
  * Lab 8 (docs/labs/08-exploit.md) has the student write fill_use(), the
- * median and the Wilson interval.
+ * median and the Wilson interval, and in its part 2 spray_use().
  */
 #include <math.h>
 #include <stdarg.h>
