@@ -530,17 +530,27 @@ static void guide(void)
              (unsigned long)addr, leak, (unsigned long)addr + leak, fill, use,
              won ? "won, the same depth" : "lost, the use read another depth");
     }
+    for (unsigned i = 0; i < 2; i++) {
+        struct lfsr113 t = g;
+        uint32_t first = next_offset(&t), second = next_offset(&t);
+        unsigned burn = 0;
+        for (; second != first && burn < MAX_BURN; first = second, second = next_offset(&t))
+            burn++;
+        bool won = predicted_attempt(FILL_USE, &g);
+        keep("narrow, predicted: %u harmless calls until two equal offsets (%u, %u): %s", burn,
+             first, second, won ? "won" : "lost (another draw came in between)");
+    }
     for (int erase = 0; erase < 2; erase++) {
         if (erase && set_erase(true) != 0)
             break;
         for (unsigned i = 0; i < 3; i++) {
             uint32_t fill = next_offset(&g), use = next_offset(&g);
             bool won = spray_use(++tokens);
-            keep("spray%s: fill at %4u, use at %4u: the use's token is %+5d bytes from the "
-                 "batch's middle, which spans +-1024: %s",
-                 erase ? " with kstack.erase" : "", fill, use, (int)use - (int)fill,
+            keep("spray%s: fill at %4u, use at %4u: the use's frame is %+5d bytes deeper, the "
+                 "batch reaches 1024 either way: %s",
+                 erase ? " + erase" : "", fill, use, (int)use - (int)fill,
                  won     ? "won"
-                 : erase ? "lost, the fill's stack was cleared on its way out"
+                 : erase ? "lost, the fill's stack was cleared"
                          : "lost");
         }
     }
