@@ -21,7 +21,7 @@
  * row above data it left deeper would keep that data. Only system calls
  * erase: an interrupt taken from user mode leaves its frames until the
  * next call's erase. The cost is the clean run's reads and writes on every
- * call, about 2,000 instructions (docs/attacks.md has the figures).
+ * call, 1,400 to 2,400 instructions (docs/attacks.md has the figures).
  */
 #include "kernel/arch_callbacks.h"
 #include "kernel/cpu.h"
