@@ -66,11 +66,6 @@ syscall_path_fn syscall_path_in_force(void)
     return syscall_paths[READ_ONCE(strategy)][READ_ONCE(timed)];
 }
 
-bool syscall_path_erasing(void)
-{
-    return READ_ONCE(erase);
-}
-
 unsigned syscall_path_strategy(void)
 {
     return READ_ONCE(strategy);

@@ -24,7 +24,6 @@ void syscall_path_time(bool on);
 /* kstack.erase (erase.c): the entry code calls a wrapper that clears the
  * stack the call used on its way out (on), or the copy directly (off). */
 void syscall_path_erase(bool on);
-bool syscall_path_erasing(void);
 /* The copy of the path the strategy and the timers select (the wrapper's callee). */
 syscall_path_fn syscall_path_in_force(void);
 /* What the entry code calls now. */
