@@ -97,6 +97,9 @@ struct debug_stats {
     unsigned long ipc_objects;          /* endpoints and notifications alive (leak checks) */
     unsigned long ipc_handoffs;         /* IPC switched straight to a waiting thread */
     unsigned long vuln_granted;         /* SYS_vuln_use calls that returned 1 (make VULN=1) */
+    unsigned long ipc_fastpath;       /* 1: the IPC fastpath is on (ipc.fastpath=1, the default) */
+    unsigned long ipc_fast_hits;      /* ipc_call and ipc_reply_recv that took it, all CPUs */
+    unsigned long ipc_fast_misses[8]; /* those that did not, by guard (uapi/ipc.h IPC_FAST_*) */
 };
 #endif
 
