@@ -175,6 +175,11 @@ static struct arch_fpu *user_fpu(struct thread *t)
     return t->task && t->state != THREAD_DEAD ? &t->fpu : NULL;
 }
 
+struct arch_fpu *current_user_fpu(void)
+{
+    return user_fpu(this_cpu()->sched.current);
+}
+
 /* Switch this CPU from its current thread to next (not on any run queue).
  * slice: the ticks next may run before others get a turn. */
 static void switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
