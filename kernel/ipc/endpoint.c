@@ -221,11 +221,10 @@ static struct endpoint *endpoint_of(struct thread *self, int h, unsigned right, 
 
 /* ---- the calls ---------------------------------------------------------- */
 
-long endpoint_call(struct thread *self, int h)
+long endpoint_call_locked(struct thread *self, int h)
 {
     uintptr_t badge;
     long ret;
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct endpoint *ep = endpoint_of(self, h, IPC_RIGHT_SEND, &badge, &ret);
     if (ep && ep->receivers == 0) {
         ret = -EPIPE; /* the server is gone: fail now, do not queue */
@@ -248,6 +247,13 @@ long endpoint_call(struct thread *self, int h)
         }
         ret = endpoint_wait_done_locked(self, server);
     }
+    return ret;
+}
+
+long endpoint_call(struct thread *self, int h)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    long ret = endpoint_call_locked(self, h);
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;
 }
@@ -314,11 +320,10 @@ long endpoint_recv(struct thread *self, int h)
 /* The reply (staged in self's slot) goes to self's caller, if it is still
  * there: one that has gone (killed, say) has unlinked itself, and the reply
  * is dropped. Nothing happens if h is bad. */
-long endpoint_reply_recv(struct thread *self, int h)
+long endpoint_reply_recv_locked(struct thread *self, int h)
 {
     uintptr_t badge;
     long ret;
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct endpoint *ep = endpoint_of(self, h, IPC_RIGHT_RECV, &badge, &ret);
     if (ep) {
         struct thread *client = self->ipc.caller;
@@ -330,6 +335,13 @@ long endpoint_reply_recv(struct thread *self, int h)
         }
         ret = receive_locked(self, ep, client);
     }
+    return ret;
+}
+
+long endpoint_reply_recv(struct thread *self, int h)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    long ret = endpoint_reply_recv_locked(self, h);
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;
 }

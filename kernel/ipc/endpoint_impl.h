@@ -57,4 +57,9 @@ static inline void ipc_complete_locked(struct thread *t, long result)
  * -EINTR if self's task is exiting. */
 long endpoint_wait_done_locked(struct thread *self, struct thread *to);
 
+/* endpoint_call and endpoint_reply_recv without taking sched_lock: the
+ * fastpath, having failed a guard under the lock, goes on with them. */
+long endpoint_call_locked(struct thread *self, int h);
+long endpoint_reply_recv_locked(struct thread *self, int h);
+
 #endif

@@ -8,13 +8,14 @@
  * It runs inside the system call's handler, below the dispatcher: the
  * entry has drawn its stack offset like every other. Every guard is
  * checked, under sched_lock, before anything is written; the first that
- * fails sends the call down the ordinary path (endpoint.c), unchanged, and
- * is counted. After the guards it does what endpoint.c would do in that
- * case, straight-line: the partner leaves its queue or its reply wait, the
- * tag and four words go from this thread's trapframe to the partner's
- * (one copy; ipc.direct tells the partner not to unstage its slot), and
- * the CPU is handed to the partner with the scheduler's own hand-off
- * (sched_hand_off_locked: the same switch, never the run queue). This
+ * fails is counted and sends the call down the ordinary path (endpoint.c),
+ * unchanged: a long message before the lock is taken, any other with the
+ * lock kept (the registers staged as sys_ipc.c would, then
+ * endpoint_call_locked), so that a miss does not take the lock twice. After the guards it does what
+ * endpoint.c would do in that case, straight-line: the partner leaves its queue or its reply wait,
+ * the tag and four words go from this thread's trapframe to the partner's (one copy; ipc.direct
+ * tells the partner not to unstage its slot), and the CPU is handed to the partner with the
+ * scheduler's own hand-off (sched_hand_off_locked: the same switch, never the run queue). This
  * thread then waits as endpoint.c's threads do, so either path may wake
  * it.
  */
@@ -106,6 +107,16 @@ static void deliver_direct(struct thread *to, const struct sysargs *args, long r
     ipc_complete_locked(to, result);
 }
 
+/* A guard failed (sched_lock held): count it, stage the register-only
+ * message in self's slot as sys_ipc.c's stage does, and take the ordinary
+ * path without letting the lock go. */
+static void miss(struct cpu *c, int guard, struct thread *self, const struct sysargs *args)
+{
+    count(&stats[c->id].misses[guard]);
+    for (int i = 0; i < 1 + IPC_REG_WORDS; i++)
+        self->ipc.msg.regs[i] = args->a[1 + i];
+}
+
 /* Hand this CPU to `to` and wait, as endpoint.c's threads do. */
 static long hand_off_and_wait(struct thread *self, struct thread *to)
 {
@@ -132,9 +143,11 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
     struct thread *me = c->sched.current;
     int guard = call_guards(me, h, &ep, &badge);
     if (guard >= 0) {
-        count(&stats[c->id].misses[guard]);
+        miss(c, guard, me, args);
+        *ret = endpoint_call_locked(me, h);
         spin_unlock_irqrestore(&sched_lock, flags);
-        return false;
+        *self = me;
+        return true;
     }
     count(&stats[c->id].hits);
     struct thread *server = queue_pop(&ep->recvs);
@@ -179,9 +192,11 @@ bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self
     struct thread *me = c->sched.current;
     int guard = reply_guards(me, h, &ep);
     if (guard >= 0) {
-        count(&stats[c->id].misses[guard]);
+        miss(c, guard, me, args);
+        *ret = endpoint_reply_recv_locked(me, h);
         spin_unlock_irqrestore(&sched_lock, flags);
-        return false;
+        *self = me;
+        return true;
     }
     count(&stats[c->id].hits);
     struct thread *client = me->ipc.caller;

@@ -13,10 +13,11 @@ struct thread;
 void ipc_fastpath_init(const char *cmdline);
 bool ipc_fastpath_enabled(void);
 
-/* The call (args as SYS_ipc_call's, h its handle) if every guard passes:
- * true, with the calling thread and what its wait ended with (the caller
- * finishes as after endpoint_call: sys_ipc.c's unstage). False, with
- * nothing done, if one fails or the fastpath is off. */
+/* The call (args as SYS_ipc_call's, h its handle): true, with the calling
+ * thread and what its wait ended with (the caller finishes as after
+ * endpoint_call: sys_ipc.c's unstage), whether every guard passed or one
+ * failed under the lock (then endpoint_call_locked did the call). False,
+ * with nothing done, for a long message or with the fastpath off. */
 bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long *ret);
 /* The same for ipc_reply_recv. */
 bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self, long *ret);
