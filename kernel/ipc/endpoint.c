@@ -20,6 +20,7 @@
 #include "kernel/errno.h"
 #include "kernel/ipc/endpoint_impl.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/quota.h"
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
 #include "lib/string.h"
@@ -142,6 +143,7 @@ struct endpoint *endpoint_alloc_locked(const struct task *owner)
         if (endpoints[i].refs == 0) {
             memset(&endpoints[i], 0, sizeof(endpoints[i]));
             endpoints[i].owner = owner;
+            endpoints[i].account = owner ? owner->account : NULL;
             return &endpoints[i];
         }
     }
@@ -187,6 +189,7 @@ void endpoint_release_locked(struct endpoint *ep, unsigned rights)
     if (--ep->refs == 0) {
         fail_queue_locked(&ep->sends, -EPIPE);
         fail_queue_locked(&ep->recvs, -EPIPE);
+        quota_uncharge_locked(ep->account, CHARGE_ENDPOINTS, 1);
     }
 }
 

@@ -9,6 +9,8 @@
 
 #include "kernel/sched/sched.h"
 
+struct quota_account;
+
 struct thread_queue {
     struct thread *head, *tail;
 };
@@ -19,6 +21,8 @@ struct endpoint {
     const struct task *owner;  /* the task that made it (its quota), or NULL */
     struct thread_queue sends; /* callers waiting for a receiver (IPC_SEND_WAIT) */
     struct thread_queue recvs; /* receivers waiting for a message (IPC_RECV_WAIT) */
+    /* The account of its creator's tree, which pays for it until it goes. */
+    struct quota_account *account;
 };
 
 static inline void queue_push(struct thread_queue *q, struct thread *t)
