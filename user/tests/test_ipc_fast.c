@@ -12,6 +12,7 @@
  * CPU 0. Nothing is printed between two readings of the counters: the
  * console server's own calls would count.
  */
+#include "kernel/uapi/kstack.h"
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
 
@@ -175,15 +176,38 @@ static bool echo(int h, unsigned long len, unsigned long seed)
     return ok;
 }
 
+/* Stack offsets drawn so far under the strategy in force, all CPUs. */
+static long draws(void)
+{
+    static struct kstack_stats st;
+    long strategy = syscall0(SYS_kstack_get);
+    if (strategy < 0 || strategy >= KSTACK_NR || syscall2(SYS_kstack_stats, -1, &st) != 0)
+        return -1;
+    return (long)st.count[strategy][KSTACK_CNT_DRAWS];
+}
+
 static void test_hits(int h)
 {
     bool ok = echo(h, 0, 1); /* the server now waits in ipc_reply_recv */
+    long draws_before = draws();
     struct fast before = fast_now();
     for (unsigned long i = 0; i < 100; i++)
         ok = ok && echo(h, 0, i);
     struct fast f = fast_since(before);
+    long drawn = draws() - draws_before;
     ktap_check(ok, "ipc.fastpath_words_arrive");
     expect(f, 200, -1, 0, "ipc.fastpath_call_and_reply_hit");
+    /* The fastpath runs below the dispatcher: each of the 300 system calls
+     * (echo's ipc_set_buffer, ipc_call, the server's ipc_reply_recv) drew
+     * its stack offset, as they do with ipc.fastpath=0, plus the few reads
+     * between (nothing else runs). Under kstack=off nothing is drawn. */
+    if (draws_before < 0 || syscall0(SYS_kstack_get) == KSTACK_OFF) {
+        ktap_skip("ipc.fastpath_every_entry_draws_an_offset", "no draws to count");
+        return;
+    }
+    if (drawn < 300 || drawn > 310)
+        ktap_note("%ld offsets drawn in 100 round trips", drawn);
+    ktap_check(drawn >= 300 && drawn <= 310, "ipc.fastpath_every_entry_draws_an_offset");
 }
 
 static void test_fallbacks(int h, int e)
