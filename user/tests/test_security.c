@@ -110,6 +110,7 @@ static int debug_calls_open(void)
         {"kstack_debug(DRAIN)", SYS_kstack_debug, KSTACK_DEBUG_DRAIN, 0, 0, 0, 0},
         {"kstack_debug(FIXED)", SYS_kstack_debug, KSTACK_DEBUG_FIXED, 64, 0, 0, 0},
         {"kstack_debug(PAINT)", SYS_kstack_debug, KSTACK_DEBUG_PAINT, 0, 0, 0, 0},
+        {"kstack_debug(ERASE)", SYS_kstack_debug, KSTACK_DEBUG_ERASE, 0, 0, 0, 0},
         {"kstack_stats", SYS_kstack_stats, -1, (long)&kstats, 0, 0, 0},
         {"debug_kaddr(STACK, ARM)", SYS_debug_kaddr, DEBUG_KADDR_STACK, DEBUG_KADDR_ARM, 0, 0, 0},
         {"debug_kaddr(DIRECT_MAP, CHECK)", SYS_debug_kaddr, DEBUG_KADDR_DIRECT_MAP,
