@@ -525,6 +525,15 @@ build/host/test_rng_devices: tests/host/test_rng_devices.c kernel/dev/bcm2835_rn
 	$(Q)$(HOST_CC) -Itests/host/fake_kernel $(HOST_CFLAGS) $< kernel/dev/bcm2835_rng.c \
 	    kernel/dev/bcm2711_rng200.c -o $@ $(HOST_LDLIBS)
 
+# The ASID allocator and the x86_64 PCID bookkeeping against a TLB model:
+# tests/host/fake_kernel stands in for the kernel around them.
+build/host/test_tlb_model: tests/host/test_tlb_model.c kernel/mm/asid.c kernel/mm/asid.h \
+    arch/x86_64/pcid.c arch/x86_64/pcid.h lib/cmdline.c tests/host/check.h \
+    $(wildcard tests/host/fake_kernel/*.h tests/host/fake_kernel/*/*.h tests/host/fake_kernel/*/*/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -Itests/host/fake_kernel $(HOST_CFLAGS) $< kernel/mm/asid.c arch/x86_64/pcid.c \
+	    lib/cmdline.c -o $@ $(HOST_LDLIBS)
+
 # Lab 1's handler against a user memory model that records every copy:
 # tests/host/fake_syscall stands in for the user copies, the clock and the
 # scheduler (kernel/syscall/sys_time.c's other handlers).

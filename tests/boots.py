@@ -195,12 +195,17 @@ def boot_matrix():
         warning = (r"kstack: WARNING: kstack=hw is not available here; keeping prng" if bad == "hw"
                    else r"kstack: WARNING: unknown kstack=bogus; valid: off counter crng16 task "
                         r"siphash prng prng-task pool hw; keeping prng")
-        for smp, choice, says in ((1, "pool", [r"kstack: strategy pool "]),
-                                  (3, bad, [warning, r"kstack: strategy prng \(default\)"])):
+        # The 3-CPU boot also runs the IPC tests with the IPC fastpath off
+        # (ipc.fastpath=0): every call takes the ordinary path, and the
+        # fastpath's transcript must come out the same as with it on.
+        slow_ipc = (",user.ipc,user.ipc_fastpath", " ipc.fastpath=0", [r"ipc: fastpath off"])
+        for smp, choice, says, ipc in ((1, "pool", [r"kstack: strategy pool "], ("", "", [])),
+                                       (3, bad, [warning, r"kstack: strategy prng \(default\)"],
+                                        slow_ipc)):
             boots.append(Boot(f"{arch}.{fw}.smp{smp}", arch, fw, smp=smp,
-                              cmdline=f"ktest=boot,user.smp_scheduler,user.security "
-                                      f"kstack={choice}{' kstack.lock' if smp == 1 else ''}",
-                              expect=booted(arch, smp) + gic[arch] + says +
+                              cmdline=f"ktest=boot,user.smp_scheduler,user.security{ipc[0]} "
+                                      f"kstack={choice}{' kstack.lock' if smp == 1 else ''}{ipc[1]}",
+                              expect=booted(arch, smp) + gic[arch] + says + ipc[2] +
                               (forged if smp == 3 else [])))
         # Many CPUs: 16 on each arch (arm64 needs a GICv3 for
         # more than 8; its boot is with the GICv3 ones), and on x86_64 more

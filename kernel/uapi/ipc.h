@@ -56,6 +56,18 @@
 #define IPC_BADGE_MAX             ((1ul << 63) - 1)    /* badges are 63 bits: results stay >= 0 */
 #define IPC_NOTIFY_BITS           0x7ffffffffffffffful /* bit 63 is not a notification bit */
 
+/* The guards of the IPC fastpath (docs/ipc.md "The fastpath"): an ipc_call
+ * or ipc_reply_recv that fails one takes the ordinary path, and
+ * SYS_debug_stats counts the first one it failed. */
+#define IPC_FAST_LONG       0 /* the tag has extra words */
+#define IPC_FAST_BAD_HANDLE 1 /* no such handle, or not an endpoint */
+#define IPC_FAST_NO_RIGHT   2 /* the handle lacks SEND (call) or RECV (reply_recv) */
+#define IPC_FAST_NO_PARTNER 3 /* call: no receiver waits; reply_recv: no caller to answer */
+#define IPC_FAST_BUSY       4 /* reply_recv: a sender waits, to be received at once */
+#define IPC_FAST_OTHER_CPU  5 /* the partner is not asleep on this CPU, or may not run here */
+#define IPC_FAST_KILLED     6 /* the calling thread's task is exiting */
+#define IPC_FAST_GUARDS     7
+
 /* Rights a handle carries (handle_mint hands on a subset). */
 #define IPC_RIGHT_SEND    0x01  /* endpoint: ipc_call, ipc_send */
 #define IPC_RIGHT_RECV    0x02  /* endpoint: ipc_recv, ipc_reply_recv */

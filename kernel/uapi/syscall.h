@@ -100,6 +100,9 @@ struct debug_stats {
     unsigned long user_access_ticks;    /* timer ticks handled with user pages reachable
                                          * (x86 RFLAGS.AC, arm64 PSTATE.PAN clear, riscv
                                          * sstatus.SUM): must stay 0 */
+    unsigned long ipc_fastpath;       /* 1: the IPC fastpath is on (ipc.fastpath=1, the default) */
+    unsigned long ipc_fast_hits;      /* ipc_call and ipc_reply_recv that took it, all CPUs */
+    unsigned long ipc_fast_misses[8]; /* those that did not, by guard (uapi/ipc.h IPC_FAST_*) */
 };
 #endif
 

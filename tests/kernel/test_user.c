@@ -47,6 +47,13 @@ KTEST(user, ipc)
     KEXPECT_EQ(run0("test_ipc"), 0);
 }
 
+/* The IPC fastpath's hits and misses, and its transcript (user/tests/test_ipc_fast.c
+ * prints the ipc.fastpath_* subtests). */
+KTEST(user, ipc_fastpath)
+{
+    KEXPECT_EQ(run0("test_ipc_fast"), 0);
+}
+
 /* The console device and its interrupt (user/tests/test_device.c prints the
  * ipc.device_* and ipc.irq_* subtests): started with the device as handle 0. */
 static int run_driver(int argc, const char *const argv[])
