@@ -16,7 +16,7 @@ void irqsoff_opened(void)
     if (!READ_ONCE(started))
         return;
     struct irqsoff_cpu *w = &arch_this_cpu()->irqsoff; /* IRQs off: this CPU */
-    w->opened = arch_timestamp_begin() | 1; /* never 0, "none open" */
+    w->opened = arch_timestamp_begin() | 1;            /* never 0, "none open" */
     w->opened_at = (uintptr_t)__builtin_return_address(0);
 }
 
@@ -88,9 +88,7 @@ int irqsoff_read(long cpu, struct latency_irqsoff *out, bool reset)
     return 0;
 }
 #else
-void irqsoff_start(void)
-{
-}
+void irqsoff_start(void) {}
 
 int irqsoff_read(long cpu, struct latency_irqsoff *out, bool reset)
 {

@@ -33,13 +33,13 @@ struct latency_irqsoff;
 
 /* Per CPU (in struct cpu), written only by that CPU. */
 struct irqsoff_cpu {
-    uint64_t opened;       /* counter when the open window began; 0: none open */
-    uintptr_t opened_at;   /* ... and where */
-    uint64_t longest;      /* the longest window closed since the reset, in ticks */
-    uintptr_t from, to;    /* ... where it opened and closed */
-    uint64_t windows;      /* windows closed since the reset */
-    uint32_t seq;          /* odd while the four fields above are being written */
-    bool reset;            /* set by a reader: start over at the next close (not counted) */
+    uint64_t opened;     /* counter when the open window began; 0: none open */
+    uintptr_t opened_at; /* ... and where */
+    uint64_t longest;    /* the longest window closed since the reset, in ticks */
+    uintptr_t from, to;  /* ... where it opened and closed */
+    uint64_t windows;    /* windows closed since the reset */
+    uint32_t seq;        /* odd while the four fields above are being written */
+    bool reset;          /* set by a reader: start over at the next close (not counted) */
 };
 
 #if CONFIG_IRQSOFF
@@ -58,12 +58,8 @@ static inline void irqsoff_exit(void)
     irqsoff_closing();
 }
 #else
-static inline void irqsoff_entry(void)
-{
-}
-static inline void irqsoff_exit(void)
-{
-}
+static inline void irqsoff_entry(void) {}
+static inline void irqsoff_exit(void) {}
 #endif
 
 /* Boot CPU, once every CPU is online: start timing windows. */

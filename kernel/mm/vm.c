@@ -76,8 +76,8 @@ static int leaf_level(const struct aspace *as, uintptr_t va, uint64_t pa, size_t
 
 /* One leaf entry of vm_map under the lock (IRQs masked for this alone): the
  * bytes it mapped; 0 with *err set, or with *need_table (walk) to retry. */
-static uint64_t map_one(struct aspace *as, uintptr_t va, uint64_t pa, size_t size,
-                        unsigned prot, uint64_t *spare, bool *need_table, int *err)
+static uint64_t map_one(struct aspace *as, uintptr_t va, uint64_t pa, size_t size, unsigned prot,
+                        uint64_t *spare, bool *need_table, int *err)
 {
     int level = leaf_level(as, va, pa, size);
     uint64_t step = 0;

@@ -21,9 +21,9 @@
     }
 
 /* SYS_latency_ctl operations. */
-#define LATENCY_OFF    0 /* () -> 0: stop timing */
-#define LATENCY_ON     1 /* () -> 0, or -ENOMEM: time every call in the table */
-#define LATENCY_STATUS 2 /* (struct latency_status *) -> 0 */
+#define LATENCY_OFF     0 /* () -> 0: stop timing */
+#define LATENCY_ON      1 /* () -> 0, or -ENOMEM: time every call in the table */
+#define LATENCY_STATUS  2 /* (struct latency_status *) -> 0 */
 /* (cpu, struct latency_irqsoff *, reset) -> 0: that CPU's longest IRQs-off
  * window (kernel/latency/irqsoff.h), then, if reset is 1, start over;
  * -ENOSYS in a kernel built without make IRQSOFF=1, -EINVAL for a CPU
@@ -48,9 +48,10 @@ struct latency_status {
 
 /* LATENCY_IRQSOFF's answer. */
 struct latency_irqsoff {
-    unsigned long longest; /* ticks of the latency counter (instructions under -icount, x 2^shift) */
-    unsigned long from;    /* kernel address where it opened ... */
-    unsigned long to;      /* ... and where it closed (addr2line -f -e kernel.elf) */
+    unsigned long
+        longest;        /* ticks of the latency counter (instructions under -icount, x 2^shift) */
+    unsigned long from; /* kernel address where it opened ... */
+    unsigned long to;   /* ... and where it closed (addr2line -f -e kernel.elf) */
     unsigned long windows; /* IRQs-off windows closed since the last reset */
 };
 

@@ -95,9 +95,7 @@ static void ipc_and_brk(void)
     brk_storm();
 }
 
-static void nothing(void)
-{
-}
+static void nothing(void) {}
 
 /* CPU c's longest window against the bound; false if none was seen. */
 static bool check_cpu(unsigned long c, bool *within)
