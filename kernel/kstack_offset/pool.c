@@ -94,6 +94,8 @@ void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes, bool until_work)
     if (kstack_pool_level(&p->ring) == KSTACK_POOL_BYTES || max_bytes == 0)
         return;
     c->preempt_count++;
+    arch_irq_enable(); /* whatever masked them before stays out of the steps' windows */
+    arch_irq_disable();
     get_random_bytes(p->key, sizeof(p->key));
     for (unsigned made = 0; made < max_bytes;) {
         arch_irq_enable(); /* a pending interrupt is taken here */

@@ -12,7 +12,8 @@
  *   - then the same loop with the background refills off (the pool hostile
  *     loop of kstack.pool_hostile): every 256th call finds the ring dry;
  *   - an IPC storm: round trips to an echo server on another CPU;
- *   - brk growing and shrinking by 48 MiB (the unmapping, its shootdowns).
+ *   - brk growing and shrinking by 48 MiB (the unmapping);
+ *   - sleeps after the loops, while the idle loop tops the pool up.
  * irqsoff.max_within_bound: every CPU's longest window is at most
  * BOUND_INSNS instructions; the note names where each began and ended
  * ("#0 0x..." lines, which tests/run.py names with addr2line when the boot
@@ -31,6 +32,7 @@
 #define IPC_CALLS     20000
 #define BRK_BYTES     (48ul << 20)
 #define BRK_ROUNDS    2
+#define IDLE_NS       50000000 /* 50 ms: the idle loop refills 16 KiB or more */
 #define MAX_CPUS_HERE 8
 #define STACK_SIZE    (16 * 1024)
 
@@ -97,6 +99,13 @@ static void ipc_and_brk(void)
 
 static void nothing(void) {}
 
+/* Sleep: the idle loop tops the pool up meanwhile, a kilobyte at a time. */
+static void idle_a_while(void)
+{
+    struct timespec ts = {0, IDLE_NS};
+    sys_nanosleep(&ts, NULL);
+}
+
 /* CPU c's longest window against the bound; false if none was seen. */
 static bool check_cpu(unsigned long c, bool *within)
 {
@@ -131,11 +140,13 @@ int main(int argc, char **argv)
     for (unsigned long c = 0; c < ncpus; c++)
         irqsoff(c, &w, 1);
     hostile_everywhere(ipc_and_brk); /* the tick's and the idle loop's refills */
+    idle_a_while();
     ktap_note("hostile loops, IPC storm and brk done");
     syscall2(SYS_kstack_debug, KSTACK_DEBUG_POOL_TICK, 0);
     hostile_everywhere(nothing); /* every 256th call dry: the path's refills */
     ktap_note("hostile loops with the background refills off done");
     syscall2(SYS_kstack_debug, KSTACK_DEBUG_POOL_TICK, 1);
+    idle_a_while();
     bool within = true, seen = true;
     for (unsigned long c = 0; c < ncpus; c++)
         seen &= check_cpu(c, &within);
