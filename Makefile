@@ -391,7 +391,8 @@ ICOUNT ?= 0
 SCALING ?= 1 2 4 8
 BENCH_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES))
 bench: check-deps
-	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
+	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; \
+	    $(MAKE) --no-print-directory ARCH=$$a IRQSOFF=1 image || exit 1; done
 	$(Q)$(PYTHON) scripts/bench.py --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
 	    --strategies $(STRATEGIES) --icount $(ICOUNT) --scaling "$(SCALING)"
 
