@@ -137,7 +137,7 @@ KERNEL_SRCS := $(filter-out $(USER_ONLY_LIB_SRCS),$(wildcard kernel/*.c kernel/*
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS)) $(BUILD)/obj/initrd.S.o
 KERNEL_ELF := $(BUILD)/kernel.elf
 
-.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests check-dispatch-tests print-qemu qemu-gdb gdb clean \
+.PHONY: all kernel image run bench fuzz soak test mutate lab grade newlib newlib-arch deps check-deps host-tests kstack-lib-tests kstack-conformance-tests check-dispatch-tests print-qemu print-run-cmdline qemu-gdb gdb clean \
         distclean format check-format help
 .DEFAULT_GOAL := all
 
@@ -411,6 +411,11 @@ fuzz soak: check-deps
 
 # tests/run.py asks for the exact command line through this target; a boot
 # path may need files made first (QEMU_DEPS_<boot>: a test devicetree).
+# The kernel command line `make run` boots with these variables
+# (tests/host/test_lab_commands.py checks the handouts' commands with it).
+print-run-cmdline:
+	@echo '$(RUN_CMDLINE)'
+
 print-qemu: $(QEMU_DEPS_$(BOOT))
 	@echo "VARS_TEMPLATE=$(VARS_TEMPLATE_$(BOOT))"
 	@echo "QEMU=$(QEMU_CMD)"
@@ -529,6 +534,24 @@ build/host/test_rng_devices: tests/host/test_rng_devices.c kernel/dev/bcm2835_rn
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -Itests/host/fake_kernel $(HOST_CFLAGS) $< kernel/dev/bcm2835_rng.c \
 	    kernel/dev/bcm2711_rng200.c -o $@ $(HOST_LDLIBS)
+
+# Lab 1's handler against a user memory model that records every copy:
+# tests/host/fake_syscall stands in for the user copies, the clock and the
+# scheduler (kernel/syscall/sys_time.c's other handlers).
+FAKE_SYSCALL := $(wildcard tests/host/fake_syscall/*/*.h)
+build/host/test_sys_clock: tests/host/test_sys_clock.c kernel/syscall/sys_time.c tests/host/check.h \
+    $(FAKE_SYSCALL)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -Itests/host/fake_syscall $(HOST_CFLAGS) -Wno-unused-parameter $< kernel/syscall/sys_time.c -o $@ $(HOST_LDLIBS)
+
+# Lab 7's answer(), driven request by request: tests/host/fake_user stands
+# in for lib/user's IPC calls and C library (the server's file is included
+# whole; lib/result_guard.c is the real one).
+build/host/test_console_server: tests/host/test_console_server.c user/servers/console_server.c \
+    lib/result_guard.c lib/result_guard.h lib/user/console_client.h tests/host/check.h \
+    $(wildcard tests/host/fake_user/*/*/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -Itests/host/fake_user $(HOST_CFLAGS) $< lib/result_guard.c -o $@ $(HOST_LDLIBS)
 
 # The real Raspberry Pi 4 devicetree, fetched while this test is built
 # (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched

@@ -123,6 +123,11 @@ static inline bool arch_irq_flags_masked(unsigned long flags);
 /* (inline) Unmask / mask IRQs on this CPU. */
 static inline void arch_irq_enable(void);
 static inline void arch_irq_disable(void);
+/* True if the kernel could touch user pages right now: x86_64 RFLAGS.AC
+ * with SMAP on, arm64 PSTATE.PAN clear with PAN, riscv64 sstatus.SUM. Only
+ * the copy routines open it; every interrupt and exception entry closes it
+ * (the tick counts any that does not: struct debug_stats). */
+bool arch_user_access_open(void);
 /* Idle wait: called with IRQs off; enables them and sleeps until an
  * interrupt has been taken; returns with IRQs on. */
 void arch_idle(void);

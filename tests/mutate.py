@@ -52,7 +52,8 @@ them); a boot whose kernel is built with other make variables
 (gate-closed-nodebug: DEBUG_CALLS=0, vuln: VULN=1, irqsoff: IRQSOFF=1, its make_vars in
 tests/boots.py) gets the mutant built that way too. `ktest` narrows what those
 boots run (run.py --ktest). A host mutant
-(lib/) builds the host unit tests and runs host.<host>.
+(lib/, or a script tests/host/test_<host>.py reads) builds the host unit
+tests and runs host.<host>.
 
 `kills` is a space-separated list of fnmatch globs matched against the test
 names tests/run.py prints in its "ok N - NAME" / "not ok N - NAME" lines;

@@ -10,6 +10,9 @@
  *   CR0.WP    the kernel cannot write through read-only entries either
  *   CR4.PGE   kernel (global) entries survive CR3 loads
  *   CR4.SMEP  the kernel can never execute a user page
+ *   CR4.UMIP  SGDT, SIDT, SLDT, SMSW and STR fault in user mode (#GP), so a
+ *             program learns no kernel address from the descriptor tables
+ *             (SDM vol. 3A 2.5; CPUID.(EAX=7,ECX=0):ECX.UMIP[bit 2])
  *   CR4.SMAP  the kernel can only touch user pages inside the copy
  *             routines (stac/clac in uaccess.S)
  *   CR4.PCIDE user translations tagged with the address space's PCID
@@ -23,6 +26,7 @@
 #define CR4_PGE   (1ull << 7)
 #define CR4_SMEP  (1ull << 20)
 #define CR4_SMAP  (1ull << 21)
+#define CR4_UMIP  (1ull << 11)
 #define CR4_PCIDE (1ull << 17)
 
 /* With CR4.PCIDE (SDM vol. 3A 4.10.1): CR3[11:0] is the PCID, and a MOV to
@@ -67,6 +71,8 @@ void x86_paging_features_init(void)
         cr4 |= CR4_SMAP;
         x86_smap_enabled = true;
     }
+    if (r[2] & (1u << 2)) /* ECX.UMIP[bit 2] */
+        cr4 |= CR4_UMIP;
     write_cr4(cr4);
     x86_cpuid(0x80000001, 0, r);
     has_1g_pages = r[3] & (1u << 26); /* EDX.Page1GB */
@@ -78,6 +84,15 @@ unsigned arch_user_guards(void)
     x86_cpuid(7, 0, r);
     return ((r[1] & (1u << 20)) ? ARCH_GUARD_NO_ACCESS : 0) | /* EBX.SMAP */
            ((r[1] & (1u << 7)) ? ARCH_GUARD_NO_EXEC : 0);     /* EBX.SMEP */
+}
+
+/* RFLAGS.AC (bit 18) lets supervisor accesses reach user pages while
+ * CR4.SMAP is on (SDM vol. 3A 4.6.1). */
+bool arch_user_access_open(void)
+{
+    unsigned long flags;
+    __asm__ volatile("pushfq; popq %0" : "=r"(flags));
+    return x86_smap_enabled && (flags & (1ul << 18));
 }
 
 bool arch_pt_block_ok(int level)

@@ -144,10 +144,13 @@ void kstack_offset_init(const struct boot_info *bi)
     locked = cmdline_flag(bi->cmdline, "kstack.lock");
     unsigned id = boot_choice(bi->cmdline);
     kstack_offset_select(id);
+    bool erase = cmdline_flag(bi->cmdline, "kstack.erase"); /* kernel/syscall/erase.c */
+    if (erase)
+        syscall_path_erase(true);
     kprintf("kstack: strategy %s%s (random offset 0..%u in 16-byte steps on every system "
-            "call)%s; hw source: %s; debug calls %s\n",
+            "call)%s%s; hw source: %s; debug calls %s\n",
             strategies[id]->name, id == KSTACK_DEFAULT ? " (default)" : "", KSTACK_OFFSET_MAX,
-            locked ? ", locked" : "", random_hw_name(),
+            locked ? ", locked" : "", erase ? ", used stack erased on exit" : "", random_hw_name(),
             debug_allowed        ? "ON (kstack.debug: offsets can be read and pinned)"
             : CONFIG_DEBUG_CALLS ? "off"
                                  : "off (not built in)");

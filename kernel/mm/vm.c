@@ -254,19 +254,3 @@ void aspace_activate(struct aspace *as)
     arch_aspace_activate(as ? as->root : 0, asid & ASID_VALUE_MASK, asid & ASID_NEED_FLUSH);
     arch_irq_restore(flags);
 }
-
-void *ioremap(uint64_t pa, size_t size)
-{
-    uint64_t base = ALIGN_DOWN(pa, PAGE_SIZE);
-    size_t len = ALIGN_UP(pa + size, PAGE_SIZE) - base;
-    for (size_t off = 0; off < len; off += PAGE_SIZE) {
-        uint64_t mapped;
-        unsigned prot;
-        if (vm_query(&kernel_aspace, ARCH_DIRECT_MAP_BASE + base + off, &mapped, &prot))
-            continue; /* already mapped (another device in the same page) */
-        if (vm_map(&kernel_aspace, ARCH_DIRECT_MAP_BASE + base + off, base + off, PAGE_SIZE,
-                   VM_READ | VM_WRITE | VM_DEVICE) != 0)
-            panic("ioremap: cannot map %#llx", (unsigned long long)(base + off));
-    }
-    return (void *)(ARCH_DIRECT_MAP_BASE + pa);
-}

@@ -512,8 +512,10 @@ void sched_tick(void)
     struct cpu *c = this_cpu();
     c->sched.ticks++;
     kstack_offset_tick(c);
-    latency_tick(c); /* this CPU's timed samples into its histograms */
+    latency_tick(c);                          /* this CPU's timed samples into its histograms */
+    bool user_open = arch_user_access_open(); /* as the interrupt left it */
     unsigned long flags = spin_lock_irqsave(&sched_lock);
+    sched_stats.user_access_ticks += user_open;
     wake_sleepers_locked(arch_counter());
     struct thread *t = c->sched.current;
     if (t == c->sched.idle) {

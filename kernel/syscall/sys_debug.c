@@ -72,6 +72,7 @@ long sys_debug_stats(const struct sysargs *args)
     st.preempted_in_syscall = sched_stats.preempted_in_syscall;
     st.ipc_objects = endpoints_alive_locked() + notifies_alive_locked();
     st.ipc_handoffs = sched_stats.handoffs;
+    st.user_access_ticks = sched_stats.user_access_ticks;
     spin_unlock_irqrestore(&sched_lock, flags);
     for (unsigned i = 0; i < MAX_CPUS && i < ARRAY_SIZE(st.ticks); i++)
         st.ticks[i] = READ_ONCE(cpus[i].sched.ticks);

@@ -97,6 +97,9 @@ struct debug_stats {
     unsigned long ipc_objects;          /* endpoints and notifications alive (leak checks) */
     unsigned long ipc_handoffs;         /* IPC switched straight to a waiting thread */
     unsigned long vuln_granted;         /* SYS_vuln_use calls that returned 1 (make VULN=1) */
+    unsigned long user_access_ticks;    /* timer ticks handled with user pages reachable
+                                         * (x86 RFLAGS.AC, arm64 PSTATE.PAN clear, riscv
+                                         * sstatus.SUM): must stay 0 */
 };
 #endif
 

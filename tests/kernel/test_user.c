@@ -105,6 +105,32 @@ KTEST(user, security)
     KEXPECT_EQ(run("test_security", 2, argv), 0);
 }
 
+/* What a program's own CPU state cannot give it (user/tests/test_privilege.c
+ * prints the privilege.* subtests): user pages closed in every tick's
+ * handler whatever RFLAGS.AC it set, no descriptor table reads. */
+KTEST(user, privilege)
+{
+    KEXPECT_EQ(run0("test_privilege"), 0);
+}
+
+/* Past PID_MAX the pids start again at 1, skipping the ones in use: a pid
+ * (and the console badge made of it) never goes negative, so the console
+ * server, which ends on a negative badge, keeps serving. */
+KTEST(user, pids_stay_positive)
+{
+    const char *argv[] = {"hello"};
+    bool served = console_service_serving();
+    task_pid_counter_set(PID_MAX - 1);
+    for (int i = 0; i < 4; i++) {
+        int status = -1, pid = task_spawn_kernel("hello", 1, argv, 0);
+        if (pid < 1)
+            ktest_fail(__FILE__, __LINE__, "spawn %d after PID_MAX - 1: pid %d", i, pid);
+        KEXPECT_EQ(task_wait(NULL, pid, &status), pid);
+        KEXPECT_EQ(status, 0);
+    }
+    KEXPECT_EQ(console_service_serving(), served);
+}
+
 /* A fork bomb and an allocation storm from one program leave a second
  * program and the console server running (kernel/quota.h); once they are
  * gone, so are their trees' accounts: every charge came back. */

@@ -134,7 +134,8 @@ static uint64_t fastest(long nr)
 }
 
 /* BENCH null: the unknown number and getpid with strategy off, timers off
- * and then on (the timers' own cost is the difference). */
+ * and then on (the timers' own cost is the difference); 2: timers off and
+ * kstack.erase on (the erase's cost). */
 static void null_calls(int timed)
 {
     long before = syscall0(SYS_kstack_get);
@@ -565,6 +566,11 @@ int main(int argc, char **argv)
     printf("BENCH counter %s %lu\n", counters[counter_kind % 5], st.hz);
     printf("BENCH icount %ld\n", icount);
     null_calls(0);
+    /* BENCH null 2: the same with kstack.erase on (kernel/syscall/erase.c) */
+    if (syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 1) == 0) {
+        null_calls(2);
+        syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 0);
+    }
     if (syscall1(SYS_latency_ctl, LATENCY_ON) != 0 ||
         syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) != 0) {
         printf("bench: cannot switch the latency timers on\n");
