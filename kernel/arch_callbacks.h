@@ -85,6 +85,10 @@ __noreturn void secondary_main(struct cpu *c);
  * timers mark samples during which one was taken), and stops there while
  * another CPU rewrites kernel code (kernel/text_patch.h). */
 void interrupt_enter(void);
+/* The end of an interrupt taken in kernel mode, IRQs off, just before the
+ * return to the code it interrupted: a preemption point
+ * (sched_preempt_point), and the IRQs-off tracker's window closes. */
+void interrupt_exit(void);
 
 /* Timer interrupt, every CPU, IRQs off. */
 void sched_tick(void);

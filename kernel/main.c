@@ -299,6 +299,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     arch_timer_start(SCHED_TICK_HZ);
     arch_irq_enable();
     smp_boot(bi);
+    irqsoff_start();
     console_set_irq_hook(device_console_interrupt);
     console_start_input_irq();
     start_init(bi->cmdline);

@@ -124,6 +124,20 @@ def boot_matrix():
                           qemu_extra="-icount shift=3,align=off,sleep=off -rtc clock=vm",
                           make_vars=icount_cpu, expect=[r"BENCH end", r"run=bench: exit status 0"],
                           timeout=400))
+        # A make IRQSOFF=1 kernel (build/<arch>-irqsoff) under -icount:
+        # every IRQs-off window at most 5,000 instructions while the pool
+        # hostile loop, an IPC storm and brk's 48 MiB run (irqsoff.*, user/
+        # tests/test_irqsoff.c). One CPU: -icount runs the vCPUs in turn on
+        # one host thread, so a CPU spinning for a lock another vCPU holds
+        # counts instructions until QEMU switches vCPUs (1.7 million seen
+        # with two), which measures QEMU's turns, not the kernel.
+        irq_cpus = 1
+        boots.append(Boot(f"{arch}.{fw}.irqsoff", arch, fw, smp=irq_cpus,
+                          cmdline="ktest=irqsoff irqsoff.per_insn=8",
+                          qemu_extra="-icount shift=3,align=off,sleep=off -rtc clock=vm",
+                          make_vars={"IRQSOFF": "1", **icount_cpu},
+                          expect=booted(arch, irq_cpus) + [r"irqsoff: timing every IRQs-off window"],
+                          timeout=600))
         # init starts the console server, which owns the UART and
         # takes its interrupt through a notification; the client's output
         # and the word typed in reach it through the server.
@@ -495,10 +509,11 @@ def qemu_extra(b):
 
 def build_dir(b):
     """build/<arch>, build/<arch>-nodebug for a kernel without debug calls,
-    build/<arch>-vuln for one with the deliberately vulnerable calls (the
-    Makefile's BUILD)."""
+    build/<arch>-vuln for one with the deliberately vulnerable calls,
+    build/<arch>-irqsoff for one with the IRQs-off tracker (the Makefile's BUILD)."""
     return (b.arch + ("-nodebug" if b.make_vars.get("DEBUG_CALLS") == "0" else "")
-            + ("-vuln" if b.make_vars.get("VULN") == "1" else ""))
+            + ("-vuln" if b.make_vars.get("VULN") == "1" else "")
+            + ("-irqsoff" if b.make_vars.get("IRQSOFF") == "1" else ""))
 
 
 def boot_cmdline(cmdline):

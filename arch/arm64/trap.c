@@ -203,7 +203,7 @@ void arm64_trap(struct trapframe *tf)
     if (user)
         user_return();
     else if (kind == KIND_IRQ)
-        sched_preempt_point();
+        interrupt_exit();
 }
 
 int arch_safe_read64(uintptr_t addr, uint64_t *val)

@@ -182,7 +182,7 @@ void riscv_trap(struct trapframe *tf)
     if (from_user)
         user_return();
     else if (is_interrupt)
-        sched_preempt_point();
+        interrupt_exit();
 }
 
 int arch_safe_read64(uintptr_t addr, uint64_t *val)

@@ -176,15 +176,16 @@ void kstack_offset_user_return(struct cpu *c)
 {
     c->pool_low = false;
     if (kstack_pool_background_refills())
-        kstack_pool_cpu_refill(c, KSTACK_POOL_TICK_BYTES);
+        kstack_pool_cpu_refill(c, KSTACK_POOL_TICK_BYTES, false);
 }
 
-/* A kilobyte at a time: about 20,000 instructions with IRQs off. */
+/* A kilobyte at a time, in steps (IRQs on between them), and only until
+ * this CPU has something else to run. */
 bool kstack_offset_idle(struct cpu *c)
 {
     if (kstack_pool_cpu_level(c) > KSTACK_POOL_BYTES - 1024 || !kstack_pool_background_refills())
         return false;
-    kstack_pool_cpu_refill(c, 1024);
+    kstack_pool_cpu_refill(c, 1024, true);
     return true;
 }
 

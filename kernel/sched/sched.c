@@ -343,7 +343,8 @@ static void idle_loop(void *unused)
         } else if (kstack_offset_idle(c)) {
             arch_irq_restore(flags); /* topped up the offset pool: look again */
         } else {
-            arch_idle(); /* waits for an interrupt, returns with IRQs enabled */
+            irqsoff_exit(); /* the wait unmasks them */
+            arch_idle();    /* waits for an interrupt, returns with IRQs enabled */
         }
     }
 }

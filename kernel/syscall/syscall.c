@@ -176,6 +176,7 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
 {
     /* (a) entry timestamp, with which CPU and how many interrupts in the
      * same word (latency.h). */
+    irqsoff_entry(); /* the entry masked IRQs: nothing unless make IRQSOFF=1 */
     uint64_t start = 0;
     if (timed) {
         start = latency_begin();

@@ -299,3 +299,17 @@ KTEST(soak, twenty_seconds)
     const char *argv[] = {"soak", "20", "5"};
     KEXPECT_EQ(run("soak", 3, argv), 0);
 }
+
+#if CONFIG_IRQSOFF
+/* Every IRQs-off window short under load (user/tests/test_irqsoff.c prints
+ * the irqsoff.* subtests), in a make IRQSOFF=1 kernel. irqsoff.per_insn=N
+ * on the command line: the counter's ticks per instruction (2^shift under
+ * -icount). */
+KTEST(irqsoff, workload)
+{
+    char per_insn[8] = "1";
+    cmdline_get(boot_info.cmdline, "irqsoff.per_insn", per_insn, sizeof(per_insn));
+    const char *argv[] = {"test_irqsoff", per_insn};
+    KEXPECT_EQ(run("test_irqsoff", 2, argv), 0);
+}
+#endif

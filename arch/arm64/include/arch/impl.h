@@ -167,6 +167,11 @@ static inline void arch_irq_disable(void)
     __asm__ volatile("msr daifset, #3" : : : "memory");
 }
 
+static inline bool arch_irq_flags_masked(unsigned long flags)
+{
+    return flags & (1ul << 7); /* DAIF.I */
+}
+
 /* DAIF.I (bit 7): IRQs masked on this CPU. No "memory" clobber: this_cpu()
  * calls it everywhere, and a check need not be a compiler barrier. */
 static inline bool arch_irqs_disabled(void)
