@@ -164,6 +164,17 @@ void riscv_stack_overflow(struct trapframe *tf)
     panic_stack_overflow(tf, tf->sp);
 }
 
+/* A trap taken in S mode returns with its frame's sstatus (vectors.S),
+ * whose FS is what the hart had when the trap came. If the thread was
+ * switched out and back meanwhile, the switch saved its FP registers and
+ * left FS = Off (fpu.c), and the hart's registers may now be another
+ * thread's: bringing back a stale Dirty would make the next switch save
+ * them as this thread's. So the live FS goes back, not the frame's. */
+static void keep_live_fs(struct trapframe *tf)
+{
+    tf->sstatus = (tf->sstatus & ~SSTATUS_FS) | (csr_read(sstatus) & SSTATUS_FS);
+}
+
 /* Called from vectors.S with interrupts off; returns with them off. */
 void riscv_trap(struct trapframe *tf)
 {
@@ -179,10 +190,13 @@ void riscv_trap(struct trapframe *tf)
     } else if (!(cause_in(code, FIXABLE) && extable_fixup(tf))) {
         kernel_exception(tf, code);
     }
-    if (from_user)
+    if (from_user) {
         user_return();
-    else if (is_interrupt)
+        return;
+    }
+    if (is_interrupt)
         interrupt_exit();
+    keep_live_fs(tf);
 }
 
 int arch_safe_read64(uintptr_t addr, uint64_t *val)
