@@ -256,7 +256,9 @@ static void pattern_round(struct worker *w, uint64_t r)
                                        SYS_debug_spin, -1,        SYS_sched_setaffinity};
     struct fpu_regs in, out;
     int v = (int)(r % NVARIANTS);
-    long arg = v == V_SLEEP ? (long)(r % 100000) : v == V_KERNEL_SPIN ? 200000 : 0;
+    /* The kernel spin lasts five ticks: the thread is preempted inside the
+     * one call several times, with other threads' FP run in between. */
+    long arg = v == V_SLEEP ? (long)(r % 100000) : v == V_KERNEL_SPIN ? 5000000 : 0;
     if (v == V_MIGRATE) /* the call moves this thread: it may run elsewhere at once */
         syscall2(SYS_sched_setaffinity, 0, random_mask(&w->seed));
     pattern(&in, w->seed ^ r);
