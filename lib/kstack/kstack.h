@@ -72,6 +72,7 @@ _Static_assert(KSTACK_OFFSET_MASK >= KSTACK_OFFSET_ALIGN &&
 /* The offset a raw random word gives. */
 /*@ assigns \nothing;
     ensures offset_ok: KSTACK_OFFSET_OK(\result);
+    ensures masked: \result == (raw & KSTACK_OFFSET_MASK);
 */
 static inline uint32_t kstack_offset_of(uint32_t raw)
 {
@@ -390,8 +391,8 @@ uint64_t kstack_siphash_block(const struct kstack_siphash *g, uint64_t counter);
     ensures left_in_range: g->left < KSTACK_SIPHASH_OFFSETS;
     behavior rekey:
         assumes g->left == 0;
-        ensures counter_wraps:
-            g->counter == (\old(g->counter) == UINT64_MAX ? 0 : \old(g->counter) + 1);
+        ensures counter_next: \old(g->counter) < UINT64_MAX ==> g->counter == \old(g->counter) + 1;
+        ensures counter_wraps: g->counter == (uint64_t)(\old(g->counter) + 1);
         ensures g->left == KSTACK_SIPHASH_OFFSETS - 1;
     behavior shift:
         assumes g->left != 0;

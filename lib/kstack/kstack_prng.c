@@ -10,11 +10,10 @@
 
 /*@ requires k == 31 || k == 29 || k == 28 || k == 25;
     assigns \nothing;
-    ensures alive: \result >= kstack_prng_minimum(k);
-    behavior k31: assumes k == 31; ensures \result >= 2;
-    behavior k29: assumes k == 29; ensures \result >= 8;
-    behavior k28: assumes k == 28; ensures \result >= 16;
-    behavior k25: assumes k == 25; ensures \result >= 128;
+    behavior k31: assumes k == 31; ensures alive: \result >= 2;
+    behavior k29: assumes k == 29; ensures alive: \result >= 8;
+    behavior k28: assumes k == 28; ensures alive: \result >= 16;
+    behavior k25: assumes k == 25; ensures alive: \result >= 128;
     complete behaviors;
     disjoint behaviors;
 */

@@ -18,9 +18,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+import mutation  # noqa: E402 (tests/ on the path first)
 VERIFY = os.path.join("lib", "kstack", "verify", "verify.py")
 INPUTS = ["lib/kstack", "lib/lfsr113.c", "lib/lfsr113.h", "lib/chacha20.c", "lib/chacha20.h",
           "tests/verify"]
@@ -81,7 +83,6 @@ def verdicts(lines):
 
 def mutant_killed(m):
     """(killed?, diagnostics) of one contract mutant, applied to a copy."""
-    import mutation
     names = [k[len("host."):] for k in m.kills("host")]
     only = ",".join(n[len("verify."):] for n in names)
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,17 +110,16 @@ def main():
         return 1
     rc, lines = verify(ROOT)
     results = [l for l in lines if l.startswith(("ok ", "not ok ", "    #", "# "))]
-    import mutation
     mutants = [m for m in mutation.load() if m.fields.get("host") == "verify"]
     extra = []
-    for m in mutants:
-        if rc != 0:
-            extra.append((False, f"verify.mutant.{m.name}_killed",
-                          ["not run: the unmutated tree does not verify"]))
-            continue
-        killed, diag = mutant_killed(m)
-        extra.append((killed, f"verify.mutant.{m.name}_killed",
-                      [f"breaks: {m.fields.get('breaks', '')}"] + diag))
+    if rc != 0:
+        extra = [(False, f"verify.mutant.{m.name}_killed",
+                  ["not run: the unmutated tree does not verify"]) for m in mutants]
+    else:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for m, (killed, diag) in zip(mutants, pool.map(mutant_killed, mutants)):
+                extra.append((killed, f"verify.mutant.{m.name}_killed",
+                              [f"breaks: {m.fields.get('breaks', '')}"] + diag))
     total = len(verdicts(lines)) + len(extra)
     print("KTAP version 1")
     print(f"1..{total}")
