@@ -86,6 +86,10 @@ uint64_t arch_kernel_phys_base(void);
  * access faulted (the trap handler resumes through the exception table).
  * Any context; used by tests and probes. */
 int arch_safe_read64(uintptr_t addr, uint64_t *val);
+/* Write 8 bytes at addr the same way: 0, or -EFAULT if the store faulted
+ * (nothing written). Any context; the tests use it to check that what
+ * must be read-only is. */
+int arch_safe_write64(uintptr_t addr, uint64_t val);
 
 /* ---- Per-CPU --------------------------------------------------------- */
 
@@ -143,7 +147,7 @@ const char *arch_smp_method(void);
 
 /* Boot CPU, IRQs on, once: route the boot console UART's interrupt (x86:
  * COM1 = ISA IRQ 4 through the I/O APIC; arm64: the devicetree's GIC SPI;
- * riscv64: the devicetree's PLIC source) to the boot CPU, calling handler()
+ * riscv64: the devicetree's PLIC or APLIC source) to the boot CPU, calling handler()
  * in interrupt context (IRQs off); the arch acknowledges the interrupt
  * controller after it returns. false if the platform does not say how. */
 bool arch_console_irq(void (*handler)(void));
@@ -151,10 +155,10 @@ bool arch_console_irq(void (*handler)(void));
  * unmask the console UART's line at the interrupt controller, so that it
  * stays pending there but is not delivered (x86: the I/O APIC redirection
  * entry's mask bit; arm64: GICD_ICENABLER / GICD_ISENABLER; riscv64: the
- * PLIC context's enable bit). false if it cannot (not routed, or a line
- * only its own CPU can mask). The kernel masks it while a user-space
- * driver (kernel/ipc/device.c) has not yet served an interrupt it was
- * told of. */
+ * PLIC context's enable bit, or the APLIC's clrienum / setienum). false if
+ * it cannot (not routed, or a line only its own CPU can mask). The kernel
+ * masks it while a user-space driver (kernel/ipc/device.c) has not yet
+ * served an interrupt it was told of. */
 bool arch_console_irq_mask(bool masked);
 /* Whether arch_console_irq_mask can (it changes nothing). */
 bool arch_console_irq_maskable(void);
@@ -328,8 +332,11 @@ void arch_sync_icache_done(void);
  * target kernel/syscall/path.c rewrites to the copy of the path in force. */
 extern char arch_syscall_call_site[];
 /* Every other CPU stopped, IRQs off: make the call instruction at `site`
- * call `target`, writing through text_patch_alias() (the image's mapping of
- * its code is read-only), so that this CPU fetches the new one from here on.
+ * call `target`, writing through text_patch_alias() (a mapping made for the
+ * patch: every other mapping of kernel code, the direct map's included, is
+ * read-only), and on arm64 cleaning and invalidating the caches through it
+ * before the patch ends and it goes, so that this CPU fetches the new one
+ * from here on.
  * false, changing nothing, if site holds no call the arch writes there or
  * target is out of its reach. */
 bool arch_text_patch_call(void *site, const void *target);

@@ -67,8 +67,18 @@ struct boot_mem_region {
     uint64_t base;
     uint64_t size;
     uint32_t type; /* enum boot_mem_type */
-    uint32_t reserved;
+    uint32_t attr; /* BOOT_MEM_ATTR_*: for BOOT_MEM_FIRMWARE from UEFI, else 0 */
 };
+
+/* How the firmware asks a BOOT_MEM_FIRMWARE region from UEFI to be mapped:
+ * by its memory type (UEFI 2.10 section 7.2) and, where the firmware
+ * publishes an EFI_MEMORY_ATTRIBUTES_TABLE (section 4.6), by that table's
+ * entries, which the loader uses instead of the memory map's runtime
+ * entries (the map's own RO/XP bits are capabilities, not settings). */
+#define BOOT_MEM_ATTR_CODE 1u /* EfiRuntimeServicesCode or EfiPalCode: holds code */
+#define BOOT_MEM_ATTR_RO   2u /* the table's EFI_MEMORY_RO: never written */
+#define BOOT_MEM_ATTR_XP   4u /* the table's EFI_MEMORY_XP: never executed */
+#define BOOT_MEM_ATTR_MAT  8u /* described by the memory attributes table */
 
 /* Console the loader knows about (x86 has no devicetree to name one). */
 enum boot_console_kind {

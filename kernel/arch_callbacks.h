@@ -46,8 +46,11 @@ const struct fdt *boot_fdt(void);
  * (kernel/syscall/path.c), all of which take and return the same. */
 long syscall_dispatch_off(struct trapframe *tf);
 
-/* The kernel code at `text` through its writable alias in the direct map
- * (the image's own mapping of it is read-only): for arch_text_patch_call. */
+/* The kernel code at `text` (and the rest of its page and the next)
+ * through a writable mapping made for the patch, at an address no other
+ * mapping has (every other mapping of kernel code is read-only, the direct
+ * map's included); it goes when the patch is done (text_patch_unalias).
+ * For arch_text_patch_call, inside text_patch_run. */
 void *text_patch_alias(const void *text);
 /* Boot CPU, before any other starts: in every instruction listed in the
  * .timestamp_reads section (the latency counter reads an arch's impl.h

@@ -12,6 +12,7 @@
 #include "kernel/initrd.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/panic.h"
+#include "kernel/quota.h"
 #include "kernel/uapi/quota.h"
 #include "lib/string.h"
 
@@ -43,7 +44,38 @@ static int children_locked(const struct task *parent)
     return n;
 }
 
-/* A new task, or NULL if the table is full or parent has QUOTA_CHILDREN. */
+/* The account a child of parent (NULL: the kernel) is charged to: a new
+ * one for a task the kernel or a holder of the whole control capability
+ * starts (kernel/quota.h), its parent's otherwise; NULL if none is left. */
+static struct quota_account *account_for_child_locked(const struct task *parent)
+{
+    if (!parent || control_held_locked(parent, IPC_RIGHTS_CONTROL))
+        return quota_account_new_locked();
+    return parent->account;
+}
+
+/* Charge a new task and its first thread to a; false (nothing charged) if
+ * that would pass the tree's quota. */
+static bool charge_task_locked(struct quota_account *a)
+{
+    if (!a || !quota_charge_locked(a, CHARGE_TASKS, 1))
+        return false;
+    if (quota_charge_locked(a, CHARGE_THREADS, 1))
+        return true;
+    quota_uncharge_locked(a, CHARGE_TASKS, 1);
+    return false;
+}
+
+/* The slot is free again (sched_lock held): the tree's charge for it goes. */
+static void release_slot_locked(struct task *t)
+{
+    t->state = TASK_UNUSED;
+    quota_uncharge_locked(t->account, CHARGE_TASKS, 1);
+    t->account = NULL;
+}
+
+/* A new task, or NULL if the table is full, parent has QUOTA_CHILDREN or
+ * the tree would pass its quota of tasks or threads. */
 static struct task *alloc_task(const char *name, struct task *parent)
 {
     unsigned long flags = spin_lock_irqsave(&sched_lock);
@@ -54,12 +86,16 @@ static struct task *alloc_task(const char *name, struct task *parent)
     }
     if (t && parent && children_locked(parent) >= QUOTA_CHILDREN)
         t = NULL;
+    struct quota_account *account = t ? account_for_child_locked(parent) : NULL;
+    if (t && !charge_task_locked(account))
+        t = NULL;
     if (t) {
         memset(t, 0, sizeof(*t));
         t->state = TASK_ALIVE;
         t->pid = next_pid++;
         t->parent = parent;
         t->threads = 1;
+        t->account = account;
         strlcpy(t->name, name, sizeof(t->name));
     }
     spin_unlock_irqrestore(&sched_lock, flags);
@@ -72,7 +108,8 @@ static void free_task(struct task *t)
         aspace_destroy(&t->as);
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     handles_close_all_locked(t); /* handed to a child that never started */
-    t->state = TASK_UNUSED;
+    quota_uncharge_locked(t->account, CHARGE_THREADS, (size_t)t->threads);
+    release_slot_locked(t);
     spin_unlock_irqrestore(&sched_lock, flags);
 }
 
@@ -162,7 +199,9 @@ int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp)
         return -EINVAL; /* a bad sp is the program's problem: it faults in user mode */
     /* Count the thread first, so the task cannot end under it. */
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    bool exiting = task->exiting, full = task->threads >= QUOTA_THREADS;
+    bool exiting = task->exiting;
+    bool full = !exiting && (task->threads >= QUOTA_THREADS ||
+                             !quota_charge_locked(task->account, CHARGE_THREADS, 1));
     if (!exiting && !full)
         task->threads++;
     spin_unlock_irqrestore(&sched_lock, flags);
@@ -174,6 +213,7 @@ int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp)
     if (!th) {
         flags = spin_lock_irqsave(&sched_lock);
         task->threads--; /* the caller is still running: this never reaches 0 */
+        quota_uncharge_locked(task->account, CHARGE_THREADS, 1);
         spin_unlock_irqrestore(&sched_lock, flags);
         return -EAGAIN;
     }
@@ -196,7 +236,10 @@ static void kill_sibling(struct thread *t, void *task)
 void task_ended_locked(struct task *task)
 {
     /* An orphan has nobody to wait for it: it is gone at once. */
-    task->state = task->orphan ? TASK_UNUSED : TASK_ZOMBIE;
+    if (task->orphan)
+        release_slot_locked(task);
+    else
+        task->state = TASK_ZOMBIE;
     for (int i = 0; i < MAX_TASKS; i++) {
         struct task *child = &tasks[i];
         if (child->state == TASK_UNUSED || child->parent != task)
@@ -204,7 +247,7 @@ void task_ended_locked(struct task *task)
         child->parent = NULL;
         child->orphan = true;
         if (child->state == TASK_ZOMBIE)
-            child->state = TASK_UNUSED;
+            release_slot_locked(child);
     }
     sched_wakeup_locked(task->parent ? (const void *)task->parent : &kernel_waiters);
 }
@@ -232,14 +275,22 @@ void task_exit(int status, bool whole_task)
     }
     ipc_thread_exit_locked(current_thread());
     bool last = --task->threads == 0;
-    if (last)
+    quota_uncharge_locked(task->account, CHARGE_THREADS, 1);
+    if (last) {
         handles_close_all_locked(task); /* its servers' clients fail, its objects go */
+        quota_uncharge_locked(task->account, CHARGE_PAGES, task_heap_pages(task));
+    }
     spin_unlock_irqrestore(&sched_lock, flags);
     if (last) {
         aspace_destroy(&task->as);
         current_thread()->last_of_task = true;
     }
     thread_exit();
+}
+
+size_t task_heap_pages(const struct task *t)
+{
+    return (ALIGN_UP(t->brk, PAGE_SIZE) - ALIGN_UP(t->brk_base, PAGE_SIZE)) / PAGE_SIZE;
 }
 
 void task_kill(const char *why, uintptr_t addr, uintptr_t pc, int status)
@@ -260,7 +311,7 @@ static int reap_locked(struct task *parent, int pid, int *status, bool *any)
         *any = true;
         if (c->state == TASK_ZOMBIE) {
             *status = c->exit_status;
-            c->state = TASK_UNUSED;
+            release_slot_locked(c);
             return c->pid;
         }
     }

@@ -21,6 +21,8 @@
 
 enum task_state { TASK_UNUSED, TASK_ALIVE, TASK_ZOMBIE };
 
+struct quota_account;
+
 struct task {
     enum task_state state;
     int pid;
@@ -35,6 +37,8 @@ struct task {
     int exit_status;
     struct ipc_handles handles; /* IPC handles (kernel/ipc/handle.c), closed when it ends */
     char name[TASK_NAME_MAX];
+    /* Its tree's account (kernel/quota.h), while it holds a slot. */
+    struct quota_account *account;
 };
 
 /* Start program `name` from the embedded archive with argv (kernel memory).
@@ -71,6 +75,8 @@ __noreturn void task_kill(const char *why, uintptr_t addr, uintptr_t pc, int sta
 /* A second thread in the caller's task, starting at pc with sp and arg. */
 int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp);
 struct task *current_task(void);
+/* The pages its heap holds now: what its tree is charged for it (brk). */
+size_t task_heap_pages(const struct task *t);
 /* The scheduler, sched_lock held: the task's last thread has switched out
  * for good; the task becomes a zombie (or goes, if nobody will wait). */
 void task_ended_locked(struct task *task);

@@ -4,8 +4,10 @@
  *
  * text_patch_run(fn, arg) stops every other online CPU with interrupts
  * masked, in a loop that executes none of the code being changed, runs
- * fn(arg) on this CPU (which rewrites instructions with arch_text_patch_call),
- * then lets them go; each discards what it fetched before (arch_text_sync)
+ * fn(arg) on this CPU (which rewrites instructions with arch_text_patch_call,
+ * through a writable mapping of the code made for the patch and removed
+ * after it: text_patch_alias), then lets them go, each forgetting any
+ * translation of that mapping; each discards what it fetched before (arch_text_sync)
  * before it runs on. This is the protocol the manuals give for code that
  * one CPU modifies while others may execute it (Intel SDM vol. 3A,
  * "Handling Self- and Cross-Modifying Code"; the RISC-V unprivileged spec's
@@ -32,6 +34,13 @@ extern unsigned long text_patch_generation;
 void text_patch_join(void);
 /* Inside text_patch_run's fn: how many other CPUs are waiting (the tests). */
 unsigned text_patch_cpus_stopped(void);
+
+/* Remove the mapping text_patch_alias made (nothing if none): text_patch_run
+ * does, after fn. */
+void text_patch_unalias(void);
+/* The patch window's address and size (va 0: never used); true while it
+ * is mapped (the tests look for writable aliases of code). */
+bool text_patch_window(uintptr_t *va, size_t *size);
 
 /* The stops so far: how many, and how long the other CPUs were held, in
  * all and at most (nanoseconds: from the IPIs to the release). */

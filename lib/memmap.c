@@ -3,7 +3,7 @@
  * lib/memmap.c - sorted, non-overlapping memory map editing (see memmap.h).
  * Ranges are half open, [base, end). Every edit is: cut the new range out of
  * the existing regions (at most one region is split in two), insert it, then
- * merge neighbours of equal type.
+ * merge neighbours of equal type (and attributes).
  */
 #include "lib/memmap.h"
 
@@ -37,7 +37,7 @@ static void cut_range(struct boot_mem_region *map, uint32_t *count, uint64_t bas
         if (rend <= base || r->base >= end)
             continue;
         if (r->base < base && rend > end) { /* split: left part stays, right part new */
-            struct boot_mem_region right = {end, rend - end, r->type, 0};
+            struct boot_mem_region right = {end, rend - end, r->type, r->attr};
             r->size = base - r->base;
             insert_at(map, count, i + 1, right);
             return;
@@ -57,7 +57,8 @@ static void cut_range(struct boot_mem_region *map, uint32_t *count, uint64_t bas
 static void merge_neighbours(struct boot_mem_region *map, uint32_t *count)
 {
     for (uint32_t i = 0; i + 1 < *count;) {
-        if (region_end(&map[i]) == map[i + 1].base && map[i].type == map[i + 1].type) {
+        if (region_end(&map[i]) == map[i + 1].base && map[i].type == map[i + 1].type &&
+            map[i].attr == map[i + 1].attr) {
             map[i].size += map[i + 1].size;
             remove_at(map, count, i + 1);
         } else {

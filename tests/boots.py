@@ -228,7 +228,48 @@ def boot_matrix():
             boots.append(Boot(f"{arch}.{fw}.crash-{crash}", arch, fw, cmdline=f"crash={crash}",
                               status=EXIT_PANIC, ktap=False, expect=panic_report + messages))
     # entropy_matrix() last: tests/mutate.py names each arch's last boot's firmware path.
-    return boots + board_boots() + bus_boots() + entropy_matrix()
+    return boots + aia_boots() + board_boots() + bus_boots() + entropy_matrix()
+
+
+def aia_boots():
+    """riscv64 on the RISC-V Advanced Interrupt Architecture (docs/boards.md):
+    QEMU virt with an APLIC that delivers directly (aia=aplic) and one that
+    forwards MSIs to the harts' IMSICs (aia=aplic-imsic), on two CPUs. Each
+    has two short boots: the console's input typed and taken by interrupt,
+    the interrupt-to-driver tests (ipc.irq_*) and the console server, then
+    a driver's level-triggered line still asserted at its ack (test_device
+    still_asserted: the APLIC's MSIs need setipnum for it); and init's
+    console server taking the typed input by interrupt."""
+    modes = {
+        "aplic": [r"aplic: @ 0xd000000, direct delivery: console source 10 to hart \d+ \(IDC \d+\)"],
+        "aplic-imsic": [r"imsic: @ 0x28000000, 255 identities; hart \d+'s S-level file \(index \d+\) "
+                        r"takes identity 10",
+                        r"aplic: @ 0xd000000, MSI delivery: console source 10 to hart \d+ \(index \d+\)"],
+    }
+    boots = []
+    for mode, says in modes.items():
+        machine = {"QEMU_MACHINE": f"virt,aia={mode}"}
+        boots += [
+            Boot(f"riscv64.uboot.{mode}", "riscv64", "uboot", smp=2, make_vars=machine,
+                 cmdline=f"ktest=boot,console,user.ipc_device,user.console_server {TYPED} "
+                         f"run=test_device run.args=still_asserted run.driver run.control",
+                 expect=booted("riscv64", 2) + says +
+                 [r"console: input by interrupt",
+                  r"(?m)^ *ok \d+ - ipc\.irq_fires_again_after_ack",
+                  r"(?m)^ *ok \d+ - ipc\.irq_child_driver_got_interrupt",
+                  r"(?m)^ *ok \d+ - ipc\.irq_still_asserted_fires_after_ack$",
+                  r"run=test_device: exit status 0"]),
+            Boot(f"riscv64.uboot.{mode}.init-console", "riscv64", "uboot", smp=2, make_vars=machine,
+                 ktap=False, timeout=120, cmdline="run=init run.args=hello_console:input",
+                 expect=says + [r"console_server: serving the 16550 UART",
+                                r"### INPUT PLEASE: stackshift",
+                                r"(?m)^ *ok \d+ - ipc\.console_input_through_server",
+                                r"(?m)^ *ok \d+ - ipc\.console_input_by_interrupt",
+                                r"init: console server: \d+ bytes written, \d+ received, "
+                                r"[1-9]\d* interrupts",
+                                r"run=init: exit status 0"]),
+        ]
+    return boots
 
 
 # QEMU's models of real boards (docs/boards.md): arch, CPUs the kernel

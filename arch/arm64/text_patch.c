@@ -3,9 +3,12 @@
  * arch/arm64/text_patch.c - rewriting the entry code's call.
  *
  * BL is 0b100101 and a signed 26-bit word offset from the instruction
- * itself (Arm ARM, "BL"). The new word goes in through the direct map,
- * then arch_sync_icache() cleans it to the Point of Unification and
- * invalidates it from every CPU's instruction cache; each CPU then needs a
+ * itself (Arm ARM, "BL"). The new word goes in through the patch window
+ * (text_patch_alias: the only writable mapping of code), then, while the
+ * window is still mapped, arch_sync_icache() cleans it to the Point of
+ * Unification by that address and invalidates it from every CPU's
+ * instruction cache (by address where the I-cache is PIPT, so any alias of
+ * the physical line will do; all of it otherwise); each CPU then needs a
  * context synchronization event (ISB) before it fetches it.
  */
 #include "arm64.h"

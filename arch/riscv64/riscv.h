@@ -52,8 +52,40 @@ __noreturn void riscv_return_to_user(struct trapframe *tf);
 void riscv_timer_init(const struct fdt *f, uint32_t boot_hart);
 void riscv_timer_interrupt(void);
 void riscv_ipi_interrupt(void);
-/* plic.c: the supervisor external interrupt (the console UART's). */
+/* irqchip.c: the supervisor external interrupt (the console UART's). */
 void riscv_external_interrupt(void);
+/*
+ * The console UART's interrupt controller, whichever one the devicetree
+ * gives it (irqchip.c picks): a PLIC (plic.c) or an APLIC (aplic.c), the
+ * latter delivering directly or by MSIs to the harts' IMSICs (imsic.c).
+ */
+struct riscv_irqchip {
+    /* Boot hart, IRQs off, once: deliver the source that interrupt
+     * specifier spec (cells big-endian words, the controller's
+     * #interrupt-cells) names to hart `hart`'s S-mode external interrupt,
+     * enabled. false if this controller cannot (it says why). */
+    bool (*route)(const struct fdt *f, int node, const uint8_t *spec, uint32_t cells,
+                  uint32_t hart);
+    /* Any CPU, callers serialised: mask (true) or unmask the routed source. */
+    void (*mask)(bool masked);
+    /* The routed hart, IRQs off, on its S-mode external interrupt: claim,
+     * call console() if it is the routed source, complete. */
+    void (*interrupt)(void (*console)(void));
+};
+extern const struct riscv_irqchip riscv_plic, riscv_aplic;
+/* irqchip.c: the index of the entry in node's "interrupts-extended" that
+ * raises hart `hart`'s S-mode external interrupt (scause 9), or -1. The
+ * PLIC's context, the APLIC's IDC and the IMSIC's interrupt file are all
+ * numbered that way. */
+int riscv_s_external_index(const struct fdt *f, int node, uint32_t hart);
+/* imsic.c: on this hart (IRQs off), the supervisor-level interrupt file of
+ * IMSIC `node` taking identity `id` only; returns the hart index an APLIC's
+ * target register names it by, or -1 (after saying why). */
+int riscv_imsic_init(const struct fdt *f, int node, uint32_t hart, uint32_t id);
+/* imsic.c: claim this hart's top pending identity (0: none). IRQs off. */
+uint32_t riscv_imsic_claim(void);
+/* imsic.c: stop identity id from interrupting this hart. IRQs off. */
+void riscv_imsic_disable(uint32_t id);
 /* time.c: the devicetree node of hart `hart` under /cpus, or -1. */
 int riscv_cpu_node(const struct fdt *f, uint32_t hart);
 /* time.c: does the devicetree say hart `hart` has extension `ext` ("sstc")? */

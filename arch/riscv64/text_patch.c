@@ -6,8 +6,9 @@
  * assembler from relaxing it to a JAL): a 32-bit offset from the AUIPC, hi
  * rounded so that the sign-extended 12-bit lo makes up the rest
  * (unprivileged spec, "Integer Computational Instructions" and "Control
- * Transfer Instructions"). Both words change while the other harts are
- * stopped; each hart then runs FENCE.I, which orders its own instruction
+ * Transfer Instructions"). Both words change, through the patch window
+ * (text_patch_alias; two pages, in case they straddle one), while the other
+ * harts are stopped; each hart then runs FENCE.I, which orders its own instruction
  * fetches after the stores (the Zifencei chapter).
  */
 #include "kernel/arch_callbacks.h"

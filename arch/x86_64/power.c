@@ -9,7 +9,8 @@
  * SetVirtualAddressMap, so runtime services expect to run at their physical
  * addresses: x86_power_init maps the runtime regions 1:1 into the lower
  * half of the kernel's own page tables (no user address space has them),
- * and poweroff switches to those tables before the call.
+ * each with the permissions the firmware gives it (never write and execute
+ * at once), and poweroff switches to those tables before the call.
  */
 #include "kernel/arch_callbacks.h"
 #include "x86.h"
@@ -23,15 +24,41 @@ typedef void __attribute__((ms_abi)) (*efi_reset_system_fn)(int type, uint64_t s
 
 static uint64_t efi_runtime_phys;
 
+/* How to map a runtime region (boot/bootinfo.h BOOT_MEM_ATTR_*): data never
+ * executable, EFI_MEMORY_RO never writable, EFI_MEMORY_XP never executable,
+ * code writable only where the firmware said it is not code. A code region
+ * with neither RO nor XP would need write and execute at once: 0, it is
+ * not mapped, and the runtime services are not used (never a W+X page). */
+static unsigned runtime_prot(uint32_t attr)
+{
+    bool exec = (attr & BOOT_MEM_ATTR_CODE) && !(attr & BOOT_MEM_ATTR_XP);
+    bool write = !(attr & BOOT_MEM_ATTR_RO);
+    if (exec && write)
+        return 0;
+    return VM_READ | (write ? VM_WRITE : 0) | (exec ? VM_EXEC : 0);
+}
+
 void x86_power_init(const struct boot_info *bi)
 {
     efi_runtime_phys = bi->efi_runtime_phys;
+    unsigned mapped = 0, refused = 0;
     for (uint32_t i = 0; i < bi->mmap_count && efi_runtime_phys; i++) {
         const struct boot_mem_region *r = &bi->mmap[i];
-        if (r->type == BOOT_MEM_FIRMWARE &&
-            vm_map(&kernel_aspace, r->base, r->base, ALIGN_UP(r->size, PAGE_SIZE),
-                   VM_READ | VM_WRITE | VM_EXEC) != 0)
-            efi_runtime_phys = 0; /* cannot map it: do not call it */
+        unsigned prot = runtime_prot(r->attr);
+        if (r->type != BOOT_MEM_FIRMWARE)
+            continue;
+        if (!prot || vm_map(&kernel_aspace, r->base, r->base, ALIGN_UP(r->size, PAGE_SIZE), prot))
+            refused++;
+        else
+            mapped++;
+    }
+    if (refused) {
+        kprintf("efi: %u runtime regions cannot be mapped without write+execute: ResetSystem "
+                "unused\n",
+                refused);
+        efi_runtime_phys = 0; /* do not call it */
+    } else if (efi_runtime_phys) {
+        kprintf("efi: %u runtime regions mapped as the firmware describes them\n", mapped);
     }
 }
 

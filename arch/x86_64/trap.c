@@ -169,3 +169,18 @@ int arch_safe_read64(uintptr_t addr, uint64_t *val)
     *val = v;
     return err;
 }
+
+int arch_safe_write64(uintptr_t addr, uint64_t val)
+{
+    int err = 0;
+    __asm__ volatile("1: movq %2, (%1)\n"
+                     "2:\n"
+                     ".pushsection .text.fixup, \"ax\"\n"
+                     "3: movl %3, %0\n"
+                     "   jmp 2b\n"
+                     ".popsection\n" EXTABLE_ENTRY(1b, 3b)
+                     : "+r"(err)
+                     : "r"(addr), "r"(val), "i"(-EFAULT)
+                     : "memory");
+    return err;
+}

@@ -45,6 +45,66 @@ static UINT32 boot_type(UINT32 efi_type)
     }
 }
 
+/* The memory attributes table (UEFI 2.10 section 4.6.4): a header, then
+ * NumberOfEntries EFI_MEMORY_DESCRIPTORs of DescriptorSize bytes each, one
+ * per runtime region (a runtime image split into its code and data parts),
+ * whose Attribute says how to map it: EFI_MEMORY_RO, EFI_MEMORY_XP. */
+static EFI_GUID mat_guid = {
+    0xdcfa911d, 0x26eb, 0x469f, {0xa2, 0x20, 0x38, 0xb7, 0xdc, 0x46, 0x12, 0x20}};
+#define MAT_ATTR_RO 0x20000ull /* EFI_MEMORY_RO (gnu-efi names only XP) */
+#define MAT_ATTR_XP 0x4000ull  /* EFI_MEMORY_XP */
+
+struct mat_header {
+    UINT32 version, count, desc_size, flags;
+};
+
+/* The firmware's memory attributes table, or NULL (read before
+ * ExitBootServices: the configuration table is the system table's). */
+static const struct mat_header *find_mat(void)
+{
+    for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
+        const struct mat_header *mat = ST->ConfigurationTable[i].VendorTable;
+        if (CompareGuid(&ST->ConfigurationTable[i].VendorGuid, &mat_guid) == 0 &&
+            mat->version >= 1 && mat->desc_size >= sizeof(EFI_MEMORY_DESCRIPTOR))
+            return mat;
+    }
+    return NULL;
+}
+
+static BOOLEAN is_runtime(UINT32 efi_type)
+{
+    return efi_type == EfiRuntimeServicesCode || efi_type == EfiRuntimeServicesData ||
+           efi_type == EfiPalCode;
+}
+
+/* BOOT_MEM_ATTR_* of a runtime descriptor; 0 for any other. Only the
+ * attributes table's RO and XP say how to map a region: the memory map's
+ * Attribute is what the region could be set to, "not necessarily the
+ * current settings" (UEFI 2.10 section 7.2, EFI_MEMORY_DESCRIPTOR). */
+static UINT32 runtime_attr(const EFI_MEMORY_DESCRIPTOR *d, BOOLEAN from_mat)
+{
+    if (!is_runtime(d->Type))
+        return 0;
+    if (!from_mat)
+        return d->Type != EfiRuntimeServicesData ? BOOT_MEM_ATTR_CODE : 0;
+    return (d->Type != EfiRuntimeServicesData ? BOOT_MEM_ATTR_CODE : 0) |
+           (d->Attribute & MAT_ATTR_RO ? BOOT_MEM_ATTR_RO : 0) |
+           (d->Attribute & MAT_ATTR_XP ? BOOT_MEM_ATTR_XP : 0) | BOOT_MEM_ATTR_MAT;
+}
+
+/* Descriptor -> region; false for an empty one. */
+static BOOLEAN to_region(const EFI_MEMORY_DESCRIPTOR *d, BOOLEAN from_mat,
+                         struct boot_mem_region *r)
+{
+    if (d->NumberOfPages == 0)
+        return FALSE;
+    r->base = d->PhysicalStart;
+    r->size = d->NumberOfPages * EFI_PAGE_SIZE;
+    r->type = boot_type(d->Type);
+    r->attr = runtime_attr(d, from_mat);
+    return TRUE;
+}
+
 /* Insertion sort by base: a few hundred entries, no allocation, stable. */
 static void sort_regions(struct boot_mem_region *r, UINTN n)
 {
@@ -86,7 +146,8 @@ static UINTN merge_regions(struct boot_mem_region *r, UINTN n)
             }
             prev = out ? &r[out - 1] : NULL;
         }
-        if (prev && prev->type == cur.type && prev->base + prev->size == cur.base)
+        if (prev && prev->type == cur.type && prev->attr == cur.attr &&
+            prev->base + prev->size == cur.base)
             prev->size += cur.size;
         else
             r[out++] = cur;
@@ -131,22 +192,25 @@ static UINTN cap_regions(struct boot_mem_region *r, UINTN n, UINTN max)
     return n;
 }
 
-/* EFI descriptors (stride desc_size, which may exceed sizeof) -> sorted, merged bi->mmap. */
+/* EFI descriptors (stride desc_size, which may exceed sizeof) -> sorted, merged bi->mmap; with a
+ * memory attributes table, its entries stand for the map's runtime regions. */
 static void convert_map(const UINT8 *map, UINTN map_size, UINTN desc_size,
-                        struct boot_mem_region *tmp, struct boot_info *bi)
+                        const struct mat_header *mat, struct boot_mem_region *tmp,
+                        struct boot_info *bi)
 {
     UINTN n = 0;
 
     for (UINTN off = 0; off + desc_size <= map_size; off += desc_size) {
         const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)(map + off);
 
-        if (d->NumberOfPages == 0)
-            continue;
-        tmp[n].base = d->PhysicalStart;
-        tmp[n].size = d->NumberOfPages * EFI_PAGE_SIZE;
-        tmp[n].type = boot_type(d->Type);
-        tmp[n].reserved = 0;
-        n++;
+        if (!(mat && is_runtime(d->Type)))
+            n += to_region(d, FALSE, &tmp[n]);
+    }
+    for (UINT32 i = 0; mat && i < mat->count; i++) {
+        const UINT8 *entries = (const UINT8 *)(mat + 1);
+
+        n +=
+            to_region((const EFI_MEMORY_DESCRIPTOR *)(entries + i * mat->desc_size), TRUE, &tmp[n]);
     }
     sort_regions(tmp, n);
     n = merge_regions(tmp, n);
@@ -162,6 +226,7 @@ EFI_STATUS exit_boot_services(EFI_HANDLE image, struct boot_info *bi)
     UINT32 desc_version;
     UINT8 *map;
     struct boot_mem_region *tmp;
+    const struct mat_header *mat = find_mat();
     EFI_STATUS st;
 
     st = BS->GetMemoryMap(&size, NULL, &key, &desc_size, &desc_version);
@@ -169,7 +234,7 @@ EFI_STATUS exit_boot_services(EFI_HANDLE image, struct boot_info *bi)
         return EFI_ERROR(st) ? st : EFI_LOAD_ERROR;
     buf_size = size + MAP_SLACK_DESCS * desc_size;
     map = AllocatePool(buf_size);
-    tmp = AllocatePool(buf_size / desc_size * sizeof(*tmp));
+    tmp = AllocatePool((buf_size / desc_size + (mat ? mat->count : 0)) * sizeof(*tmp));
     if (!map || !tmp)
         return EFI_OUT_OF_RESOURCES;
 
@@ -185,6 +250,6 @@ EFI_STATUS exit_boot_services(EFI_HANDLE image, struct boot_info *bi)
         if (st != EFI_INVALID_PARAMETER || tries + 1 == EBS_TRIES)
             return st;
     }
-    convert_map(map, size, desc_size, tmp, bi);
+    convert_map(map, size, desc_size, mat, tmp, bi);
     return EFI_SUCCESS;
 }

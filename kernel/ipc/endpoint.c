@@ -19,6 +19,7 @@
  */
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/quota.h"
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
 #include "lib/string.h"
@@ -35,6 +36,8 @@ struct endpoint {
     const struct task *owner;  /* the task that made it (its quota), or NULL */
     struct thread_queue sends; /* callers waiting for a receiver (IPC_SEND_WAIT) */
     struct thread_queue recvs; /* receivers waiting for a message (IPC_RECV_WAIT) */
+    /* The account of its creator's tree, which pays for it until it goes. */
+    struct quota_account *account;
 };
 
 static struct endpoint endpoints[MAX_ENDPOINTS];
@@ -185,6 +188,7 @@ struct endpoint *endpoint_alloc_locked(const struct task *owner)
         if (endpoints[i].refs == 0) {
             memset(&endpoints[i], 0, sizeof(endpoints[i]));
             endpoints[i].owner = owner;
+            endpoints[i].account = owner ? owner->account : NULL;
             return &endpoints[i];
         }
     }
@@ -230,6 +234,7 @@ void endpoint_release_locked(struct endpoint *ep, unsigned rights)
     if (--ep->refs == 0) {
         fail_queue_locked(&ep->sends, -EPIPE);
         fail_queue_locked(&ep->recvs, -EPIPE);
+        quota_uncharge_locked(ep->account, CHARGE_ENDPOINTS, 1);
     }
 }
 

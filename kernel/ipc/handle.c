@@ -141,7 +141,7 @@ void handles_close_all_locked(struct task *t)
         if (t->handles.h[h].kind != IPC_KIND_NONE)
             handle_close_locked(t, h);
     }
-    endpoints_disown_locked(t); /* what others still hold is nobody's quota now */
+    endpoints_disown_locked(t); /* what others still hold: no task's quota now (its tree's) */
     notifies_disown_locked(t);
 }
 

@@ -7,6 +7,7 @@
  */
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/quota.h"
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
 
@@ -16,6 +17,8 @@ struct notify {
     int refs;                 /* handles naming it; 0 = a free slot */
     const struct task *owner; /* the task that made it (its quota), or NULL */
     uint64_t bits;
+    /* The account of its creator's tree, which pays for it until it goes. */
+    struct quota_account *account;
 };
 
 static struct notify notifies[MAX_NOTIFIES];
@@ -26,6 +29,7 @@ struct notify *notify_alloc_locked(const struct task *owner)
         if (notifies[i].refs == 0) {
             notifies[i].bits = 0;
             notifies[i].owner = owner;
+            notifies[i].account = owner ? owner->account : NULL;
             return &notifies[i];
         }
     }
@@ -55,8 +59,10 @@ void notify_hold_locked(struct notify *n)
 
 void notify_release_locked(struct notify *n)
 {
-    if (--n->refs == 0)
+    if (--n->refs == 0) {
+        quota_uncharge_locked(n->account, CHARGE_NOTIFICATIONS, 1);
         sched_wakeup_locked(n); /* a waiter looks its handle up again, and fails */
+    }
 }
 
 unsigned long notifies_alive_locked(void)

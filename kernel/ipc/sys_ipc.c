@@ -16,6 +16,7 @@
  */
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/quota.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/task.h"
@@ -65,8 +66,9 @@ static long unstage(struct thread *self, long result)
 }
 
 /* A new object of `kind`, named by a new handle of the caller's with every
- * right that kind has: -EAGAIN past the caller's quota (uapi/quota.h),
- * -ENOSPC if the table is full. */
+ * right that kind has: -EAGAIN past the caller's quota or its tree's
+ * (uapi/quota.h; the tree pays until the object goes), -ENOSPC if the
+ * table is full. */
 static long create_object(enum ipc_kind kind)
 {
     struct task *t = current_task();
@@ -76,9 +78,13 @@ static long create_object(enum ipc_kind kind)
     long ret = -EAGAIN;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     int owned = endpoint ? endpoints_owned_locked(t) : notifies_owned_locked(t);
-    if (owned < (endpoint ? QUOTA_ENDPOINTS : QUOTA_NOTIFICATIONS)) {
+    enum quota_kind charge = endpoint ? CHARGE_ENDPOINTS : CHARGE_NOTIFICATIONS;
+    if (owned < (endpoint ? QUOTA_ENDPOINTS : QUOTA_NOTIFICATIONS) &&
+        quota_charge_locked(t->account, charge, 1)) {
         void *obj = endpoint ? (void *)endpoint_alloc_locked(t) : (void *)notify_alloc_locked(t);
         ret = obj ? handle_install_locked(t, kind, obj, rights | IPC_RIGHT_MINT, 0) : -ENOSPC;
+        if (ret < 0)
+            quota_uncharge_locked(t->account, charge, 1); /* the slot stayed free */
     }
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;

@@ -53,6 +53,11 @@ void *kvmap_alloc(size_t size)
     return (void *)bottom;
 }
 
+uintptr_t kvmap_reserve(size_t size)
+{
+    return size ? take_range(ALIGN_UP(size, PAGE_SIZE)) : 0;
+}
+
 bool kvmap_is_guard(uintptr_t addr)
 {
     unsigned n = READ_ONCE(areas);

@@ -19,6 +19,11 @@
 /* size bytes (rounded up to pages) of zeroed memory, or NULL when out of
  * pages or region. Any context that may take a spinlock. */
 void *kvmap_alloc(size_t size);
+/* size bytes (rounded up to pages) of the region, above a guard page like
+ * the others, with nothing mapped there: for a caller that maps and unmaps
+ * pages there itself (the window code is rewritten through,
+ * kernel/text_patch.c). 0 when the region is full. */
+uintptr_t kvmap_reserve(size_t size);
 /* True if addr lies in the guard page below an area. */
 bool kvmap_is_guard(uintptr_t addr);
 

@@ -7,7 +7,10 @@
  * memory. Here the kernel builds its real tables: the image with the
  * permissions each part needs (text read+execute, read-only data, data
  * read+write, never write+execute), all RAM in the direct map (read+write,
- * never executable), the console's registers; then it switches to them, so
+ * never executable) except the image's text and read-only data, which the
+ * direct map has read-only too (W^X in every mapping: code is rewritten only
+ * through a mapping made for it, kernel/text_patch.c), the console's
+ * registers; then it switches to them, so
  * the identity map and the user half are gone, and frees the remaining RAM.
  * The page tables themselves come from the memory right behind the image
  * (the "boot window"), which the early mapping already reaches.
@@ -60,6 +63,15 @@ static void map_image_part(uint64_t kphys, const char *from, const char *to, uns
         panic("mm: cannot map the kernel image at %p", (void *)from);
 }
 
+/* The direct map's view of the image's text and read-only data: read-only,
+ * mapped before map_direct(), which then skips those pages. */
+static void map_image_alias(uint64_t kphys)
+{
+    size_t len = (uintptr_t)_erodata - (uintptr_t)_kernel_start;
+    if (vm_map(&kernel_aspace, ARCH_DIRECT_MAP_BASE + kphys, kphys, len, VM_READ) != 0)
+        panic("mm: cannot map the kernel image's read-only alias");
+}
+
 void mm_init(struct boot_info *bi)
 {
     uint64_t kphys = bi->kernel_phys;
@@ -70,6 +82,7 @@ void mm_init(struct boot_info *bi)
     map_image_part(kphys, _kernel_start, _etext, VM_READ | VM_EXEC);
     map_image_part(kphys, _etext, _erodata, VM_READ);
     map_image_part(kphys, _erodata, _kernel_end, VM_READ | VM_WRITE);
+    map_image_alias(kphys);
     map_direct(bi);
     uint64_t con_pa, con_size;
     if (console_mmio(&con_pa, &con_size) &&

@@ -148,6 +148,36 @@ bool vm_query(struct aspace *as, uintptr_t va, uint64_t *pa, unsigned *prot)
     return false;
 }
 
+/* The address a table index path names: sign-extended from the top bit the
+ * tables translate (the upper half is the kernel's). */
+static uintptr_t canonical(uint64_t va)
+{
+    unsigned bits = level_shift(ARCH_PT_LEVELS);
+    return (uintptr_t)((int64_t)(va << (64 - bits)) >> (64 - bits));
+}
+
+static void each_leaf(uint64_t table_pa, int level, uint64_t base, vm_leaf_fn fn, void *arg)
+{
+    const pte_t *t = table(table_pa);
+    for (unsigned i = 0; i < PT_ENTRIES; i++) {
+        pte_t e = READ_ONCE(t[i]);
+        uint64_t va = base | (uint64_t)i << level_shift(level);
+        if (!arch_pte_valid(e))
+            continue;
+        if (level == 0 || arch_pte_is_leaf(e, level))
+            fn(canonical(va), arch_pte_addr(e), 1ull << level_shift(level), arch_pte_prot(e), arg);
+        else
+            each_leaf(arch_pte_addr(e), level - 1, va, fn, arg);
+    }
+}
+
+void vm_for_each_leaf(struct aspace *as, vm_leaf_fn fn, void *arg)
+{
+    unsigned long flags = spin_lock_irqsave(&as->lock);
+    each_leaf(as->root, ARCH_PT_LEVELS - 1, 0, fn, arg);
+    spin_unlock_irqrestore(&as->lock, flags);
+}
+
 int aspace_create(struct aspace *as)
 {
     as->root = page_alloc();

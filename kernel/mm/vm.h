@@ -44,6 +44,12 @@ void vm_unmap(struct aspace *as, uintptr_t va, size_t size, bool free_pages);
 /* Translate va; false if unmapped. */
 bool vm_query(struct aspace *as, uintptr_t va, uint64_t *pa, unsigned *prot);
 
+/* Call fn for every leaf entry of the address space (va, pa, the bytes it
+ * maps and its VM_* protection), under its lock: the tests' view of what is
+ * mapped how. fn must not map or unmap. */
+typedef void (*vm_leaf_fn)(uintptr_t va, uint64_t pa, uint64_t size, unsigned prot, void *arg);
+void vm_for_each_leaf(struct aspace *as, vm_leaf_fn fn, void *arg);
+
 /* A new, empty user address space (shares the kernel's upper half). */
 int aspace_create(struct aspace *as);
 /* Free every user page and page table of an address space. */

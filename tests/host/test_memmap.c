@@ -47,6 +47,25 @@ TEST(carve_reservations_out_of_ram)
     check_invariants(m, n);
 }
 
+/* Firmware regions the loader marked with different attributes (how to
+ * map them) stay apart, and a split keeps the attributes on both sides. */
+TEST(attributes_kept)
+{
+    struct boot_mem_region m[MAX] = {
+        {0x1000, 0x1000, BOOT_MEM_FIRMWARE, BOOT_MEM_ATTR_CODE | BOOT_MEM_ATTR_RO},
+        {0x2000, 0x3000, BOOT_MEM_FIRMWARE, BOOT_MEM_ATTR_XP},
+    };
+    uint32_t n = 2;
+    CHECK_EQ_INT(memmap_set(m, &n, MAX, 0x10000, 0x1000, BOOT_MEM_USABLE), 0);
+    CHECK_EQ_INT(n, 3);
+    CHECK_EQ_INT(m[0].attr, BOOT_MEM_ATTR_CODE | BOOT_MEM_ATTR_RO);
+    CHECK_EQ_INT(m[1].attr, BOOT_MEM_ATTR_XP);
+    CHECK_EQ_INT(memmap_set(m, &n, MAX, 0x3000, 0x1000, BOOT_MEM_RESERVED), 0);
+    CHECK_EQ_INT(n, 5);
+    CHECK_EQ_INT(m[3].base, 0x4000);
+    CHECK_EQ_INT(m[3].attr, BOOT_MEM_ATTR_XP);
+}
+
 TEST(edge_cases)
 {
     struct boot_mem_region m[4];
@@ -98,5 +117,5 @@ TEST(random_edits_match_model)
     }
 }
 
-RUN_TESTS("memmap", CASE(carve_reservations_out_of_ram), CASE(edge_cases),
+RUN_TESTS("memmap", CASE(carve_reservations_out_of_ram), CASE(attributes_kept), CASE(edge_cases),
           CASE(random_edits_match_model))

@@ -4,7 +4,7 @@
  * Booted with console.expect=<word>, the test prints "### INPUT PLEASE:
  * <word>" and waits (at most 10 s) for that word on the serial line;
  * tests/run.py types it. It must arrive, unchanged, through the UART's
- * interrupt (x86 I/O APIC, arm64 GIC SPI, riscv64 PLIC).
+ * interrupt (x86 I/O APIC, arm64 GIC SPI, riscv64 PLIC or APLIC).
  */
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"

@@ -9,6 +9,7 @@
 #include "kernel/ipc/ipc.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/quota.h"
 #include "kernel/task.h"
 #include "lib/cmdline.h"
 
@@ -102,6 +103,16 @@ KTEST(user, security)
     bool locked = cmdline_flag(boot_info.cmdline, "kstack.lock");
     const char *argv[] = {"test_security", locked ? "locked" : "unlocked"};
     KEXPECT_EQ(run("test_security", 2, argv), 0);
+}
+
+/* A fork bomb and an allocation storm from one program leave a second
+ * program and the console server running (kernel/quota.h); once they are
+ * gone, so are their trees' accounts: every charge came back. */
+KTEST(user, quota_tree)
+{
+    unsigned before = quota_accounts_in_use();
+    KEXPECT_EQ(run0("test_quota_tree"), 0);
+    KEXPECT_EQ(quota_accounts_in_use(), before);
 }
 
 KTEST(user, registers_preserved)
