@@ -118,9 +118,16 @@ static inline unsigned long arch_irq_save(void);
 static inline void arch_irq_restore(unsigned long flags);
 /* (inline) True if IRQs are masked on this CPU. */
 static inline bool arch_irqs_disabled(void);
+/* (inline) True if `flags` (from arch_irq_save) say IRQs were masked. */
+static inline bool arch_irq_flags_masked(unsigned long flags);
 /* (inline) Unmask / mask IRQs on this CPU. */
 static inline void arch_irq_enable(void);
 static inline void arch_irq_disable(void);
+/* True if the kernel could touch user pages right now: x86_64 RFLAGS.AC
+ * with SMAP on, arm64 PSTATE.PAN clear with PAN, riscv64 sstatus.SUM. Only
+ * the copy routines open it; every interrupt and exception entry closes it
+ * (the tick counts any that does not: struct debug_stats). */
+bool arch_user_access_open(void);
 /* Idle wait: called with IRQs off; enables them and sleeps until an
  * interrupt has been taken; returns with IRQs on. */
 void arch_idle(void);
@@ -409,5 +416,53 @@ void arch_print_regs(const struct trapframe *tf);
 void arch_frame_next(uintptr_t fp, uintptr_t *caller_fp, uintptr_t *ret_pc);
 
 #include <arch/impl.h>
+
+/*
+ * The IRQs-off tracker (make IRQSOFF=1, kernel/latency/irqsoff.c). Every
+ * mask and unmask of the kernel, arch code's included, then goes through
+ * the wrappers below, which tell the tracker when a masked window opens
+ * (IRQs were on) and when it closes (they are about to be on again). A
+ * function-like macro is not expanded when its name is not followed by
+ * "(", so `(arch_irq_save)()` below still calls impl.h's own. The default
+ * kernel has none of this: its masks and unmasks are impl.h's alone.
+ */
+#if CONFIG_IRQSOFF
+/* kernel/latency/irqsoff.c: IRQs are masked, and were on until now / IRQs
+ * are masked and about to be unmasked. The caller's return address is the site. */
+void irqsoff_opened(void);
+void irqsoff_closing(void);
+
+static inline unsigned long irqsoff_irq_save(void)
+{
+    unsigned long flags = (arch_irq_save)();
+    if (!(arch_irq_flags_masked)(flags))
+        irqsoff_opened();
+    return flags;
+}
+
+static inline void irqsoff_irq_restore(unsigned long flags)
+{
+    if (!(arch_irq_flags_masked)(flags) && (arch_irqs_disabled)())
+        irqsoff_closing();
+    (arch_irq_restore)(flags);
+}
+
+static inline void irqsoff_irq_enable(void)
+{
+    if ((arch_irqs_disabled)())
+        irqsoff_closing();
+    (arch_irq_enable)();
+}
+
+static inline void irqsoff_irq_disable(void)
+{
+    (void)irqsoff_irq_save();
+}
+
+#define arch_irq_save()         irqsoff_irq_save()
+#define arch_irq_restore(flags) irqsoff_irq_restore(flags)
+#define arch_irq_enable()       irqsoff_irq_enable()
+#define arch_irq_disable()      irqsoff_irq_disable()
+#endif
 
 #endif

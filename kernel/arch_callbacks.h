@@ -62,6 +62,10 @@ void text_patch_timestamp_reads(uint32_t field, uint32_t from, uint32_t to);
 /* Trap handlers, last thing before returning to user mode, IRQs off. */
 void user_return(void);
 
+/* The running thread's saved FP/SIMD registers, NULL for a kernel thread
+ * (kernel/sched/sched.c): for an arch that loads them at first use. IRQs off. */
+struct arch_fpu *current_user_fpu(void);
+
 /* Trap handlers, for a fault in user mode: report it in one line and end
  * the task with `status` (EXIT_KILLED_* in kernel/uapi/syscall.h). */
 __noreturn void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int status);
@@ -81,6 +85,10 @@ __noreturn void secondary_main(struct cpu *c);
  * timers mark samples during which one was taken), and stops there while
  * another CPU rewrites kernel code (kernel/text_patch.h). */
 void interrupt_enter(void);
+/* The end of an interrupt taken in kernel mode, IRQs off, just before the
+ * return to the code it interrupted: a preemption point
+ * (sched_preempt_point), and the IRQs-off tracker's window closes. */
+void interrupt_exit(void);
 
 /* Timer interrupt, every CPU, IRQs off. */
 void sched_tick(void);

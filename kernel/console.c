@@ -81,6 +81,7 @@ static bool uart_from_fdt(const struct fdt *f)
     }
     uart.phys = base;
     uart.base = (uintptr_t)phys_to_virt(base);
+    uart.size = size;
     return true;
 }
 
@@ -97,6 +98,9 @@ static bool uart_from_hint(const struct boot_console *c)
         uart.base = (uintptr_t)phys_to_virt(c->base);
         uart.reg_shift = c->reg_shift;
         uart.io_width = 1;
+        /* No reg from a loader's hint: the kind's own registers (PC16550D:
+         * eight; PL011 TRM 3.2: a 4 KiB block). */
+        uart.size = c->kind == BOOT_CONSOLE_PL011 ? 0x1000 : 8ul << c->reg_shift;
         return true;
     default: return false;
     }
@@ -270,33 +274,65 @@ unsigned long console_device_info(void)
     }
 }
 
-/* Ports: DEVICE_PORTS bytes; memory: the registers' page from the first, at the UART's
- * access width (PL011 TRM 3.2: 32-bit registers). */
-long console_device_io(unsigned long offset, unsigned long value, bool write)
+/* Store `value` in the register at `offset` of the window (checked). */
+static void device_store(unsigned long offset, unsigned long value)
+{
+#if ARCH_HAS_PIO
+    if (uart.kind == UART_NS16550_PIO) {
+        arch_pio_write8((uint16_t)(uart.base + offset), (uint8_t)value);
+        return;
+    }
+#endif
+    if (DEVICE_INFO_WIDTH(console_device_info()) == 4)
+        arch_mmio_write32(uart.base + offset, (uint32_t)value);
+    else
+        arch_mmio_write8(uart.base + offset, (uint8_t)value);
+}
+
+/* The transmit register: offset 0 on every UART here (16550 THR, PL011 DR,
+ * SiFive txdata). */
+static void device_send(unsigned long c)
+{
+    device_store(0, c);
+}
+
+static long device_load(unsigned long offset)
+{
+#if ARCH_HAS_PIO
+    if (uart.kind == UART_NS16550_PIO)
+        return arch_pio_read8((uint16_t)(uart.base + offset));
+#endif
+    uintptr_t a = uart.base + offset;
+    return DEVICE_INFO_WIDTH(console_device_info()) == 4 ? (long)arch_mmio_read32(a)
+                                                         : (long)arch_mmio_read8(a);
+}
+
+/* The bytes of the device window: ports, DEVICE_PORTS; memory, the UART's
+ * reg (from its first register), and never past the end of its page. */
+static unsigned long device_window(void)
+{
+    if (uart.kind == UART_NS16550_PIO)
+        return DEVICE_PORTS;
+    unsigned long page_rest = 0x1000 - (uart.phys & 0xfff);
+    return uart.size < page_rest ? uart.size : page_rest;
+}
+
+/* One access in the window, at the UART's access width (PL011 TRM 3.2:
+ * 32-bit registers). A character sent goes through printk's guard, which
+ * the kernel's own lines go through too. */
+long console_device_io(unsigned long offset, unsigned long value, unsigned how)
 {
     unsigned long width = DEVICE_INFO_WIDTH(console_device_info());
     if (uart.kind == UART_NONE || width == 0 || offset % width)
         return -EINVAL;
-#if ARCH_HAS_PIO
-    if (uart.kind == UART_NS16550_PIO) {
-        if (offset >= DEVICE_PORTS)
-            return -EINVAL;
-        uint16_t port = (uint16_t)(uart.base + offset);
-        if (!write)
-            return arch_pio_read8(port);
-        arch_pio_write8(port, (uint8_t)value);
-        return 0;
-    }
-#endif
-    if (offset >= 0x1000 - (uart.phys & 0xfff)) /* the registers' page, no further */
+    if (offset >= device_window())
         return -EINVAL;
-    uintptr_t a = uart.base + offset;
-    if (!write)
-        return width == 4 ? (long)arch_mmio_read32(a) : (long)arch_mmio_read8(a);
-    if (width == 4)
-        arch_mmio_write32(a, (uint32_t)value);
+    if (how == DEVICE_IO_READ)
+        return device_load(offset);
+    if (offset == 0)
+        kwrite_device(device_send, value, how == DEVICE_IO_WRITE_VOUCHED);
     else
-        arch_mmio_write8(a, (uint8_t)value);
+        device_store(offset, value);
     return 0;
 }
 

@@ -27,11 +27,12 @@ bool console_mmio(uint64_t *pa, uint64_t *size);
 /* mm_init switched page tables: recompute the registers' virtual address. */
 void console_relocate(void);
 /* The console as a user-space driver sees it (kernel/ipc/device.c):
- * DEVICE_INFO_* (0: no UART); one register access (-EINVAL outside its
- * window); whether its interrupt is routed; and, when the driver let go,
+ * DEVICE_INFO_* (0: no UART); one register access (DEVICE_IO_*; -EINVAL
+ * outside its window; a character sent goes through printk's guard);
+ * whether its interrupt is routed; and, when the driver let go,
  * the UART's receive interrupt back on for the kernel. */
 unsigned long console_device_info(void);
-long console_device_io(unsigned long offset, unsigned long value, bool write);
+long console_device_io(unsigned long offset, unsigned long value, unsigned how);
 bool console_input_irq_routed(void);
 void console_input_to_kernel(void);
 /* Short description, e.g. "pl011 @ 0x9000000". */

@@ -15,6 +15,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/emergency_stack.h"
+#include "kernel/ipc/fastpath.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/ktest.h"
@@ -290,6 +291,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     report_boot(bi);
     smp_find_cpus(bi);
     asid_init(bi->cmdline);
+    ipc_fastpath_init(bi->cmdline);
     emergency_stacks_init();
     random_init(bi);
     kstack_offset_init(bi);
@@ -297,6 +299,7 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     arch_timer_start(SCHED_TICK_HZ);
     arch_irq_enable();
     smp_boot(bi);
+    irqsoff_start();
     console_set_irq_hook(device_console_interrupt);
     console_start_input_irq();
     start_init(bi->cmdline);

@@ -4,7 +4,10 @@
  * One lock keeps the kernel's lines from different CPUs whole; programs'
  * output (SYS_write) takes it for short pieces only, and goes through a
  * guard that keeps it from passing for the kernel's test results
- * (lib/result_guard.h), which follows everything the console shows.
+ * (lib/result_guard.h), which follows everything the console shows: the
+ * kernel's lines, programs' SYS_write and the characters a user-space
+ * console driver sends (kwrite_device), so that the UART has one line
+ * state whoever writes to it.
  */
 #include "kernel/printk.h"
 
@@ -20,7 +23,7 @@ static char log_buf[LOG_SIZE]; /* the first LOG_SIZE bytes of output, for replay
 static size_t log_len;
 static struct spinlock printk_lock = SPINLOCK_INIT;
 static bool emergency;
-static struct result_guard guard; /* the console's line, as a program's output sees it */
+static struct result_guard guard; /* the UART's line, whoever writes it */
 
 #define PIECE 64 /* bytes of a program's output written per hold of printk_lock */
 
@@ -58,6 +61,19 @@ void kwrite_user(const char *buf, size_t n, bool vouched)
         console_write(out, len);
         spin_unlock_irqrestore(&printk_lock, flags);
     }
+}
+
+void kwrite_device(void (*send)(unsigned long c), unsigned long c, bool vouched)
+{
+    char in = (char)c, out[2];
+    unsigned long flags = 0;
+    if (!emergency)
+        flags = spin_lock_irqsave(&printk_lock);
+    if (result_guard(&guard, &in, 1, out, vouched) == 2)
+        console_write(out, 1); /* the mark */
+    send(c);
+    if (!emergency)
+        spin_unlock_irqrestore(&printk_lock, flags);
 }
 
 void kprintf(const char *fmt, ...)

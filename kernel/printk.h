@@ -16,6 +16,10 @@ void kvprintf(const char *fmt, va_list ap) __printf(1, 0);
 /* Write a user program's output: under the same lock, a short piece at a
  * time, its lines guarded unless `vouched` (lib/result_guard.h). */
 void kwrite_user(const char *buf, size_t n, bool vouched);
+/* A user-space console driver's character: `send(c)` stores it in the
+ * UART's transmit register, under the same lock and after the same guard
+ * (a '~' first if it completes a result's start and is not vouched). */
+void kwrite_device(void (*send)(unsigned long c), unsigned long c, bool vouched);
 /* Panic path: print without taking the log lock (it may be held by this CPU). */
 void printk_emergency(void);
 

@@ -44,6 +44,32 @@ static int children_locked(const struct task *parent)
     return n;
 }
 
+void task_pid_counter_set(int next)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    next_pid = next;
+    spin_unlock_irqrestore(&sched_lock, flags);
+}
+
+static bool pid_in_use_locked(int pid)
+{
+    for (int i = 0; i < MAX_TASKS; i++)
+        if (tasks[i].state != TASK_UNUSED && tasks[i].pid == pid)
+            return true;
+    return false;
+}
+
+/* The next pid no task holds (sched_lock held): at most MAX_TASKS are. */
+static int alloc_pid_locked(void)
+{
+    for (;;) {
+        int pid = next_pid;
+        next_pid = next_pid >= PID_MAX || next_pid < 1 ? 1 : next_pid + 1;
+        if (pid >= 1 && !pid_in_use_locked(pid))
+            return pid;
+    }
+}
+
 /* The account a child of parent (NULL: the kernel) is charged to: a new
  * one for a task the kernel or a holder of the whole control capability
  * starts (kernel/quota.h), its parent's otherwise; NULL if none is left. */
@@ -91,8 +117,8 @@ static struct task *alloc_task(const char *name, struct task *parent)
         t = NULL;
     if (t) {
         memset(t, 0, sizeof(*t));
+        t->pid = alloc_pid_locked(); /* before it holds one */
         t->state = TASK_ALIVE;
-        t->pid = next_pid++;
         t->parent = parent;
         t->threads = 1;
         t->account = account;

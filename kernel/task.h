@@ -70,6 +70,13 @@ int task_spawn_init(int argc, const char *const argv[]);
 int task_wait(struct task *parent, int pid, int *status);
 /* The calling thread ends; with whole_task, every thread of its task too. */
 __noreturn void task_exit(int status, bool whole_task);
+/* Pids are 1..PID_MAX: after PID_MAX the count starts again at 1, skipping
+ * the pids tasks (zombies included) still hold, so a pid is never negative
+ * (a console badge, kernel/ipc/console_service.c, is the pid) and never
+ * names two tasks. */
+#define PID_MAX 0x7fffffff
+/* Tests only: the pid the next task gets, before the skipping. */
+void task_pid_counter_set(int next);
 /* A user program did something fatal: one-line report, then task_exit. */
 __noreturn void task_kill(const char *why, uintptr_t addr, uintptr_t pc, int status);
 /* A second thread in the caller's task, starting at pc with sp and arg. */

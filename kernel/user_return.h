@@ -16,6 +16,7 @@
 #define KERNEL_USER_RETURN_H
 
 #include "kernel/cpu.h"
+#include "kernel/latency/irqsoff.h"
 #include "kernel/sched/sched.h"
 
 /* The rare work: exit, reschedule (then look again), or panic. IRQs off. */
@@ -28,6 +29,7 @@ static inline __attribute__((always_inline)) void user_return_fast(void)
     struct thread *self = c->sched.current;
     if (__builtin_expect((c->return_checks | self->killed) != 0, 0))
         user_return_work();
+    irqsoff_exit(); /* nothing unless make IRQSOFF=1 */
 }
 
 #endif

@@ -10,9 +10,19 @@
 static const char *const result_starts[] = {"ok ", "not ok ", "###"};
 #define N_STARTS (sizeof(result_starts) / sizeof(result_starts[0]))
 
-static bool is_blank(char c)
+/*
+ * Where a reader might see a new line start: the guard must judge the line
+ * at least wherever any reader does. Python's str.splitlines() also breaks
+ * at \v, \f, \x1c-\x1e, U+0085, U+2028 and U+2029, a terminal at \r, and
+ * str.strip() also drops \x1f and Unicode spaces such as NBSP. So every
+ * control byte and every byte outside ASCII (which covers those characters
+ * in UTF-8 and in Latin-1) starts the line anew here; a result line can
+ * then start only with printable ASCII, after spaces.
+ */
+static bool starts_line(char c)
 {
-    return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+    unsigned char u = (unsigned char)c;
+    return u < 0x20 || u >= 0x7f;
 }
 
 /* How the line's start head[0..len) compares with the result starts. */
@@ -37,12 +47,12 @@ static enum head_match match(const char *head, unsigned len)
 /* One byte of output: whether the marker must go before it. */
 static bool needs_marker(struct result_guard *g, char c)
 {
-    if (c == '\n' || c == '\r') { /* a new line; '\r' too, as a terminal shows it */
+    if (starts_line(c)) {
         g->in_body = false;
         g->len = 0;
         return false;
     }
-    if (g->in_body || (g->len == 0 && is_blank(c)))
+    if (g->in_body || (g->len == 0 && c == ' '))
         return false;
     g->head[g->len++] = c;
     enum head_match m = match(g->head, g->len);

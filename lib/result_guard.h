@@ -4,8 +4,10 @@
  * result on the console.
  *
  * The test harness (and anyone reading the console) takes a line as a KTAP
- * result when, after leading blanks, it starts with "ok " or "not ok ", and
- * "###" starts the lines that open and close a block of results. Only the
+ * result when, after leading spaces, it starts with "ok " or "not ok ", and
+ * "###" starts the lines that open and close a block of results. The guard
+ * judges more lines than that: a line starts after any control byte or
+ * byte outside ASCII, not only after '\n' (result_guard.c says why). Only the
  * kernel and the programs it vouches for may write such lines; for every
  * other writer the guard puts a '~' before the byte that would complete one
  * of those starts ("ok~ 1 - x"), so the line still reads, but as text.
@@ -24,7 +26,7 @@
 
 struct result_guard {
     bool in_body;      /* past the start of the line: nothing more to judge */
-    unsigned char len; /* bytes of the line's start so far (blanks skipped) */
+    unsigned char len; /* bytes of the line's start so far (spaces skipped) */
     char head[RESULT_GUARD_HEAD];
 };
 

@@ -16,6 +16,15 @@ run has the IPC round trips and one-way legs (the ipc/ rows, docs/ipc.md);
 their cross-CPU rows need the default -smp 4 and are skipped under
 --icount 1 (one CPU).
 
+Then, for each arch, the IRQs-off tracker's worst window
+(kernel/latency/irqsoff.h): the kernel built with make IRQSOFF=1
+(build/<arch>-irqsoff) runs the workload of the irqsoff boots of make test
+(the pool hostile loop, an IPC storm, brk, idle time; user/tests/
+test_irqsoff.c) on one CPU, and its longest window is printed with the
+functions and lines where it opened and closed (build/bench/<arch>/
+irqsoff.txt; under --icount 1 in instructions, and whether it is within
+5,000).
+
 Then the scaling table (--scaling, default "1 2 4 8"): for each arch, one
 short boot per CPU count, timing `pool` alone (the system call blocks, no
 IPC, `run.args=N,1,pool,ICOUNT,scale`), and one table of its kernel-side
@@ -111,6 +120,63 @@ def run_arch(arch, args):
     return report(f"{path}.log", out_dir, args.check)
 
 
+WINDOW = re.compile(r"cpu(\d+): longest IRQs-off window (\d+) instructions \((\d+) ticks\) "
+                    r"of (\d+) windows")
+SITE = re.compile(r"(opened|closed) #\d (0x[0-9a-f]+)")
+WRAPPERS = ("arch/arch.h", "/impl.h", "kernel/spinlock.h", "kernel/latency/irqsoff.h")
+
+
+def site_name(arch, elf, addr):
+    """The function and file:line of a kernel address, past the mask and
+    unmask wrappers it was inlined through (addr2line -i)."""
+    tool = harness.ADDR2LINE[arch]
+    try:
+        out = subprocess.run([tool, "-f", "-i", "-p", "-e", elf, addr], capture_output=True,
+                             text=True).stdout
+    except OSError:
+        return addr
+    frames = [l.replace(" (inlined by) ", "").strip() for l in out.splitlines() if l.strip()]
+    for frame in frames:
+        if not any(w in frame for w in WRAPPERS):
+            return frame.replace(ROOT + "/", "").replace("./", "")
+    return frames[0] if frames else addr
+
+
+def irqsoff(arch, args):
+    """The IRQs-off tracker's worst window on one arch: the irqsoff workload
+    (user/tests/test_irqsoff.c) on the make IRQSOFF=1 kernel, then its lines
+    with the sites named; whether its bound held (meaningful under -icount)."""
+    out_dir = os.path.join(ROOT, "build", "bench", arch)
+    path = os.path.join(out_dir, "irqsoff")
+    cmdline = "ktest=irqsoff irqsoff.per_insn=1 kstack.debug"
+    opts = qemu_options(arch, args.icount)
+    opts["smp"] = 1  # tests/boots.py says why: one vCPU's spin counts QEMU's turns
+    cmd = harness.prepare(arch, f"{path}.img", f"{path}.vars", cmdline, build=f"{arch}-irqsoff",
+                          **opts)
+    s = harness.boot(cmd, f"{path}.log", args.timeout)
+    with open(f"{path}.log", errors="replace") as f:
+        text = f.read()
+    elf = os.path.join(ROOT, "build", f"{arch}-irqsoff", "kernel.elf")
+    unit = "instructions" if args.icount else "counter ticks (TCG: not instructions)"
+    lines = []
+    for m in WINDOW.finditer(text):
+        sites = SITE.findall(text[m.end():m.end() + 400])[:2]
+        named = {kind: site_name(arch, elf, addr) for kind, addr in sites}
+        lines.append(f"bench: {arch}: worst IRQs-off window on cpu{m.group(1)}: {m.group(2)} {unit} "
+                     f"(of {m.group(4)}), from {named.get('opened', '?')} "
+                     f"to {named.get('closed', '?')}")
+    ok = not s.timed_out and bool(lines) and "not ok" not in text
+    if not lines:
+        lines.append(f"bench: {arch}: no IRQs-off figures (build/bench/{arch}/irqsoff.log)")
+    elif args.icount:
+        lines.append(f"bench: {arch}: every IRQs-off window within 5,000 instructions: "
+                     f"{'yes' if ok else 'NO'}")
+    print("\n".join(lines), flush=True)
+    with open(os.path.join(out_dir, "irqsoff.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return ok or not args.icount
+
+
 SCALE_ROW = re.compile(r"BENCH row kernel pool getpid \d+ (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)")
 
 
@@ -183,6 +249,7 @@ def main():
     ok = True
     for arch in args.arches.split():
         ok = run_arch(arch, args) and ok
+        ok = irqsoff(arch, args) and ok
     if args.scaling.strip():
         ok = scaling(args.arches.split(), args) and ok
     _load("bench_html").main(["--dir", os.path.join(ROOT, "build", "bench"),

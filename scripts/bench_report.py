@@ -20,7 +20,8 @@ line that is not a record:
   BENCH cdf <side> <strategy> <syscall> <lower>:<count> <lower>:<count> ...
   BENCH null <timed> <unknown> <getpid> <empty>
                                        the fastest of 2000 calls with strategy off,
-                                       timers off (0) or on (1), counter reads included;
+                                       timers off (0) or on (1), or timers off and
+                                       kstack.erase on (2), counter reads included;
                                        <empty> is the cost of the reads alone
   BENCH end                            the arch's benchmark finished
 
@@ -495,6 +496,10 @@ def null_lines(run):
         t_unknown, t_pid, _ = run.null[1]
         out.append(f"  timers on: unknown number {t_unknown} (+{t_unknown - unknown}), "
                    f"getpid {t_pid} (+{t_pid - pid}): the timers' own cost")
+    if 2 in run.null:
+        e_unknown, e_pid, _ = run.null[2]
+        out.append(f"  kstack.erase on: unknown number {e_unknown} (+{e_unknown - unknown}), "
+                   f"getpid {e_pid} (+{e_pid - pid}): clearing the used stack on the way out")
     return out
 
 

@@ -22,6 +22,7 @@ _loader.exec_module(kit)
 
 LIMIT = 1e-6
 KSTACK_BOOTS = 5     # tests/boots.py: x86_64.uefi, arm64.uboot, riscv64.uboot, riscv64.sifive_u, arm64.versal
+VULN_BOOTS = 3    # <arch>.<fw>.vuln, one per arch
 ATTACK_BOOTS = 3     # one per arch
 RANDOM_BOOTS = 100   # at most every boot of make test runs the `random` ktests
 LAB_GRADE_ARCHES = 3  # make grade LAB=4: one grading boot per arch
@@ -67,6 +68,13 @@ def rows():
            5 * ATTACK_BOOTS)
     yield ("user/demos/attack_lfsr.c: an LFSR113 state fits 40 offsets (per window)",
            2.0 ** -127, 5 * ATTACK_BOOTS * 64)
+    # Bug 1 with kstack.erase, or with a refused request: a win only by an
+    # interrupt saving the token's user register at that depth (about 1e-4
+    # under load; 1e-3 assumed).
+    yield ("user/demos/vuln_demo.c spray.<s>.erased: at most 51 of 1,024",
+           upper(1024, 52, 1e-3), 3 * VULN_BOOTS)
+    yield ("user/demos/vuln_demo.c refused_fill_plants_nothing: at most 25 of 256",
+           upper(256, 26, 1e-3), VULN_BOOTS)
     yield (f"tools/kstack-conformance: each statistical test at ALPHA={a:g}", a,
            9 * KSTACK_BOOTS)
 

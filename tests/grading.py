@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 import boots
-from harness import ARCHES, ROOT, copy_tree, ktap_results
+from harness import ARCHES, RESULT_LINE, ROOT, console_lines, copy_tree, ktap_results
 
 SOURCE_DIRS = ("kernel", "arch", "lib", "user", "boot")
 SOURCE_EXTS = (".c", ".h", ".S")
@@ -60,6 +60,17 @@ LABS = [
         ("badinput.clock_gettime_bad_pointer*", 2),
         ("badinput.clock_gettime_into_read_only_memory", 2),
         ("badinput.clock_gettime_runs_off_the_heap", 2),
+        # the handler itself on the host (tests/host/test_sys_clock.c): the
+        # clock past 2^32 ns, every other clock id, the buffer left alone
+        # after a refusal, and no range a checked copy refuses handed to
+        # the raw copy (the boots' bad pointers all land in unmapped
+        # memory, where an unchecked copy fails safely too)
+        ("host.sys_clock.reads_the_clock", 1),
+        ("host.sys_clock.time_past_2_to_the_32_ns", 1),
+        ("host.sys_clock.refuses_every_other_clock", 1),
+        ("host.sys_clock.refuses_before_writing", 1),
+        ("host.sys_clock.copies_through_the_checked_copy", 2),
+        ("host.sys_clock.refuses_what_a_checked_copy_refuses", 2),
     ]),
     Lab(2, "percpu", "", [
         ("boot", 10),
@@ -106,6 +117,16 @@ LABS = [
         ("ipc.console_server_refuses_quit_from_a_client", 2),
         ("ipc.console_badge_is_the_pid", 2),
         ("ipc.console_service_refuses_die_and_quit_from_a_program", 2),
+        ("ipc.console_service_survives_an_unknown_label", 1),
+        # answer() itself on the host (tests/host/test_console_server.c):
+        # input waiting, counters set, badges 0 and 7, one request at a time
+        ("host.console_server.write_replies_the_count_and_stays_in_the_message", 1),
+        ("host.console_server.read_replies_what_was_received", 2),
+        ("host.console_server.read_of_100_bytes_stays_in_the_message", 2),
+        ("host.console_server.stats_in_the_protocol_order", 1),
+        ("host.console_server.quit_stops_cleanly_for_init_only", 1),
+        ("host.console_server.die_stops_at_once_for_init_only", 1),
+        ("host.console_server.unknown_label_answered_and_served_on", 1),
     ]),
     Lab(8, "exploit", "vuln", [
         ("vuln.stats.wilson_interval", 1),
@@ -115,6 +136,10 @@ LABS = [
         ("vuln.fill_use.pool", 1),
         ("vuln.fill_use.*.retrying", 1),
         ("vuln.fill_use.prng.predicted", 2),
+        # part 2: the spray, which the offset does not stop (kstack.erase does)
+        ("vuln.spray.off", 1),
+        ("vuln.spray.prng", 1),
+        ("vuln.spray.pool", 1),
     ], boot="vuln"),
 ]
 
@@ -355,6 +380,41 @@ def score_parts(lab, results, arch, prefix, host):
     return score, total, out, failed
 
 
+def why_not_run(lab, res, boot_diag, log):
+    """Why the lab's tests that did not run (no result line in `res`) did
+    not: the boot's panic with its first lines, its timeout with the last
+    lines before it, or a line that names the test but is no KTAP result
+    (stray bytes before "ok", say); [] if every test ran."""
+    missing = [pat for pat, _ in lab.points if not pat.startswith("host.")
+               and not any(fnmatch.fnmatchcase(n, pat) for n in res)]
+    if not missing:
+        return []
+    try:
+        with open(log, "rb") as f:
+            lines = console_lines(f.read().decode("utf-8", "replace").replace("\r", ""))
+    except OSError:
+        return [f"           {len(missing)} tests did not run and there is no log ({log})"]
+    panic = next((i for i, l in enumerate(lines) if "KERNEL PANIC" in l), None)
+    if panic is not None:
+        return ["           the kernel panicked before they ran; the panic's first lines:"] + \
+            [f"               {l}" for l in lines[panic:panic + 8]]
+    timeout = next((d.lstrip("# ") for d in boot_diag if d.lstrip("# ").startswith("timed out")),
+                   None)
+    if timeout:
+        tail = [l for l in lines if l.strip()][-8:]
+        return [f"           the boot {timeout} before they ran; its last lines:"] + \
+            [f"               {l}" for l in tail]
+    out = []
+    for pat in missing:
+        name = "".join(r"\S*" if c == "*" else r"\S" if c == "?" else re.escape(c) for c in pat)
+        rx = re.compile(r"ok \d+ - " + name + r"(\s|$)")
+        stray = [l for l in lines if rx.search(l) and not RESULT_LINE.match(l)]
+        if stray:
+            out.append(f"           {pat}: a line names it but is not a KTAP result "
+                       f"(stray bytes before it?): {stray[-1]!r}")
+    return out or ["           the boot ended without running them (see the log)"]
+
+
 def grade_tree(root, lab, arches, stop_early=False, progress=False):
     """(score, total, lines) of the tree at root: the lab's host tests first
     (cheap), then its grading boot on each arch. stop_early: stop at the
@@ -384,7 +444,8 @@ def grade_tree(root, lab, arches, stop_early=False, progress=False):
         s, t, out, failed = score_parts(lab, res, arch, prefix, False)
         if failed:
             build = results.get(prefix + "build")
-            out += [f"           {build[1][0]}"] if build else []
+            out += [f"           {build[1][0]}"] if build else \
+                why_not_run(lab, res, results.get(prefix + "boot", (True, []))[1], log)
             out.append(f"           the boot's log: {log}")
         score, total, lines = score + s, total + t, lines + out
         if progress:
@@ -471,6 +532,8 @@ def check(labs, jobs=2, outcomes=None):
 # full marks, or the grader would pass a wrong solution. The format, like
 # tests/mutants/*.mut ('#' starts a comment line):
 #   mistake: what the student got wrong, in one line   (required)
+#   caught-by: host.hist.percentiles_known_answers     (the graded tests, as in
+#                                                       Lab.points, that must fail)
 #   arch: x86_64 riscv64                               (default arm64)
 #   file: lib/hist.c                                   (required before a change)
 #   ---
@@ -492,6 +555,7 @@ class Wrong:
     mistake: str = ""
     arches: tuple = ("arm64",)
     hunks: list = None  # [(file, old, new)]
+    caught_by: tuple = ()  # Lab.points patterns that must be among the failing ones
 
 
 def parse_wrong(path):
@@ -533,8 +597,10 @@ def parse_wrong(path):
                 w.mistake = value
             elif key == "arch":
                 w.arches = tuple(value.split())
+            elif key == "caught-by":
+                w.caught_by = tuple(value.replace(",", " ").split())
             else:
-                raise ValueError(f"{path}:{n}: expected mistake:, arch: or file:")
+                raise ValueError(f"{path}:{n}: expected mistake:, caught-by:, arch: or file:")
     flush()
     if not w.mistake or not w.hunks:
         raise ValueError(f"{path}: needs a 'mistake:' line and at least one change")
@@ -557,6 +623,9 @@ def wrong_problems(w, root=ROOT):
     change's text must occur once in its file, inside one of the lab's
     regions (between BEGIN and STUB)."""
     out = [f"unknown arch {a}" for a in w.arches if a not in ARCHES]
+    patterns = [pat for pat, _ in lab_by_number(w.lab).points]
+    out += [f"caught-by: {c} is not one of lab {w.lab}'s graded tests"
+            for c in w.caught_by if c not in patterns]
     for i, (file, old, _) in enumerate(w.hunks, 1):
         path = os.path.join(root, file)
         if not os.path.isfile(path):
@@ -616,11 +685,13 @@ def check_wrong_lab(lab, arch, wrongs):
                         f.write(text)
             # what caught it: the failing parts (the grade stops at the first)
             caught = [l.split()[2] for l in lines if l.strip().startswith("FAILED")]
-            out.append((score < total, name,
+            missed = [c for c in w.caught_by if c not in caught]
+            why = ([] if score < total else ["the grader gives a wrong solution full marks"]) + \
+                ([f"caught-by names {', '.join(missed)}, which passed"] if missed else [])
+            out.append((score < total and not missed, name,
                         [f"{w.mistake}: scored {score}/{total} in {time.time() - started:.0f} s"
                          + (f"; failed {', '.join(caught)}" if caught else "")]
-                        + ([] if score < total else ["the grader gives a wrong solution full marks"]
-                           + lines)))
+                        + (why + lines if why else [])))
     finally:
         shutil.rmtree(dest, ignore_errors=True)
     return out

@@ -233,9 +233,23 @@ class Session:
         return self
 
     def text(self):
-        """The whole log as text, '\\r' removed (the register dump included)."""
+        """The whole log as text (the register dump included): log_text()."""
         with open(self.log_path, "rb") as f:
-            return f.read().decode("utf-8", "replace").replace("\r", "")
+            return log_text(f.read())
+
+
+def log_text(raw):
+    """A serial log's bytes as text whose lines end at '\\n' alone: the UART's
+    "\\r\\n" becomes "\\n", and every other '\\r' stays where it is, so that
+    "o\\rk 1" cannot read as "ok 1"."""
+    return re.sub(r"\r+(?=\n)", "", raw.decode("utf-8", "replace")).rstrip("\r")
+
+
+def lines_of(text):
+    """A log's lines, split at '\\n' only: str.splitlines() also splits at
+    \\v, \\f, \\x1c-\\x1e, U+0085, U+2028 and U+2029, which a program may print
+    in the middle of a line to start a fake one (lib/result_guard.h)."""
+    return text.split("\n")
 
 
 def boot(cmd, log_path, timeout, on_line=None, answer=False):
@@ -289,12 +303,15 @@ def hung_pcs(arch, text):
 
 def console_lines(text):
     """The serial console's lines of a log, without the timeout's register dump."""
-    return text.split(MONITOR_MARK, 1)[0].splitlines()
+    return lines_of(text.split(MONITOR_MARK, 1)[0])
 
 
 # ---- KTAP ----------------------------------------------------------------------
 
-KTAP_LINE = re.compile(r"^(not ok|ok) \d+ - (\S+)")
+# A result line: spaces (KTAP's indentation), nothing else, before "ok" or
+# "not ok", matched against the line as it came: no strip(), which would
+# also take away \x1c-\x1f and Unicode spaces such as NBSP.
+KTAP_LINE = re.compile(r"^ *(not ok|ok) \d+ - (\S+)")
 SUBTEST_LINE = re.compile(r"^ {4}# Subtest: (\S+)$")
 KTAP_BLOCK = re.compile(r"^### BEGIN KTAP (\S+) (\S+)\n(.*?)^### END KTAP", re.S | re.M)
 KTAP_CUT = re.compile(r"^### BEGIN KTAP \S+ \S+\n(.*)", re.S | re.M)
@@ -306,7 +323,7 @@ def parse_ktap(lines, ended=None):
     fails the case it was in: the last "# Subtest:" header with no result."""
     out, diag, running = [], [], None
     for line in lines:
-        m = KTAP_LINE.match(line.strip())
+        m = KTAP_LINE.match(line)
         sub = SUBTEST_LINE.match(line)
         if sub:
             running = sub.group(1)
@@ -328,15 +345,15 @@ def ktap_cases(text, timed_out):
     the end still counts, and the case cut short fails."""
     m = KTAP_BLOCK.search(text)
     if m:
-        return True, parse_ktap(m.group(3).splitlines())
+        return True, parse_ktap(lines_of(m.group(3)))
     cut = KTAP_CUT.search(text)
     ended = "timed out" if timed_out else "kernel panic" if "KERNEL PANIC" in text \
         else "the boot ended"
-    return False, parse_ktap(cut.group(1).splitlines() if cut else [], ended)
+    return False, parse_ktap(lines_of(cut.group(1)) if cut else [], ended)
 
 
-RESULT_LINE = re.compile(r"^(\s*)(not ok|ok) (\d+)(?: - (\S+))?")
-PLAN_LINE = re.compile(r"^(\s*)1\.\.(\d+)\s*$")
+RESULT_LINE = re.compile(r"^( *)(not ok|ok) (\d+)(?: - (\S+))?")
+PLAN_LINE = re.compile(r"^( *)1\.\.(\d+) *$")
 
 
 def ktap_results(text, prefix="", after=False):
@@ -355,7 +372,7 @@ def ktap_results(text, prefix="", after=False):
             if want != seen:
                 bad_plans.append(f"a block planned {want} results and gave {seen}")
 
-    for line in text.splitlines():
+    for line in lines_of(text.replace("\r\n", "\n")):
         m, p = RESULT_LINE.match(line), PLAN_LINE.match(line)
         if p:
             ind = len(p.group(1))

@@ -49,10 +49,11 @@ The .mut format, line by line ('#' starts a comment line):
 boots of the arch's last firmware path: `main` is <arch>.<fw> (the full
 self-test boot), anything else <arch>.<fw>.<boot> (tests/run.py --list shows
 them); a boot whose kernel is built with other make variables
-(gate-closed-nodebug: DEBUG_CALLS=0, vuln: VULN=1, its make_vars in
+(gate-closed-nodebug: DEBUG_CALLS=0, vuln: VULN=1, irqsoff: IRQSOFF=1, its make_vars in
 tests/boots.py) gets the mutant built that way too. `ktest` narrows what those
 boots run (run.py --ktest). A host mutant
-(lib/) builds the host unit tests and runs host.<host>.
+(lib/, or a script tests/host/test_<host>.py reads) builds the host unit
+tests and runs host.<host>.
 
 `kills` is a space-separated list of fnmatch globs matched against the test
 names tests/run.py prints in its "ok N - NAME" / "not ok N - NAME" lines;
@@ -96,8 +97,9 @@ BOOT_TIMEOUT = 60  # s: a full self-test boot takes 7-15 s; a hung mutant is kil
 
 
 # The make variables that choose another kernel build (build/<arch>-nodebug,
-# build/<arch>-vuln: the Makefile's BUILD); a boot's others only run QEMU.
-BUILD_VARS = ("DEBUG_CALLS", "VULN")
+# build/<arch>-vuln, build/<arch>-irqsoff: the Makefile's BUILD); a boot's
+# others only run QEMU.
+BUILD_VARS = ("DEBUG_CALLS", "VULN", "IRQSOFF")
 
 
 def build_vars(m, arch):

@@ -107,9 +107,9 @@ def problems(m, root=ROOT):
     if arch == "host":
         if not m.fields.get("host"):
             out.append("arch: host needs a 'host:' line (the host test to run)")
-        elif not any(os.path.exists(os.path.join(root, "tests", "host", f"test_{m.fields['host']}{x}"))
-                     for x in (".c", ".py")):
-            out.append(f"no host test tests/host/test_{m.fields['host']}.c (or .py)")
+        elif not any(os.path.exists(os.path.join(root, "tests", "host", f"test_{m.fields['host']}{ext}"))
+                     for ext in (".c", ".py")):
+            out.append(f"no host test tests/host/test_{m.fields['host']}.c or .py")
     else:
         bad = [a for a in m.arches if a not in ARCHES]
         if bad or not m.arches:

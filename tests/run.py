@@ -240,7 +240,7 @@ def run_boot(b, results):
             results.report(ok, f"{b.name}.conformance.{name}", diag)
     if b.bench and not problems:
         bench_check(b, s.log_path, results)
-    tail = harness.symbolize(b.arch, harness.console_lines(text)[-40:])
+    tail = harness.symbolize(b.arch, harness.console_lines(text)[-40:], boots.build_dir(b))
     details = problems + ([f"serial log {s.log_path}, last 40 lines:"] + tail if problems else
                           [f"{s.secs:.1f} s"])
     results.report(not problems, f"{b.name}.boot", details)

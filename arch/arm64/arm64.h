@@ -14,6 +14,16 @@
     })
 #define WRITE_SYSREG(reg, v) __asm__ volatile("msr " #reg ", %0" : : "r"((uint64_t)(v)) : "memory")
 
+/* CPACR_EL1.FPEN (bits [21:20], Arm ARM D19.2 "CPACR_EL1"): 0b11 lets EL0
+ * and EL1 use FP/SIMD, 0b01 traps EL0's use (EC 0x07) and not EL1's. */
+#define CPACR_EL1_FPEN_ON       (3u << 20)
+#define CPACR_EL1_FPEN_EL0_TRAP (1u << 20)
+
+/* fpu.c: an EL0 FP/SIMD access trapped (EC 0x07), the first since the
+ * thread was switched in: load its registers, let EL0 use them, and true
+ * (the instruction runs again); false if that is not the case. IRQs off. */
+bool arm64_fpu_first_use(void);
+
 /* PSCI function IDs (Arm DEN0022, "Function prototypes"): SMC32 calling convention. */
 #define PSCI_VERSION    0x84000000u
 #define PSCI_SYSTEM_OFF 0x84000008u

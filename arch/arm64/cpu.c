@@ -28,24 +28,24 @@ enum psci_conduit arm64_psci_conduit;
 static uint32_t psci_version;
 
 /*
- * CPACR_EL1 (Arm ARM D19.2 "CPACR_EL1"): FPEN (bits [21:20]) = 0b11 lets
- * EL0 and EL1 use FP/SIMD (0b01 would still trap EL0, 0b00 both): user
- * programs use them and fpu.c switches them per thread; the kernel, built
- * -mgeneral-regs-only, touches them only there. ZEN and SMEN stay 0b00:
+ * CPACR_EL1 (Arm ARM D19.2 "CPACR_EL1"): FPEN (bits [21:20]) = 0b01 lets
+ * EL1 use FP/SIMD and traps EL0's first use, which loads the running
+ * thread's registers and lets EL0 have them (fpu.c, until its next
+ * switch); the kernel, built -mgeneral-regs-only, touches them only
+ * there. ZEN and SMEN stay 0b00:
  * SVE and SME instructions trap (EC 0x19, 0x1d), since the kernel does not
  * switch those registers, so a program that tries is killed (ILL).
  * CNTKCTL_EL1 = EL0VCTEN (bit 1) only: EL0 may read the virtual counter
  * (like RDTSC on x86), not the physical one, and no EL0 timer access.
  */
-#define CPACR_EL1_FPEN_ON (3u << 20)
-#define CNTKCTL_EL0VCTEN  (1u << 1)
+#define CNTKCTL_EL0VCTEN (1u << 1)
 
 /* Every CPU, IRQs off: its own copies of the registers above. */
 void arm64_cpu_init(struct cpu *c)
 {
     WRITE_SYSREG(vbar_el1, (uintptr_t)arm64_vectors);
     WRITE_SYSREG(tpidr_el1, (uintptr_t)c);
-    WRITE_SYSREG(cpacr_el1, CPACR_EL1_FPEN_ON);
+    WRITE_SYSREG(cpacr_el1, CPACR_EL1_FPEN_EL0_TRAP);
     WRITE_SYSREG(cntkctl_el1, CNTKCTL_EL0VCTEN);
     /* EL0 can read TPIDRRO_EL0 and nothing else writes it: no firmware value must show. */
     WRITE_SYSREG(tpidrro_el0, 0);

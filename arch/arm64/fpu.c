@@ -7,12 +7,16 @@
  * cpu.c lets EL0 use them (CPACR_EL1.FPEN = 0b11). SVE and SME stay off,
  * so the 128-bit V registers are the whole state.
  *
- * Eager switching: every switch saves the outgoing user thread's registers
- * and loads the incoming one's. Arm has no "registers changed" bit to skip
- * the save with; lazy switching (trapping the first FP instruction through
- * FPEN) would leave a CPU holding another thread's state after a switch,
- * which a thread migrating to another CPU would first have to get back;
- * 32 stores and loads of 128 bits are cheaper than that bookkeeping.
+ * Lazy loading: a switch loads nothing and makes EL0's FP/SIMD use trap
+ * (CPACR_EL1.FPEN = 0b01); the thread's first FP instruction traps (EC
+ * 0x07) into arm64_fpu_first_use, which loads its registers, lets EL0 use
+ * them and runs the instruction again. Arm has no "registers changed"
+ * bit, so the switch away from a thread that loaded its registers always
+ * saves them; a thread that did no FP since it was switched in pays
+ * neither the load nor the save, nor a CPACR write. Every switch saves
+ * what is live, so no CPU holds the only copy of another thread's
+ * registers (a thread migrates freely), and the thread switched in cannot
+ * read what is left in them: its use traps until its own are loaded.
  */
 #include "arm64.h"
 #include "kernel/arch_callbacks.h"
@@ -28,10 +32,34 @@ void arch_fpu_init(struct arch_fpu *f)
     memset(f, 0, sizeof(*f));
 }
 
+/* CPACR_EL1 writes take effect after a context synchronization event
+ * (Arm ARM D19.2, "CPACR_EL1"): the ISB. */
+static void el0_fp(unsigned long fpen)
+{
+    WRITE_SYSREG(cpacr_el1, fpen);
+    __asm__ volatile("isb" : : : "memory");
+}
+
 void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
 {
+    struct arch_cpu *a = &this_cpu()->arch;
+    (void)next; /* loaded at its first FP instruction */
+    if (!a->fp_live)
+        return; /* nothing loaded since the last switch: EL0 still traps */
     if (prev)
         arm64_fpu_save(prev);
-    if (next)
-        arm64_fpu_load(next);
+    a->fp_live = false;
+    el0_fp(CPACR_EL1_FPEN_EL0_TRAP);
+}
+
+bool arm64_fpu_first_use(void)
+{
+    struct arch_cpu *a = &this_cpu()->arch;
+    struct arch_fpu *f = current_user_fpu();
+    if (!f || a->fp_live)
+        return false; /* a kernel thread, or FP was on: not the lazy trap */
+    arm64_fpu_load(f);
+    a->fp_live = true;
+    el0_fp(CPACR_EL1_FPEN_ON);
+    return true;
 }

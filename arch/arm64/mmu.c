@@ -31,6 +31,18 @@ static uint64_t empty_root;   /* physical address of the all-invalid TTBR0 table
 static uint64_t kernel_ttbr1; /* physical address of the kernel's root table (TTBR1) */
 static bool has_pan;
 
+/* PSTATE.PAN, read as the PAN special register (Arm ARM D17.2, "PAN,
+ * Privileged Access Never": op0 3, op1 0, CRn 4, CRm 2, op2 3; bit 22),
+ * spelled out for the -march=armv8-a assembler. */
+bool arch_user_access_open(void)
+{
+    unsigned long pan;
+    if (!has_pan)
+        return false;
+    __asm__ volatile("mrs %0, S3_0_C4_C2_3" : "=r"(pan));
+    return !(pan & (1ul << 22));
+}
+
 bool arch_pt_block_ok(int level)
 {
     /* 4 KiB granule: blocks at lookup level 2 (2 MiB, walk level 1) and 1 (1 GiB, walk level 2). */

@@ -194,6 +194,8 @@ void arm64_trap(struct trapframe *tf)
                    (unsigned long)tf->vector);
     if (kind == KIND_IRQ)
         arm64_irq(tf);
+    else if (user && ESR_EC(tf->esr) == EC_FP && arm64_fpu_first_use())
+        ; /* FP/SIMD registers loaded at first use (fpu.c): the instruction runs again */
     else if (user)
         user_exception(tf);
     else
@@ -201,7 +203,7 @@ void arm64_trap(struct trapframe *tf)
     if (user)
         user_return();
     else if (kind == KIND_IRQ)
-        sched_preempt_point();
+        interrupt_exit();
 }
 
 int arch_safe_read64(uintptr_t addr, uint64_t *val)

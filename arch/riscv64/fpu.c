@@ -10,18 +10,21 @@
  * (changed since). The hart sets Dirty itself on any write to an FP
  * register or fcsr, so the save can be skipped unless FS is Dirty.
  *
- * Eager switching with that skip: a switch saves the outgoing user
- * thread's registers only if they are Dirty, and loads the incoming
- * one's. Lazy loading (FS = Off until the first FP instruction traps)
- * would also save the load for threads that do no FP, but then a CPU
- * holds another thread's registers after a switch, which a migrating
- * thread would first have to get back from that CPU; eager has no such
- * case. The value that matters on the way back to U mode is the sstatus
- * saved in the user trapframe (vectors.S restores it; user_fs_clean below
- * sets it): the live FS inside the kernel only records whether the
- * current user thread's registers changed since they were loaded. Every value it can hold there was
- * read from the hart while the same thread's registers were loaded, so "not Dirty" always means the
- * registers match the thread's struct arch_fpu.
+ * Lazy loading, eager saving. A switch saves the outgoing user thread's
+ * registers if they are Dirty, and loads nothing: the incoming thread goes
+ * back to U mode with FS = Off, so its first FP instruction traps
+ * (illegal instruction) and riscv_fpu_first_use loads its registers, sets
+ * FS = Clean and runs the instruction again. A thread that does no FP
+ * between two switches pays neither the load nor the save. The registers
+ * left in the hart after a switch belong to the thread switched out, but
+ * they are also in its struct arch_fpu (saved if Dirty, else unchanged
+ * since they were loaded from there), so no hart ever holds the only copy
+ * of another thread's registers and a thread may migrate freely; and with
+ * FS = Off the thread switched in cannot read them. The value that
+ * matters on the way back to U mode is the sstatus saved in the user
+ * trapframe (vectors.S restores it): the live FS inside the kernel only
+ * records whether the current user thread's registers changed since they
+ * were loaded, and is Off again after every switch.
  */
 #include "kernel/arch_callbacks.h"
 #include "lib/fdt.h"
@@ -77,31 +80,38 @@ void arch_fpu_init(struct arch_fpu *f)
     memset(f, 0, sizeof(*f));
 }
 
-/* The incoming thread's registers now match its saved copy, so U mode
- * may resume with FS = Clean: then, unless it writes an FP register before
- * its next switch, that switch skips the save. Without this the user's FS,
- * which only the trapframe carries back, would stay Dirty for good after
- * its first FP instruction. Its user trapframe is at the top of its kernel
- * stack, which arch_set_kernel_stack has just made this CPU's; a thread
- * not yet in user mode gets a fresh frame from arch_enter_user anyway. */
-static void user_fs_clean(void)
+/* The user trapframe of the thread this CPU now runs: at the top of its
+ * kernel stack, which arch_set_kernel_stack has just made this CPU's (a
+ * thread not yet in user mode gets a fresh frame from arch_enter_user). */
+static void user_fs_set(unsigned long fs)
 {
     struct trapframe *tf = (struct trapframe *)(this_cpu()->arch.kstack_top - TF_SIZE);
-    tf->sstatus = (tf->sstatus & ~SSTATUS_FS) | FS_CLEAN;
+    tf->sstatus = (tf->sstatus & ~SSTATUS_FS) | fs;
 }
 
 void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
 {
     if (prev && (csr_read(sstatus) & SSTATUS_FS) == FS_DIRTY)
         fpu_save(prev);
-    if (next) {
-        fs_set(FS_CLEAN); /* loads need FS != Off; they make it Dirty */
-        fpu_load(next);
-        fs_set(FS_CLEAN); /* the registers are exactly next's saved ones */
-        user_fs_clean();
-    } else {
-        fs_set(FS_OFF); /* a kernel thread: a stray FP instruction traps */
-    }
+    fs_set(FS_OFF); /* a kernel thread: a stray FP instruction traps */
+    if (next)
+        user_fs_set(FS_OFF); /* loaded at its first FP instruction */
+}
+
+/* A user thread's illegal instruction with FS = Off (trap.c): its first FP
+ * instruction since it was switched in. Load its registers and run the
+ * instruction again with FS = Clean; any other illegal instruction traps
+ * again, then with FS = Clean, and kills the program. IRQs off. */
+bool riscv_fpu_first_use(struct trapframe *tf)
+{
+    struct arch_fpu *f = current_user_fpu();
+    if ((tf->sstatus & SSTATUS_FS) != FS_OFF || !f)
+        return false;
+    fs_set(FS_CLEAN); /* loads need FS != Off; they make it Dirty */
+    fpu_load(f);
+    fs_set(FS_CLEAN); /* the registers are exactly the saved ones */
+    tf->sstatus = (tf->sstatus & ~SSTATUS_FS) | FS_CLEAN;
+    return true;
 }
 
 /* Boot hart, from arch_init: user programs need F and D (rv64gc, lp64d).
@@ -115,7 +125,7 @@ void riscv_fpu_check(const struct fdt *f, uint32_t hart)
     bool writable = (csr_read(sstatus) & SSTATUS_FS) != FS_OFF;
     fs_set(FS_OFF);
     if (listed && writable) {
-        kprintf("fpu: F and D present, user FP state switched eagerly (save only if Dirty)\n");
+        kprintf("fpu: F and D present, user FP state loaded at first use (saved only if Dirty)\n");
         return;
     }
     struct trapframe tf;

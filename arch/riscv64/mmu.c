@@ -25,6 +25,14 @@ uint64_t riscv_kernel_root(void)
 }
 
 /* Megapages (level 1) and gigapages (level 2) are part of Sv39 itself. */
+/* sstatus.SUM lets S mode reach U pages (priv spec 4.1.1.2). */
+bool arch_user_access_open(void)
+{
+    unsigned long s;
+    __asm__ volatile("csrr %0, sstatus" : "=r"(s));
+    return s & SSTATUS_SUM;
+}
+
 bool arch_pt_block_ok(int level)
 {
     return level == 1 || level == 2;

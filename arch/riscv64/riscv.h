@@ -94,6 +94,7 @@ bool riscv_hart_has_ext(const struct fdt *f, uint32_t hart, const char *ext);
 extern uintptr_t riscv_trap_ra;
 /* fpu.c: stop the boot unless hart `hart` has F and D (f may be NULL). */
 void riscv_fpu_check(const struct fdt *f, uint32_t hart);
+bool riscv_fpu_first_use(struct trapframe *tf);
 /* time.c: the time CSR's frequency from the devicetree (f may be NULL). */
 void riscv_time_init(const struct fdt *f, uint32_t boot_hart);
 /* mmu.c: physical address of the kernel's root table (arch_mmu_switch). */

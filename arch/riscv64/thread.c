@@ -49,9 +49,8 @@ void arch_set_emergency_stack(struct cpu *c, unsigned i, uintptr_t top)
  * A fresh user frame at the top of this thread's kernel stack: every
  * register 0 (tp and gp too) except sp, a0 and a1; sstatus with SPP = 0
  * (sret goes to U mode), SPIE = 1 (interrupts on after it), SIE = 0 until
- * then, SUM = 0, FS = Initial (the FP registers hold the defined starting
- * state, loaded from the thread's struct arch_fpu at the switch to it:
- * fpu.c). FENCE.I makes this hart's instruction
+ * then, SUM = 0, FS = Off (the first FP instruction loads the thread's
+ * struct arch_fpu, the defined starting state: fpu.c). FENCE.I makes this hart's instruction
  * fetches see the program exec_load wrote with ordinary stores (ISA,
  * "Zifencei"); the scheduler's lock made those stores visible here.
  */
@@ -66,7 +65,7 @@ void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1)
     tf->a1 = arg1;
     tf->sstatus = (csr_read(sstatus) &
                    ~(SSTATUS_SPP | SSTATUS_SIE | SSTATUS_SUM | SSTATUS_MXR | SSTATUS_FS)) |
-                  SSTATUS_SPIE | SSTATUS_FS_INITIAL;
+                  SSTATUS_SPIE;
     user_return();
     __asm__ volatile("fence.i" : : : "memory");
     riscv_return_to_user(tf);

@@ -135,6 +135,8 @@ static void user_exception(struct trapframe *tf, unsigned long code)
 {
     if (retry_stale_fault(tf, code))
         return;
+    if (code == CAUSE_ILLEGAL_INSTRUCTION && riscv_fpu_first_use(tf))
+        return; /* FP state loaded lazily (fpu.c) */
     int status = EXIT_KILLED_SEGV;
     if (code == CAUSE_ILLEGAL_INSTRUCTION)
         status = EXIT_KILLED_ILL;
@@ -180,7 +182,7 @@ void riscv_trap(struct trapframe *tf)
     if (from_user)
         user_return();
     else if (is_interrupt)
-        sched_preempt_point();
+        interrupt_exit();
 }
 
 int arch_safe_read64(uintptr_t addr, uint64_t *val)

@@ -6,7 +6,10 @@
  *   %rdi: where to save this thread's stack pointer; %rsi: the next
  *   thread's saved stack pointer. Saves the callee-saved registers (SysV
  *   ABI: rbx rbp r12-r15) on this stack, swaps stacks, restores the next
- *   thread's and returns on its stack. IRQs off throughout.
+ *   thread's and returns on its stack. IRQs off throughout. The next
+ *   thread resumes with RFLAGS.AC clear, whatever the last one had: kernel
+ *   code outside the copy routines runs with user pages closed (SMAP),
+ *   and no thread switches inside one.
  *
  * void x86_return_to_user(struct trapframe *tf)
  *   %rdi: a complete user trapframe. Loads it and IRETs to user mode.
@@ -26,7 +29,10 @@ arch_context_switch:
     push    %r15
     mov     %rsp, (%rdi)
     mov     %rsi, %rsp
-    pop     %r15
+    cmpb    $0, x86_smap_enabled(%rip)  /* clac is #UD without SMAP */
+    je      1f
+    clac
+1:  pop     %r15
     pop     %r14
     pop     %r13
     pop     %r12

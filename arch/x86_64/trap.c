@@ -150,7 +150,7 @@ void x86_trap(struct trapframe *tf)
     if (from_user(tf))
         user_return();
     else if (tf->vector >= 32)
-        sched_preempt_point();
+        interrupt_exit();
 }
 
 int arch_safe_read64(uintptr_t addr, uint64_t *val)

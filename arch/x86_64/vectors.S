@@ -10,7 +10,7 @@
  *
  * Registers on entry to trap_common: all hold the interrupted values;
  * stack (top first): vector, error, rip, cs, rflags, rsp, ss.
- * IRQs are off (all IDT entries are interrupt gates).
+ * IRQs are off (all IDT entries are interrupt gates); AC may be on.
  */
 #include <arch/impl.h>
 #include "frame.h"
@@ -41,9 +41,19 @@ vector_stub_\vec:
     STUBS 128, 191
     STUBS 192, 255
 
+/*
+ * An interrupt gate clears IF and TF but not RFLAGS.AC (SDM vol. 3A 6.12.1.3),
+ * and AC = 1 opens user pages to the kernel while CR4.SMAP is on (4.6.1):
+ * a program can set it (popf), and an interrupt taken inside a copy routine
+ * has it set. So every entry, from either mode, clears it before any C
+ * runs; the iretq gives the interrupted code its own AC back.
+ */
 trap_common:
     PUSH_GPRS
-    testb   $3, TF_CS(%rsp)      /* came from user mode (CPL 3)? */
+    cmpb    $0, x86_smap_enabled(%rip)  /* clac is #UD without SMAP */
+    je      3f
+    clac
+3:  testb   $3, TF_CS(%rsp)      /* came from user mode (CPL 3)? */
     jz      1f
     swapgs                      /* then GS base must become this CPU's struct cpu */
 1:  mov     %rsp, %rdi

@@ -45,6 +45,8 @@ static const char *rng200_init(const struct fdt *f, int node)
     if (fdt_reg_cpu(f, node, 0, &pa, &size, NULL))
         return "its reg cannot be translated";
     base = (uintptr_t)ioremap(pa, 0x1000);
+    if (!base)
+        return "its reg is RAM or outside the direct map";
     /* Enabled already (by U-Boot, say): keep its state and FIFO. */
     if ((arch_mmio_read32(base + RNG200_CTRL) & RNG200_CTRL_ENABLE) == 0) {
         arch_mmio_write32(base + RNG200_WARMUP_THRESHOLD, RNG200_WARMUP_BITS);

@@ -35,6 +35,8 @@ static const char *bcm2835_rng_init(const struct fdt *f, int node)
     if (fdt_reg_cpu(f, node, 0, &pa, &size, NULL))
         return "its reg cannot be translated";
     base = (uintptr_t)ioremap(pa, 0x1000);
+    if (!base)
+        return "its reg is RAM or outside the direct map";
     arch_mmio_write32(base + RNG_CTRL, arch_mmio_read32(base + RNG_CTRL) | RNG_CTRL_ENABLE);
     return NULL;
 }

@@ -13,6 +13,7 @@ struct uart {
     uintptr_t base;     /* I/O port, or virtual address of the registers */
     unsigned reg_shift; /* register i is at base + (i << reg_shift) */
     unsigned io_width;  /* 1 or 4 bytes per register access */
+    uint64_t size;      /* bytes of registers (MMIO kinds): the devicetree's reg */
 };
 
 /* What the console needs of a UART: one table per kind of device. */

@@ -252,6 +252,8 @@ static const char *virtio_rng_init(const struct fdt *f, int node)
     if (fdt_reg_cpu(f, node, 0, &pa, &size, NULL) || size < VIRTIO_MMIO_REGS_SIZE)
         return rng_not_this_device; /* a broken node; another may do */
     base = (uintptr_t)ioremap(pa, VIRTIO_MMIO_REGS_SIZE);
+    if (!base)
+        return rng_not_this_device; /* RAM or outside the direct map; another may do */
     if (reg_read(VIRTIO_MMIO_MAGIC) != VIRTIO_MMIO_MAGIC_VALUE ||
         reg_read(VIRTIO_MMIO_DEVICE_ID) != VIRTIO_ID_ENTROPY)
         return rng_not_this_device;

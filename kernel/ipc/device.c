@@ -112,9 +112,9 @@ long sys_device_io(const struct sysargs *args)
     long err = check_device(args->a[0]);
     if (err)
         return err;
-    if (args->a[3] > 1)
+    if (args->a[3] > DEVICE_IO_WRITE_VOUCHED)
         return -EINVAL;
-    return console_device_io(args->a[1], args->a[2], args->a[3] == 1);
+    return console_device_io(args->a[1], args->a[2], (unsigned)args->a[3]);
 }
 
 /* The register page, user read-write, never executable, with device

@@ -18,6 +18,7 @@
  * from the other, all under sched_lock.
  */
 #include "kernel/errno.h"
+#include "kernel/ipc/endpoint_impl.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/quota.h"
 #include "kernel/sched/sched.h"
@@ -26,45 +27,9 @@
 
 #define MAX_ENDPOINTS 128
 
-struct thread_queue {
-    struct thread *head, *tail;
-};
-
-struct endpoint {
-    int refs;                  /* handles naming it; 0 = a free slot */
-    int receivers;             /* of those, handles with IPC_RIGHT_RECV */
-    const struct task *owner;  /* the task that made it (its quota), or NULL */
-    struct thread_queue sends; /* callers waiting for a receiver (IPC_SEND_WAIT) */
-    struct thread_queue recvs; /* receivers waiting for a message (IPC_RECV_WAIT) */
-    /* The account of its creator's tree, which pays for it until it goes. */
-    struct quota_account *account;
-};
-
 static struct endpoint endpoints[MAX_ENDPOINTS];
 
 /* ---- queues ------------------------------------------------------------- */
-
-static void queue_push(struct thread_queue *q, struct thread *t)
-{
-    t->ipc.qnext = NULL;
-    if (q->tail)
-        q->tail->ipc.qnext = t;
-    else
-        q->head = t;
-    q->tail = t;
-}
-
-static struct thread *queue_pop(struct thread_queue *q)
-{
-    struct thread *t = q->head;
-    if (t) {
-        q->head = t->ipc.qnext;
-        if (!q->head)
-            q->tail = NULL;
-        t->ipc.qnext = NULL;
-    }
-    return t;
-}
 
 static void queue_remove(struct thread_queue *q, struct thread *t)
 {
@@ -85,18 +50,9 @@ static void queue_remove(struct thread_queue *q, struct thread *t)
 
 /* ---- completing waits ----------------------------------------------------- */
 
-/* t's wait is over with `result`; the caller wakes it (or hands off to it). */
-static void complete_locked(struct thread *t, long result)
-{
-    t->ipc.state = IPC_IDLE;
-    t->ipc.ep = NULL;
-    t->ipc.result = result;
-    t->ipc.done = true;
-}
-
 static void fail_locked(struct thread *t, long err)
 {
-    complete_locked(t, err);
+    ipc_complete_locked(t, err);
     sched_wake_thread_locked(t);
 }
 
@@ -105,10 +61,13 @@ static void fail_locked(struct thread *t, long err)
 static void deliver_locked(const struct ipc_msg *from, struct thread *to, long result)
 {
     struct ipc_msg *m = &to->ipc.msg;
-    m->tag = from->tag;
-    memcpy(m->w, from->w, sizeof(m->w));
-    memcpy(m->extra, from->extra, IPC_TAG_LEN(from->tag) * sizeof(m->extra[0]));
-    complete_locked(to, result);
+    size_t n = IPC_TAG_LEN(from->tag);
+    for (int i = 0; i < 1 + IPC_REG_WORDS; i++)
+        m->regs[i] = from->regs[i];
+    if (n)
+        memcpy(m->extra, from->extra, n * sizeof(m->extra[0]));
+    to->ipc.direct = false; /* in the slot: unstage copies it out */
+    ipc_complete_locked(to, result);
 }
 
 /* Whether `to` can take m's extra words: a thread with no buffer cannot.
@@ -156,12 +115,8 @@ static void cancel_locked(struct thread *t)
     t->ipc.replier = NULL;
 }
 
-/*
- * Wait until another thread completes self's wait, giving the CPU to `to`
- * first if there is one (a thread whose wait self has just completed).
- * -EINTR if self's task is exiting. sched_lock held throughout.
- */
-static long wait_done_locked(struct thread *self, struct thread *to)
+/* (endpoint_impl.h) sched_lock held throughout. */
+long endpoint_wait_done_locked(struct thread *self, struct thread *to)
 {
     for (;;) {
         if (self->ipc.done)
@@ -269,11 +224,10 @@ static struct endpoint *endpoint_of(struct thread *self, int h, unsigned right, 
 
 /* ---- the calls ---------------------------------------------------------- */
 
-long endpoint_call(struct thread *self, int h)
+long endpoint_call_locked(struct thread *self, int h)
 {
     uintptr_t badge;
     long ret;
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct endpoint *ep = endpoint_of(self, h, IPC_RIGHT_SEND, &badge, &ret);
     if (ep && ep->receivers == 0) {
         ret = -EPIPE; /* the server is gone: fail now, do not queue */
@@ -294,8 +248,15 @@ long endpoint_call(struct thread *self, int h)
             self->ipc.badge = badge;
             queue_push(&ep->sends, self);
         }
-        ret = wait_done_locked(self, server);
+        ret = endpoint_wait_done_locked(self, server);
     }
+    return ret;
+}
+
+long endpoint_call(struct thread *self, int h)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    long ret = endpoint_call_locked(self, h);
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;
 }
@@ -344,7 +305,7 @@ static long receive_locked(struct thread *self, struct endpoint *ep, struct thre
     self->ipc.state = IPC_RECV_WAIT;
     self->ipc.ep = ep;
     queue_push(&ep->recvs, self);
-    return wait_done_locked(self, answered);
+    return endpoint_wait_done_locked(self, answered);
 }
 
 long endpoint_recv(struct thread *self, int h)
@@ -362,11 +323,10 @@ long endpoint_recv(struct thread *self, int h)
 /* The reply (staged in self's slot) goes to self's caller, if it is still
  * there: one that has gone (killed, say) has unlinked itself, and the reply
  * is dropped. Nothing happens if h is bad. */
-long endpoint_reply_recv(struct thread *self, int h)
+long endpoint_reply_recv_locked(struct thread *self, int h)
 {
     uintptr_t badge;
     long ret;
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct endpoint *ep = endpoint_of(self, h, IPC_RIGHT_RECV, &badge, &ret);
     if (ep) {
         struct thread *client = self->ipc.caller;
@@ -378,6 +338,13 @@ long endpoint_reply_recv(struct thread *self, int h)
         }
         ret = receive_locked(self, ep, client);
     }
+    return ret;
+}
+
+long endpoint_reply_recv(struct thread *self, int h)
+{
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    long ret = endpoint_reply_recv_locked(self, h);
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;
 }

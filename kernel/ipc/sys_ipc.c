@@ -15,6 +15,7 @@
  * mapping of one into the other.
  */
 #include "kernel/errno.h"
+#include "kernel/ipc/fastpath.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/quota.h"
 #include "kernel/sched/sched.h"
@@ -41,9 +42,8 @@ static long stage(struct thread *self, const struct sysargs *args)
         return -EFAULT; /* extra words, but no buffer to read them from */
     if (n && copy_from_user(m->extra, self->ipc.ubuf, n * sizeof(m->extra[0])) != 0)
         return -EFAULT;
-    m->tag = args->a[1];
-    for (int i = 0; i < IPC_REG_WORDS; i++)
-        m->w[i] = args->a[2 + i];
+    for (int i = 0; i < 1 + IPC_REG_WORDS; i++)
+        m->regs[i] = args->a[1 + i];
     return 0;
 }
 
@@ -55,13 +55,16 @@ static long unstage(struct thread *self, long result)
 {
     if (result < 0)
         return result;
+    if (self->ipc.direct) { /* the fastpath wrote the registers already (fastpath.c) */
+        self->ipc.direct = false;
+        return result;
+    }
     const struct ipc_msg *m = &self->ipc.msg;
     size_t n = IPC_TAG_LEN(m->tag);
     if (n &&
         (!self->ipc.ubuf || copy_to_user(self->ipc.ubuf, m->extra, n * sizeof(m->extra[0])) != 0))
         return -EFAULT;
-    uintptr_t w[1 + IPC_REG_WORDS] = {m->tag, m->w[0], m->w[1], m->w[2], m->w[3]};
-    arch_sc_set_words(arch_user_frame(self->kstack_top), w);
+    arch_sc_set_words(arch_user_frame(self->kstack_top), m->regs);
     return result;
 }
 
@@ -123,7 +126,11 @@ long sys_handle_close(const struct sysargs *args)
 
 long sys_ipc_call(const struct sysargs *args)
 {
-    struct thread *self = current_thread();
+    struct thread *self;
+    long ret;
+    if (ipc_fast_call(handle_arg(args->a[0]), args, &self, &ret))
+        return unstage(self, ret);
+    self = current_thread();
     long err = stage(self, args);
     return err ? err : unstage(self, endpoint_call(self, handle_arg(args->a[0])));
 }
@@ -143,7 +150,11 @@ long sys_ipc_recv(const struct sysargs *args)
 
 long sys_ipc_reply_recv(const struct sysargs *args)
 {
-    struct thread *self = current_thread();
+    struct thread *self;
+    long ret;
+    if (ipc_fast_reply_recv(handle_arg(args->a[0]), args, &self, &ret))
+        return unstage(self, ret);
+    self = current_thread();
     long err = stage(self, args);
     return err ? err : unstage(self, endpoint_reply_recv(self, handle_arg(args->a[0])));
 }

@@ -17,8 +17,13 @@ struct endpoint;
 /* One message: the tag, the register words and up to IPC_BUF_WORDS extra
  * words (IPC_TAG_LEN(tag) of them are meaningful). */
 struct ipc_msg {
-    uintptr_t tag;
-    uintptr_t w[IPC_REG_WORDS];
+    union {
+        struct {
+            uintptr_t tag;
+            uintptr_t w[IPC_REG_WORDS];
+        };
+        uintptr_t regs[1 + IPC_REG_WORDS]; /* the same, as arch_sc_set_words takes them */
+    };
     uintptr_t extra[IPC_BUF_WORDS];
 };
 
@@ -44,6 +49,7 @@ struct ipc_thread {
     uintptr_t badge;        /* SEND_WAIT: the badge of the handle it called through */
     long result;            /* what its wait ended with: a badge, 0, or -errno */
     bool done;              /* another thread has completed its wait */
+    bool direct;            /* the fastpath put the message in its trapframe, not in msg */
     uintptr_t ubuf;         /* its user buffer for extra words (ipc_set_buffer), 0 = none */
     struct ipc_msg msg;
 };

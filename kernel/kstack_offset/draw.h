@@ -90,7 +90,7 @@ static inline void kstack_counter_exit(struct thread *t)
  * is only correct when the thread cannot move (raw_cpu_read/write in Linux).
  * Here arch_this_cpu() plays that part: it bypasses this_cpu()'s check,
  * which would panic. get_random_u16() masks IRQs only while it takes its
- * bytes (and, every 64th call, refills its batch: the slow tail), so the
+ * bytes (and, every 16th call, refills its batch: the slow tail), so the
  * thread can be preempted and moved between the read and the write: the
  * update then reads one CPU's offset and writes another's. Those cases are
  * counted (KSTACK_CNT_CROSS_CPU); the counters here are updated without

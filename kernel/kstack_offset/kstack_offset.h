@@ -138,7 +138,7 @@ void kstack_pool_drain(struct cpu *c);
 void kstack_siphash_key_init(void);
 void kstack_siphash_cpu_init(struct cpu *c);
 void kstack_pool_cpu_init(struct cpu *c);
-void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes);
+void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes, bool until_work);
 /* KSTACK_DEBUG_POOL_TICK: do the tick and the idle loop refill pools? */
 bool kstack_pool_background_refills(void);
 void kstack_pool_set_background_refills(bool on);

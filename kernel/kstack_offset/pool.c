@@ -47,10 +47,9 @@ static uint32_t pool_fallback(struct cpu *c)
 /*
  * The draw's out-of-line part: the reader at the end of the ring's buffer
  * (once per 65,536 calls), or the ring empty. Empty: refill a little here,
- * with IRQs still masked (a key from the CRNG and five ChaCha20 blocks:
- * 10,350 to 15,430 instructions on the three arches, measured under -icount
- * by kstack.pool_hostile's note; once per KSTACK_POOL_PATH_BYTES calls at
- * most), then draw.
+ * in steps with IRQs on between them (a key from the CRNG and eight
+ * ChaCha20 blocks; once per KSTACK_POOL_PATH_BYTES calls at most), then
+ * draw, IRQs masked again.
  */
 uint32_t kstack_pool_dry(struct cpu *c)
 {
@@ -58,7 +57,7 @@ uint32_t kstack_pool_dry(struct cpu *c)
     if (kstack_pool_draw_slow(&c->kstack.pool.ring, &offset))
         return offset; /* only the end of the buffer */
     KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_DRY);
-    kstack_pool_cpu_refill(c, KSTACK_POOL_PATH_BYTES);
+    kstack_pool_cpu_refill(c, KSTACK_POOL_PATH_BYTES, false);
     if (!kstack_pool_draw(&c->kstack.pool.ring, &offset))
         return pool_fallback(c);
     return offset;
@@ -78,18 +77,40 @@ unsigned kstack_pool_cpu_level(const struct cpu *c)
 }
 
 /*
- * Append up to max_bytes of keystream (IRQs off, on c itself or before c
- * runs). The key comes fresh from the CRNG; the library then runs ChaCha20
- * with fast key erasure and wipes the key, so the pool's bytes cannot be
+ * Append up to max_bytes of keystream on this CPU, c, called and returning
+ * with IRQs off. The key comes fresh from the CRNG; the library then runs
+ * ChaCha20 with fast key erasure one step at a time (KSTACK_POOL_STEP_BYTES,
+ * one block: 1,700 to 2,700 instructions on the three arches), and IRQs are
+ * on between steps, so an interrupt waits for one step at most, wherever
+ * the refill runs. Preemption stays off throughout: only system calls on
+ * this CPU draw from its ring, and none can start here before the refill
+ * is done. until_work (the idle loop): stop early once this CPU has a
+ * thread to run. The key is wiped at the end, so the pool's bytes cannot be
  * recomputed from anything left in memory.
  */
-void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes)
+void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes, bool until_work)
 {
     struct kstack_pool_cpu *p = &c->kstack.pool;
     if (kstack_pool_level(&p->ring) == KSTACK_POOL_BYTES || max_bytes == 0)
         return;
+    c->preempt_count++;
+    arch_irq_enable(); /* whatever masked them before stays out of the steps' windows */
+    arch_irq_disable();
     get_random_bytes(p->key, sizeof(p->key));
-    p->written += kstack_pool_refill(&p->ring, p->key, max_bytes);
+    for (unsigned made = 0; made < max_bytes;) {
+        arch_irq_enable(); /* a pending interrupt is taken here */
+        arch_irq_disable();
+        if (made > 0 && until_work && (c->need_resched || c->sched.queued))
+            break;
+        uint32_t n = kstack_pool_refill_step(&p->ring, p->key,
+                                             MIN(max_bytes - made, KSTACK_POOL_STEP_BYTES));
+        p->written += n;
+        made += n;
+        if (n == 0)
+            break;
+    }
+    memzero_explicit(p->key, sizeof(p->key));
+    c->preempt_count--;
     KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_REFILLS);
 }
 
@@ -110,7 +131,9 @@ void kstack_pool_cpu_init(struct cpu *c)
     if (!buf || !kstack_pool_init(&p->ring, buf, KSTACK_POOL_BYTES))
         panic("kstack: no memory for cpu%u's %u KiB pool", c->id, KSTACK_POOL_BYTES / 1024);
     p->written = p->drained = 0;
-    kstack_pool_cpu_refill(c, KSTACK_POOL_BYTES);
+    /* At boot, before c runs and before interrupts are on: in one go. */
+    get_random_bytes(p->key, sizeof(p->key));
+    p->written += kstack_pool_refill(&p->ring, p->key, KSTACK_POOL_BYTES);
 }
 
 /* Nothing read beyond what was written, the refill never ran ahead of what

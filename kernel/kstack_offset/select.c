@@ -144,10 +144,13 @@ void kstack_offset_init(const struct boot_info *bi)
     locked = cmdline_flag(bi->cmdline, "kstack.lock");
     unsigned id = boot_choice(bi->cmdline);
     kstack_offset_select(id);
+    bool erase = cmdline_flag(bi->cmdline, "kstack.erase"); /* kernel/syscall/erase.c */
+    if (erase)
+        syscall_path_erase(true);
     kprintf("kstack: strategy %s%s (random offset 0..%u in 16-byte steps on every system "
-            "call)%s; hw source: %s; debug calls %s\n",
+            "call)%s%s; hw source: %s; debug calls %s\n",
             strategies[id]->name, id == KSTACK_DEFAULT ? " (default)" : "", KSTACK_OFFSET_MAX,
-            locked ? ", locked" : "", random_hw_name(),
+            locked ? ", locked" : "", erase ? ", used stack erased on exit" : "", random_hw_name(),
             debug_allowed        ? "ON (kstack.debug: offsets can be read and pinned)"
             : CONFIG_DEBUG_CALLS ? "off"
                                  : "off (not built in)");
@@ -173,15 +176,16 @@ void kstack_offset_user_return(struct cpu *c)
 {
     c->pool_low = false;
     if (kstack_pool_background_refills())
-        kstack_pool_cpu_refill(c, KSTACK_POOL_TICK_BYTES);
+        kstack_pool_cpu_refill(c, KSTACK_POOL_TICK_BYTES, false);
 }
 
-/* A kilobyte at a time: about 20,000 instructions with IRQs off. */
+/* A kilobyte at a time, in steps (IRQs on between them), and only until
+ * this CPU has something else to run. */
 bool kstack_offset_idle(struct cpu *c)
 {
     if (kstack_pool_cpu_level(c) > KSTACK_POOL_BYTES - 1024 || !kstack_pool_background_refills())
         return false;
-    kstack_pool_cpu_refill(c, 1024);
+    kstack_pool_cpu_refill(c, 1024, true);
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
 #include "kernel/kstack_offset/kstack_offset.h"
+#include "kernel/latency/irqsoff.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
@@ -30,11 +31,18 @@ static struct spinlock drain_lock[MAX_CPUS];
 void interrupt_enter(void)
 {
     struct cpu *c = arch_this_cpu(); /* IRQs are off: this CPU */
+    irqsoff_entry();                 /* they were on until the CPU took it */
     c->interrupts++;
     /* Kept below 2^32, under the counter's bits in a stamp (latency.h). */
     c->latency.mark = (uint32_t)(c->latency.mark + LATENCY_MARK_IRQ);
     if (__builtin_expect(READ_ONCE(text_patch_generation) & 1, 0))
         text_patch_join(); /* another CPU is rewriting kernel code */
+}
+
+void interrupt_exit(void)
+{
+    sched_preempt_point();
+    irqsoff_exit(); /* the interrupted code had IRQs on */
 }
 
 /* The cheapest of 1000 empty measurements, IRQs off: what every sample
@@ -67,14 +75,21 @@ void latency_init(void)
                 arch_timestamp_name(), (unsigned long long)read_cost);
 }
 
+/* Samples a drain moves under one hold of the drain lock, IRQs masked:
+ * about 40 instructions each, so a step stays near 1,300 instructions. */
+#define DRAIN_STEP 32
+
 /*
- * Every sample in this CPU's ring for `strategy` into its histograms, and
- * the ring empty. On CPU c with IRQs off (so the path cannot add one
- * meanwhile) and c's drain lock held. About 40 instructions a sample.
+ * The newest DRAIN_STEP samples (or fewer) in this CPU's ring for
+ * `strategy` into its histograms, and out of the ring (their order does
+ * not matter to a histogram). On CPU c with IRQs off (so the path cannot
+ * add one meanwhile) and c's drain lock held.
  */
 static void drain_ring(struct cpu *c, unsigned strategy)
 {
-    struct latency_sample *p = c->latency.ring[strategy], *end = c->latency.next[strategy];
+    struct latency_sample *end = c->latency.next[strategy];
+    struct latency_sample *p = end - MIN((long)(end - c->latency.ring[strategy]), DRAIN_STEP);
+    struct latency_sample *from = p;
     /* A run of samples is mostly one call: look the histogram up again
      * only when it changes. */
     unsigned long index = ~0ul; /* none yet */
@@ -98,26 +113,49 @@ static void drain_ring(struct cpu *c, unsigned strategy)
         uint32_t interrupts = (uint32_t)p->stamp / LATENCY_MARK_IRQ;
         hist_add_irq(h, d, interrupts != 0);
     }
-    c->latency.next[strategy] = c->latency.ring[strategy];
+    c->latency.next[strategy] = from;
 }
 
-/* Every ring of this CPU's that has samples (IRQs off, drain lock held). */
-static void drain_locked(struct cpu *c)
+/* A ring of c's that has samples, or -1 (IRQs off, on c). */
+static int ring_with_samples(struct cpu *c)
 {
+    /* NULL until timing is first on; allocate() may be setting them from
+     * another CPU right now, and either may then still read NULL. */
     for (unsigned s = 0; s < LATENCY_STRATEGIES; s++) {
-        if (c->latency.next[s] != c->latency.ring[s])
-            drain_ring(c, s);
+        struct latency_sample *ring = READ_ONCE(c->latency.ring[s]);
+        struct latency_sample *next = READ_ONCE(c->latency.next[s]);
+        if (ring && next && next != ring)
+            return (int)s;
     }
+    return -1;
 }
 
-/* This CPU's rings into its histograms (IRQs off). The lock only waits
- * for a read copying one of this CPU's histograms (a few microseconds at
- * most). */
+/* One step of draining this CPU's rings (IRQs off); false if all were empty.
+ * The lock only waits for a read copying one of this CPU's histograms. */
+static bool drain_step(struct cpu *c)
+{
+    int s = ring_with_samples(c);
+    if (s < 0)
+        return false;
+    unsigned long flags = spin_lock_irqsave(&drain_lock[c->id]);
+    drain_ring(c, (unsigned)s);
+    spin_unlock_irqrestore(&drain_lock[c->id], flags);
+    return true;
+}
+
+/* This CPU's rings into its histograms, called and returning with IRQs off
+ * where IRQs may come on (not in an interrupt): one step at a time, IRQs on
+ * between steps and preemption held off, so that no system call adds to a
+ * ring meanwhile and an interrupt waits for one step at most. */
 static void drain(struct cpu *c)
 {
-    unsigned long flags = spin_lock_irqsave(&drain_lock[c->id]);
-    drain_locked(c);
-    spin_unlock_irqrestore(&drain_lock[c->id], flags);
+    c->preempt_count++;
+    while (ring_with_samples(c) >= 0) {
+        arch_irq_enable(); /* a pending interrupt is taken here */
+        arch_irq_disable();
+        drain_step(c);
+    }
+    c->preempt_count--;
 }
 
 long latency_drain_full(long ret)
@@ -126,30 +164,15 @@ long latency_drain_full(long ret)
     return ret;
 }
 
-/* Drain c's rings if any has samples (IRQs off, on c). */
-static void drain_if_any(struct cpu *c)
-{
-    /* NULL until timing is first on; allocate() may be setting them from
-     * another CPU right now, and either may then still read NULL. */
-    for (unsigned s = 0; s < LATENCY_STRATEGIES; s++) {
-        struct latency_sample *ring = READ_ONCE(c->latency.ring[s]);
-        struct latency_sample *next = READ_ONCE(c->latency.next[s]);
-        if (ring && next && next != ring) {
-            drain(c);
-            return;
-        }
-    }
-}
-
 /* The tick may have interrupted a timed system call, whose sample would
- * then carry the drain (up to 512 samples, about 20,000 instructions): it
- * drains only an idle CPU, and otherwise leaves a note for the next return
- * to user mode, after the call's exit timestamp. Every sample comes from a
- * system call, which returns to user mode, so none waits for long. */
+ * then carry the drain: it drains only an idle CPU, one step per tick (an
+ * idle CPU adds no samples), and otherwise leaves a note for the next
+ * return to user mode, after the call's exit timestamp. Every sample comes
+ * from a system call, which returns to user mode, so none waits for long. */
 void latency_tick(struct cpu *c)
 {
     if (c->sched.current == c->sched.idle)
-        drain_if_any(c);
+        drain_step(c);
     else
         c->latency_due = true;
 }
@@ -157,15 +180,15 @@ void latency_tick(struct cpu *c)
 void latency_user_return(struct cpu *c)
 {
     c->latency_due = false;
-    drain_if_any(c);
+    drain(c);
 }
 
-/* Drain the ring of the CPU this runs on (any context). */
+/* Drain the rings of the CPU this runs on (IRQs on, from a system call). */
 static void drain_here(void)
 {
-    unsigned long flags = arch_irq_save();
-    drain_if_any(arch_this_cpu());
-    arch_irq_restore(flags);
+    arch_irq_disable();
+    drain(arch_this_cpu());
+    arch_irq_enable();
 }
 
 /* Give every CPU present its histograms and rings (one page each), once. */

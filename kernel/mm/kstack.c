@@ -23,17 +23,26 @@ static bool bit(const uint64_t *map, int i)
     return map[i / 64] & (1ull << (i % 64));
 }
 
+/* The first free slot whose pages are mapped (or not), or -1: a word of 64
+ * slots at a time, so that the lock (IRQs masked) is held briefly. */
+static int free_slot(bool want_mapped)
+{
+    for (int w = 0; w < KSTACK_SLOTS / 64; w++) {
+        uint64_t free = ~used[w] & (want_mapped ? mapped[w] : ~mapped[w]);
+        for (int b = 0; free && b < 64; b++) /* not __builtin_ctzll: a libgcc call on riscv64 */
+            if (free & (1ull << b))
+                return w * 64 + b;
+    }
+    return -1;
+}
+
 /* A free slot, preferring one whose pages are still mapped; *was_mapped says which. */
 static int take_slot(bool *was_mapped)
 {
     unsigned long flags = spin_lock_irqsave(&lock);
-    int slot = -1;
-    for (int pass = 0; pass < 2 && slot < 0; pass++) {
-        for (int i = 0; i < KSTACK_SLOTS && slot < 0; i++) {
-            if (!bit(used, i) && bit(mapped, i) == (pass == 0))
-                slot = i;
-        }
-    }
+    int slot = free_slot(true);
+    if (slot < 0)
+        slot = free_slot(false);
     if (slot >= 0) {
         used[slot / 64] |= 1ull << (slot % 64);
         *was_mapped = bit(mapped, slot);

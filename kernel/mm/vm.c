@@ -30,23 +30,28 @@ static pte_t *table(uint64_t pa)
 }
 
 /*
- * The entry for va at `level`, creating tables above it if create is set.
- * NULL if a table is missing (and not created) or a block is in the way.
+ * The entry for va at `level`. With spare, a missing table above it is
+ * made from *spare, a zeroed page the caller allocated (then 0): if one is
+ * missing and *spare is 0, NULL and *need_table. Without spare, NULL if a
+ * table is missing. NULL too if a block is in the way.
  */
-static pte_t *walk(struct aspace *as, uintptr_t va, int level, bool create)
+static pte_t *walk(struct aspace *as, uintptr_t va, int level, uint64_t *spare, bool *need_table)
 {
     pte_t *t = table(as->root);
     for (int l = ARCH_PT_LEVELS - 1; l > level; l--) {
         pte_t *e = &t[pt_index(va, l)];
         if (!arch_pte_valid(*e)) {
-            if (!create)
+            if (!spare)
                 return NULL;
             if (!as->user && l == ARCH_PT_LEVELS - 1 && user_spaces_exist && (va >> 63))
                 panic("vm: new kernel root entry for %#lx after user spaces were made",
                       (unsigned long)va);
-            uint64_t pa = page_alloc();
-            if (!pa)
+            uint64_t pa = *spare;
+            *spare = 0;
+            if (!pa) {
+                *need_table = true;
                 return NULL;
+            }
             /* Release: the zeroed table is visible before the link to it,
              * to other CPUs' table walks and to lock-free vm_query. */
             __atomic_store_n(e, arch_pte_table(pa, as->user), __ATOMIC_RELEASE);
@@ -69,65 +74,90 @@ static int leaf_level(const struct aspace *as, uintptr_t va, uint64_t pa, size_t
     return 0;
 }
 
-int vm_map(struct aspace *as, uintptr_t va, uint64_t pa, size_t size, unsigned prot)
+/* One leaf entry of vm_map under the lock (IRQs masked for this alone): the
+ * bytes it mapped; 0 with *err set, or with *need_table (walk) to retry. */
+static uint64_t map_one(struct aspace *as, uintptr_t va, uint64_t pa, size_t size, unsigned prot,
+                        uint64_t *spare, bool *need_table, int *err)
 {
-    BUG_ON((va | pa | size) % PAGE_SIZE);
+    int level = leaf_level(as, va, pa, size);
+    uint64_t step = 0;
     unsigned long flags = spin_lock_irqsave(&as->lock);
-    int err = 0;
-    while (size) {
-        int level = leaf_level(as, va, pa, size);
-        pte_t *e = walk(as, va, level, true);
-        if (!e) {
-            err = -ENOMEM;
-            break;
-        }
-        if (arch_pte_valid(*e)) {
-            err = -EEXIST;
-            break;
-        }
+    pte_t *e = walk(as, va, level, spare, need_table);
+    if (!e && !*need_table) {
+        *err = -ENOMEM;
+    } else if (e && arch_pte_valid(*e)) {
+        *err = -EEXIST;
+    } else if (e) {
         *e = arch_pte_leaf(pa, prot, level);
         /* Some MMUs may remember "not mapped" (RISC-V without Svvptc): forget it. */
         arch_tlb_flush_page(va);
-        uint64_t step = 1ull << level_shift(level);
+        step = 1ull << level_shift(level);
+    }
+    spin_unlock_irqrestore(&as->lock, flags);
+    return step;
+}
+
+/* A new page table is allocated (and zeroed: 4 KiB) with IRQs on, outside
+ * the lock, and the entry tried again: the lock is held for one entry. */
+int vm_map(struct aspace *as, uintptr_t va, uint64_t pa, size_t size, unsigned prot)
+{
+    BUG_ON((va | pa | size) % PAGE_SIZE);
+    uint64_t spare = 0;
+    int err = 0;
+    while (size && !err) {
+        bool need_table = false;
+        uint64_t step = map_one(as, va, pa, size, prot, &spare, &need_table, &err);
+        if (need_table && !(spare = page_alloc()))
+            err = -ENOMEM;
         va += step;
         pa += step;
         size -= step;
     }
-    spin_unlock_irqrestore(&as->lock, flags);
+    if (spare)
+        page_free(spare);
     return err;
 }
 
 /* Up to UNMAP_BATCH pages are taken out, then every CPU's TLB forgets
- * them, then they are freed: never free a page another CPU may still reach. */
-#define UNMAP_BATCH 32
+ * them, then they are freed: never free a page another CPU may still reach.
+ * A batch holds the lock, IRQs masked, and looks at UNMAP_SCAN pages at
+ * most, so that unmapping a big range (brk giving back 48 MiB) masks
+ * interrupts for one batch at a time, not for the whole range. */
+#define UNMAP_BATCH 8
+#define UNMAP_SCAN  64
+
+/* One batch from va on (below end): where the next one begins. */
+static uintptr_t unmap_batch(struct aspace *as, uintptr_t va, uintptr_t end, bool free_pages)
+{
+    uint64_t freed[UNMAP_BATCH];
+    uintptr_t start = va;
+    unsigned n = 0;
+    unsigned long flags = spin_lock_irqsave(&as->lock);
+    for (unsigned seen = 0; va < end && n < UNMAP_BATCH && seen < UNMAP_SCAN; va += PAGE_SIZE) {
+        seen++;
+        pte_t *e = walk(as, va, 0, NULL, NULL);
+        if (!e || !arch_pte_valid(*e))
+            continue;
+        /* Device registers are not RAM: flushed, never freed (bit 0 says so). */
+        freed[n++] = arch_pte_addr(*e) | !!(arch_pte_prot(*e) & VM_DEVICE);
+        *e = 0;
+    }
+    if (n > 0 && as->user)
+        arch_tlb_shootdown(asid_of(as), start, va - start);
+    else if (n > 0)
+        for (uintptr_t p = start; p < va; p += PAGE_SIZE) /* kernel: never live elsewhere */
+            arch_tlb_flush_page(p);
+    spin_unlock_irqrestore(&as->lock, flags);
+    for (unsigned i = 0; free_pages && i < n; i++)
+        if (!(freed[i] & 1))
+            page_free(freed[i]);
+    return va;
+}
 
 void vm_unmap(struct aspace *as, uintptr_t va, size_t size, bool free_pages)
 {
-    uint64_t freed[UNMAP_BATCH];
-    unsigned long flags = spin_lock_irqsave(&as->lock);
-    for (uintptr_t end = va + size; va < end;) {
-        uintptr_t start = va;
-        unsigned n = 0;
-        for (; va < end && n < UNMAP_BATCH; va += PAGE_SIZE) {
-            pte_t *e = walk(as, va, 0, false);
-            if (!e || !arch_pte_valid(*e))
-                continue;
-            /* Device registers are not RAM: flushed, never freed (bit 0 says so). */
-            freed[n++] = arch_pte_addr(*e) | !!(arch_pte_prot(*e) & VM_DEVICE);
-            *e = 0;
-        }
-        if (n == 0)
-            continue;
-        if (as->user)
-            arch_tlb_shootdown(asid_of(as), start, va - start);
-        else
-            for (uintptr_t p = start; p < va; p += PAGE_SIZE) /* kernel: never live elsewhere */
-                arch_tlb_flush_page(p);
-        for (unsigned i = 0; free_pages && i < n; i++)
-            if (!(freed[i] & 1))
-                page_free(freed[i]);
-    }
-    spin_unlock_irqrestore(&as->lock, flags);
+    for (uintptr_t end = va + size; va < end;)
+        va = unmap_batch(as, va, end, free_pages);
 }
 
 bool vm_query(struct aspace *as, uintptr_t va, uint64_t *pa, unsigned *prot)
@@ -223,20 +253,4 @@ void aspace_activate(struct aspace *as)
     unsigned asid = asid_for_switch(as);
     arch_aspace_activate(as ? as->root : 0, asid & ASID_VALUE_MASK, asid & ASID_NEED_FLUSH);
     arch_irq_restore(flags);
-}
-
-void *ioremap(uint64_t pa, size_t size)
-{
-    uint64_t base = ALIGN_DOWN(pa, PAGE_SIZE);
-    size_t len = ALIGN_UP(pa + size, PAGE_SIZE) - base;
-    for (size_t off = 0; off < len; off += PAGE_SIZE) {
-        uint64_t mapped;
-        unsigned prot;
-        if (vm_query(&kernel_aspace, ARCH_DIRECT_MAP_BASE + base + off, &mapped, &prot))
-            continue; /* already mapped (another device in the same page) */
-        if (vm_map(&kernel_aspace, ARCH_DIRECT_MAP_BASE + base + off, base + off, PAGE_SIZE,
-                   VM_READ | VM_WRITE | VM_DEVICE) != 0)
-            panic("ioremap: cannot map %#llx", (unsigned long long)(base + off));
-    }
-    return (void *)(ARCH_DIRECT_MAP_BASE + pa);
 }

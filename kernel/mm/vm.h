@@ -58,7 +58,9 @@ void aspace_destroy(struct aspace *as);
  * ASID where the hardware has them (kernel/mm/asid.c): no TLB flush then. */
 void aspace_activate(struct aspace *as);
 
-/* Map device registers into the direct map with device attributes. */
+/* Map device registers into the direct map with device attributes
+ * (kernel/mm/ioremap.c); NULL, said on the console, for a range that is
+ * empty, reaches past the direct map, or holds RAM. */
 void *ioremap(uint64_t pa, size_t size);
 
 #endif

@@ -175,6 +175,11 @@ static struct arch_fpu *user_fpu(struct thread *t)
     return t->task && t->state != THREAD_DEAD ? &t->fpu : NULL;
 }
 
+struct arch_fpu *current_user_fpu(void)
+{
+    return user_fpu(this_cpu()->sched.current);
+}
+
 /* Switch this CPU from its current thread to next (not on any run queue).
  * slice: the ticks next may run before others get a turn. */
 static void switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
@@ -338,7 +343,8 @@ static void idle_loop(void *unused)
         } else if (kstack_offset_idle(c)) {
             arch_irq_restore(flags); /* topped up the offset pool: look again */
         } else {
-            arch_idle(); /* waits for an interrupt, returns with IRQs enabled */
+            irqsoff_exit(); /* the wait unmasks them */
+            arch_idle();    /* waits for an interrupt, returns with IRQs enabled */
         }
     }
 }
@@ -416,6 +422,19 @@ void sched_sleep_locked(const void *chan, uint64_t deadline)
  * their turn at the tick, so the threads queued behind them get to run.
  * Otherwise `to` is woken the usual way. With sched_lock held.
  */
+static inline void hand_off_locked(struct cpu *c, struct thread *t, const void *chan,
+                                   struct thread *to)
+{
+    BUG_ON(c->preempt_count != 1);
+    sched_stats.handoffs++;
+    t->wait_chan = chan;
+    t->wake_at = 0;
+    t->state = THREAD_SLEEPING;
+    to->wait_chan = NULL; /* as if woken, then picked */
+    switch_to_locked(c, to, t->slice ? t->slice : 1);
+    t->wait_chan = NULL;
+}
+
 void sched_sleep_handoff_locked(const void *chan, struct thread *to)
 {
     struct cpu *c = this_cpu();
@@ -425,14 +444,20 @@ void sched_sleep_handoff_locked(const void *chan, struct thread *to)
         sched_sleep_locked(chan, 0);
         return;
     }
-    BUG_ON(c->preempt_count != 1);
-    sched_stats.handoffs++;
-    t->wait_chan = chan;
-    t->wake_at = 0;
-    t->state = THREAD_SLEEPING;
-    to->wait_chan = NULL; /* as if woken, then picked */
-    switch_to_locked(c, to, t->slice ? t->slice : 1);
-    t->wait_chan = NULL;
+    hand_off_locked(c, t, chan, to);
+}
+
+bool sched_can_hand_off_locked(const struct thread *to)
+{
+    struct cpu *c = this_cpu();
+    return to->state == THREAD_SLEEPING && to->cpu == c->id && allowed(to, c->id) &&
+           to != c->sched.current;
+}
+
+void sched_hand_off_locked(const void *chan, struct thread *to)
+{
+    struct cpu *c = this_cpu();
+    hand_off_locked(c, c->sched.current, chan, to);
 }
 
 /* Make a sleeping thread runnable now (its task is being killed, say). */
@@ -511,8 +536,10 @@ void sched_tick(void)
     struct cpu *c = this_cpu();
     c->sched.ticks++;
     kstack_offset_tick(c);
-    latency_tick(c); /* this CPU's timed samples into its histograms */
+    latency_tick(c);                          /* this CPU's timed samples into its histograms */
+    bool user_open = arch_user_access_open(); /* as the interrupt left it */
     unsigned long flags = spin_lock_irqsave(&sched_lock);
+    sched_stats.user_access_ticks += user_open;
     wake_sleepers_locked(arch_counter());
     struct thread *t = c->sched.current;
     if (t == c->sched.idle) {

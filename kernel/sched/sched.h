@@ -105,6 +105,11 @@ void sched_sleep_locked(const void *chan, uint64_t deadline);
  * thread the caller has just given what it waited for, if `to` may run here;
  * else wake `to` normally (kernel/ipc/ uses it). With sched_lock held. */
 void sched_sleep_handoff_locked(const void *chan, struct thread *to);
+/* The IPC fastpath's two halves of it (kernel/ipc/fastpath.c), with the same
+ * switch: whether `to` sleeps, last ran on this CPU and may run here (no
+ * migration, nothing to wake); and, once that said yes, the hand-off. */
+bool sched_can_hand_off_locked(const struct thread *to);
+void sched_hand_off_locked(const void *chan, struct thread *to);
 /* Wake every thread sleeping on chan. With sched_lock held. */
 void sched_wakeup_locked(const void *chan);
 /* Wake one sleeping thread whatever it waits for. With sched_lock held. */

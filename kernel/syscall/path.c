@@ -16,11 +16,15 @@
 #include "kernel/text_patch.h"
 
 static unsigned strategy = KSTACK_OFF; /* what the call site calls: */
-static bool timed;                     /* syscall_paths[strategy][timed] */
+static bool timed;                     /* syscall_paths[strategy][timed], */
+static bool erase;                     /* or syscall_erasing_wrapper (erase.c), which calls that */
+
+long syscall_erasing_wrapper(struct trapframe *tf);
 
 struct change {
     int strategy; /* KSTACK_*, or -1: as it is */
     int timed;    /* 0 or 1, or -1: as it is */
+    int erase;    /* 0 or 1, or -1: as it is */
 };
 
 /* Every other CPU stopped: the choice and the call site change together. */
@@ -31,21 +35,35 @@ static void rewrite(void *arg)
         WRITE_ONCE(strategy, (unsigned)c->strategy);
     if (c->timed >= 0)
         WRITE_ONCE(timed, c->timed != 0);
-    if (!arch_text_patch_call(arch_syscall_call_site, syscall_paths[strategy][timed]))
+    if (c->erase >= 0)
+        WRITE_ONCE(erase, c->erase != 0);
+    syscall_path_fn target = erase ? syscall_erasing_wrapper : syscall_paths[strategy][timed];
+    if (!arch_text_patch_call(arch_syscall_call_site, target))
         panic("syscall: cannot rewrite the entry code's call at %p",
               (void *)arch_syscall_call_site);
 }
 
 void syscall_path_select(unsigned id)
 {
-    struct change c = {(int)id, -1};
+    struct change c = {(int)id, -1, -1};
     text_patch_run(rewrite, &c);
 }
 
 void syscall_path_time(bool on)
 {
-    struct change c = {-1, on};
+    struct change c = {-1, on, -1};
     text_patch_run(rewrite, &c);
+}
+
+void syscall_path_erase(bool on)
+{
+    struct change c = {-1, -1, on};
+    text_patch_run(rewrite, &c);
+}
+
+syscall_path_fn syscall_path_in_force(void)
+{
+    return syscall_paths[READ_ONCE(strategy)][READ_ONCE(timed)];
 }
 
 unsigned syscall_path_strategy(void)

@@ -21,6 +21,11 @@ extern const syscall_path_fn syscall_paths[KSTACK_NR + 1][2]; /* [strategy][time
 void syscall_path_select(unsigned id);
 /* The timed copies (on) or the untimed ones, strategy as it is. */
 void syscall_path_time(bool on);
+/* kstack.erase (erase.c): the entry code calls a wrapper that clears the
+ * stack the call used on its way out (on), or the copy directly (off). */
+void syscall_path_erase(bool on);
+/* The copy of the path the strategy and the timers select (the wrapper's callee). */
+syscall_path_fn syscall_path_in_force(void);
 /* What the entry code calls now. */
 unsigned syscall_path_strategy(void);
 bool syscall_path_timed(void);

@@ -12,6 +12,7 @@
  */
 #include "kernel/bootinfo.h"
 #include "kernel/errno.h"
+#include "kernel/ipc/fastpath.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/mm.h"
@@ -72,6 +73,9 @@ long sys_debug_stats(const struct sysargs *args)
     st.preempted_in_syscall = sched_stats.preempted_in_syscall;
     st.ipc_objects = endpoints_alive_locked() + notifies_alive_locked();
     st.ipc_handoffs = sched_stats.handoffs;
+    st.user_access_ticks = sched_stats.user_access_ticks;
+    st.ipc_fastpath = ipc_fastpath_enabled();
+    ipc_fast_stats_locked(&st.ipc_fast_hits, st.ipc_fast_misses);
     spin_unlock_irqrestore(&sched_lock, flags);
     for (unsigned i = 0; i < MAX_CPUS && i < ARRAY_SIZE(st.ticks); i++)
         st.ticks[i] = READ_ONCE(cpus[i].sched.ticks);

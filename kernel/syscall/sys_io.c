@@ -4,7 +4,9 @@
  * file there is: fd 0 reads from it, fds 1 and 2 write to it. While a
  * console server serves (user/servers/console_server.c), the console is the
  * server's: only a program holding the control capability's CONSOLE right
- * may still write here; the others get -EPERM and print through the server.
+ * may still write or read here; the others get -EPERM and print and read
+ * through the server (which otherwise could not tell its clients' input
+ * from what another program took).
  * Their output (with no server) is guarded (lib/result_guard.h).
  */
 #include "kernel/console.h"
@@ -17,6 +19,13 @@
 
 #define CHUNK 256
 
+/* Whether the caller may use the debug console: always, with the CONSOLE
+ * right; otherwise only while no console server serves. */
+static bool debug_console_allowed(void)
+{
+    return control_allows(IPC_RIGHT_CONSOLE) || !console_service_serving();
+}
+
 long sys_write(const struct sysargs *args)
 {
     uintptr_t fd = args->a[0]; /* every bit: 2^32 + 1 is no fd */
@@ -28,9 +37,9 @@ long sys_write(const struct sysargs *args)
         return -EINVAL;
     if (!user_range_ok(buf, len))
         return -EFAULT;
-    bool vouched = control_allows(IPC_RIGHT_CONSOLE);
-    if (!vouched && console_service_serving())
+    if (!debug_console_allowed())
         return -EPERM;
+    bool vouched = control_allows(IPC_RIGHT_CONSOLE);
     char chunk[CHUNK];
     size_t done = 0;
     while (done < len) {
@@ -55,6 +64,8 @@ long sys_read(const struct sysargs *args)
         return -EINVAL;
     if (!user_access_ok(buf, len, true))
         return -EFAULT;
+    if (!debug_console_allowed())
+        return -EPERM;
     size_t done = 0;
     int c;
     while (done < len && (c = console_getc()) >= 0) {

@@ -18,6 +18,7 @@
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscall/path.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/text_patch.h"
 #include "kernel/uaccess.h"
@@ -184,6 +185,11 @@ long sys_kstack_debug(const struct sysargs *args)
         return 0;
     case KSTACK_DEBUG_STACK_SIZE: return KSTACK_SIZE;
     case KSTACK_DEBUG_POOL_TICK: kstack_pool_set_background_refills(args->a[1] != 0); return 0;
+    case KSTACK_DEBUG_ERASE:
+        if (!control_allows(IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG))
+            return -EPERM;
+        syscall_path_erase(args->a[1] != 0);
+        return 0;
     default: return -EINVAL;
     }
 }

@@ -9,12 +9,23 @@
  */
 #include "kernel/errno.h"
 #include "kernel/kstack_offset/kstack_offset.h"
+#include "kernel/latency/irqsoff.h"
 #include "kernel/latency/latency.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/uaccess.h"
 #include "kernel/uapi/ipc.h"
 #include "lib/hist.h"
+
+/* LATENCY_IRQSOFF: (cpu, out, reset). */
+static long irqsoff_ctl(long cpu, uintptr_t out, unsigned long reset)
+{
+    struct latency_irqsoff w;
+    if (reset > 1)
+        return -EINVAL;
+    int err = irqsoff_read(cpu, &w, reset);
+    return err ? err : copy_to_user(out, &w, sizeof(w));
+}
 
 long sys_latency_ctl(const struct sysargs *args)
 {
@@ -23,6 +34,7 @@ long sys_latency_ctl(const struct sysargs *args)
     switch (args->a[0]) {
     case LATENCY_OFF:
     case LATENCY_ON: return latency_switch(args->a[0] == LATENCY_ON);
+    case LATENCY_IRQSOFF: return irqsoff_ctl((long)args->a[1], args->a[2], args->a[3]);
     case LATENCY_STATUS: {
         struct latency_status st;
         latency_status(&st);

@@ -69,8 +69,11 @@ static __attribute__((noipa)) long vuln_request(int mode, uintptr_t arg)
     if (mode == VULN_FILL) {
         if (copy_from_user(&req, arg, sizeof(req)) != 0)
             return -EFAULT;
+        bool nop = req.op == VULN_OP_NOP;
+        if (!nop)
+            req.token = 0;                /* a refused request leaves nothing behind */
         __asm__ volatile("" : "+m"(req)); /* the copy stays in the frame */
-        return req.op == VULN_OP_NOP ? 0 : -EINVAL;
+        return nop ? 0 : -EINVAL;
     }
     __asm__ volatile("" : "+m"(req)); /* BUG: req was never written on this path */
     bool granted = arg != 0 && req.token == arg;
@@ -78,16 +81,50 @@ static __attribute__((noipa)) long vuln_request(int mode, uintptr_t arg)
         __atomic_fetch_add(&vuln_granted, 1, __ATOMIC_RELAXED);
     return granted;
 }
+
+/*
+ * Bug 1, wide: the same bug in a handler that takes a batch of
+ * VULN_WIDE_REQUESTS requests into one local and checks the middle one's
+ * token, which on the use path nothing writes. The fill plants the
+ * attacker's 2 KiB, 1 KiB either side of that token: whatever the two
+ * calls' offsets, the use's token lies inside what the fill wrote (their
+ * depths differ by at most KSTACK_OFFSET_MAX, 1008 bytes), so this spray
+ * wins under every strategy. Only clearing the stack a call used on its
+ * way out (kstack.erase, kernel/syscall/erase.c) stops it. A batch with any
+ * request not VULN_OP_NOP is refused and leaves no token behind.
+ */
+static __attribute__((noipa)) long vuln_wide(int mode, uintptr_t arg)
+{
+    struct vuln_request reqs[VULN_WIDE_REQUESTS];
+    if (mode == VULN_FILL) {
+        if (copy_from_user(reqs, arg, sizeof(reqs)) != 0)
+            return -EFAULT;
+        bool nop = true;
+        for (unsigned i = 0; i < VULN_WIDE_REQUESTS; i++)
+            nop &= reqs[i].op == VULN_OP_NOP;
+        for (unsigned i = 0; i < VULN_WIDE_REQUESTS && !nop; i++)
+            reqs[i].token = 0;
+        __asm__ volatile("" : "+m"(reqs)); /* the copy stays in the frame */
+        return nop ? 0 : -EINVAL;
+    }
+    __asm__ volatile("" : "+m"(reqs)); /* BUG: reqs was never written on this path */
+    bool granted = arg != 0 && reqs[VULN_WIDE_REQUESTS / 2].token == arg;
+    if (granted)
+        __atomic_fetch_add(&vuln_granted, 1, __ATOMIC_RELAXED);
+    return granted;
+}
 #pragma GCC diagnostic pop
 
+/* The second argument picks the wide variant; both calls of each variant
+ * go through the same wrappers, so their frames stay alike. */
 long sys_vuln_fill(const struct sysargs *args)
 {
-    return vuln_request(VULN_FILL, args->a[0]);
+    return args->a[1] == 1 ? vuln_wide(VULN_FILL, args->a[0]) : vuln_request(VULN_FILL, args->a[0]);
 }
 
 long sys_vuln_use(const struct sysargs *args)
 {
-    return vuln_request(VULN_USE, args->a[0]);
+    return args->a[1] == 1 ? vuln_wide(VULN_USE, args->a[0]) : vuln_request(VULN_USE, args->a[0]);
 }
 
 /*

@@ -19,12 +19,24 @@
 #include "kernel/errno.h"
 #include "kernel/kstack_offset/draw.h"
 #include "kernel/latency/latency.h"
+#include "kernel/panic.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/path.h"
 #include "kernel/user_return.h"
 
-/* Slot 0 stays empty: syscall_index() sends every number past the end there. */
-static const syscall_fn syscall_table[NR_SYSCALLS] = {
+/* A number past the table reached it: syscall_index() is broken. */
+static long past_the_table(const struct sysargs *args)
+{
+    (void)args;
+    panic("system call number %d reached the table: syscall_index() let it through", NR_SYSCALLS);
+}
+
+/* Slot 0 stays empty: syscall_index() sends every number past the end
+ * there. One guard slot after the last: a clamp off by one (NR_SYSCALLS let
+ * through) calls past_the_table, not whatever the linker put after the
+ * table. No instruction of the path changes: only the table is longer. */
+static const syscall_fn syscall_table[NR_SYSCALLS + 1] = {
+    [NR_SYSCALLS] = past_the_table,
     [SYS_exit] = sys_exit,
     [SYS_write] = sys_write,
     [SYS_read] = sys_read,
@@ -164,6 +176,7 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
 {
     /* (a) entry timestamp, with which CPU and how many interrupts in the
      * same word (latency.h). */
+    irqsoff_entry(); /* the entry masked IRQs: nothing unless make IRQSOFF=1 */
     uint64_t start = 0;
     if (timed) {
         start = latency_begin();

@@ -56,6 +56,18 @@
 #define IPC_BADGE_MAX             ((1ul << 63) - 1)    /* badges are 63 bits: results stay >= 0 */
 #define IPC_NOTIFY_BITS           0x7ffffffffffffffful /* bit 63 is not a notification bit */
 
+/* The guards of the IPC fastpath (docs/ipc.md "The fastpath"): an ipc_call
+ * or ipc_reply_recv that fails one takes the ordinary path, and
+ * SYS_debug_stats counts the first one it failed. */
+#define IPC_FAST_LONG       0 /* the tag has extra words */
+#define IPC_FAST_BAD_HANDLE 1 /* no such handle, or not an endpoint */
+#define IPC_FAST_NO_RIGHT   2 /* the handle lacks SEND (call) or RECV (reply_recv) */
+#define IPC_FAST_NO_PARTNER 3 /* call: no receiver waits; reply_recv: no caller to answer */
+#define IPC_FAST_BUSY       4 /* reply_recv: a sender waits, to be received at once */
+#define IPC_FAST_OTHER_CPU  5 /* the partner is not asleep on this CPU, or may not run here */
+#define IPC_FAST_KILLED     6 /* the calling thread's task is exiting */
+#define IPC_FAST_GUARDS     7
+
 /* Rights a handle carries (handle_mint hands on a subset). */
 #define IPC_RIGHT_SEND    0x01  /* endpoint: ipc_call, ipc_send */
 #define IPC_RIGHT_RECV    0x02  /* endpoint: ipc_recv, ipc_reply_recv */
@@ -76,11 +88,17 @@
  * and run.driver programs, get it as handle 0). A device handle carries no
  * rights but IPC_RIGHT_MINT; the calls check the kind:
  *   device_info(dev_h) -> DEVICE_INFO_*: which UART, how its registers lie;
- *   device_io(dev_h, offset, value, write) -> the value read, or 0 written:
- *     one register access at byte `offset` of the device's window (x86 I/O
- *     ports: DEVICE_PORTS of them, one byte; memory-mapped: from its first
- *     register to the end of that page, with the width the device needs,
- *     offset aligned to it); -EINVAL outside;
+ *   device_io(dev_h, offset, value, how) -> the value read, or 0 written:
+ *     one register access (how: DEVICE_IO_READ, DEVICE_IO_WRITE or
+ *     DEVICE_IO_WRITE_VOUCHED) at byte `offset` of the device's window (x86
+ *     I/O ports: DEVICE_PORTS of them, one byte; memory-mapped: from its
+ *     first register to the end of that page, with the width the device
+ *     needs, offset aligned to it); -EINVAL outside. A write to offset 0,
+ *     the transmit register of every UART here, is a character on the
+ *     console: it goes through the kernel's own result guard, the one line
+ *     state of the UART (lib/result_guard.h), which marks it if it would
+ *     complete a test result's start, unless DEVICE_IO_WRITE_VOUCHED (the
+ *     driver vouches for the writer: its own lines, a vouched client's);
  *   irq_bind(dev_h, notify_h, bits) -> 0: from now on, when the device's
  *     interrupt fires the kernel masks the line at the interrupt controller
  *     and signals `bits` on the notification (notify_h needs SIGNAL) instead
@@ -111,5 +129,8 @@
 /* Memory-mapped: where the first register lies in the page device_map maps. */
 #define DEVICE_INFO_PAGE_OFFSET(i) (((unsigned long)(i) >> 32) & 0xfff)
 #define DEVICE_PORTS               8 /* an x86 port device's window */
+#define DEVICE_IO_READ             0
+#define DEVICE_IO_WRITE            1
+#define DEVICE_IO_WRITE_VOUCHED    2
 
 #endif

@@ -76,7 +76,8 @@ struct kstack_stats {
 #define KSTACK_DEBUG_FIXED      4 /* (offset) -> 0: strategy KSTACK_FIXED with that offset */
 #define KSTACK_DEBUG_STACK_SIZE 5 /* () -> bytes in a kernel stack */
 #define KSTACK_DEBUG_POOL_TICK                                                                     \
-    6 /* (on) -> 0: the tick's and idle loop's pool refills on or                                  \
-       * off on every CPU (off: a caller outruns them) */
+    6                        /* (on) -> 0: the tick's and idle loop's pool refills on or           \
+                              * off on every CPU (off: a caller outruns them) */
+#define KSTACK_DEBUG_ERASE 7 /* (on) -> 0: kstack.erase on or off (the control capability) */
 
 #endif

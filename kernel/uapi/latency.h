@@ -21,9 +21,14 @@
     }
 
 /* SYS_latency_ctl operations. */
-#define LATENCY_OFF    0 /* () -> 0: stop timing */
-#define LATENCY_ON     1 /* () -> 0, or -ENOMEM: time every call in the table */
-#define LATENCY_STATUS 2 /* (struct latency_status *) -> 0 */
+#define LATENCY_OFF     0 /* () -> 0: stop timing */
+#define LATENCY_ON      1 /* () -> 0, or -ENOMEM: time every call in the table */
+#define LATENCY_STATUS  2 /* (struct latency_status *) -> 0 */
+/* (cpu, struct latency_irqsoff *, reset) -> 0: that CPU's longest IRQs-off
+ * window (kernel/latency/irqsoff.h), then, if reset is 1, start over;
+ * -ENOSYS in a kernel built without make IRQSOFF=1, -EINVAL for a CPU
+ * that is not online. */
+#define LATENCY_IRQSOFF 3
 
 /* The counter the kernel times with (user programs should read the same one). */
 #define LATENCY_COUNTER_TSC     0 /* x86_64 RDTSC */
@@ -39,6 +44,15 @@ struct latency_status {
     unsigned long read_cost;     /* ticks of an empty begin/end pair, subtracted */
     unsigned long migrated;      /* samples dropped: the call ended on another CPU */
     unsigned long bytes_per_cpu; /* histogram memory per CPU while timing is on */
+};
+
+/* LATENCY_IRQSOFF's answer. */
+struct latency_irqsoff {
+    unsigned long
+        longest;        /* ticks of the latency counter (instructions under -icount, x 2^shift) */
+    unsigned long from; /* kernel address where it opened ... */
+    unsigned long to;   /* ... and where it closed (addr2line -f -e kernel.elf) */
+    unsigned long windows; /* IRQs-off windows closed since the last reset */
 };
 
 /* SYS_latency_read(cpu or -1 for all, strategy, slot, struct hist *out, reset). */

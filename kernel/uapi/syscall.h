@@ -97,6 +97,12 @@ struct debug_stats {
     unsigned long ipc_objects;          /* endpoints and notifications alive (leak checks) */
     unsigned long ipc_handoffs;         /* IPC switched straight to a waiting thread */
     unsigned long vuln_granted;         /* SYS_vuln_use calls that returned 1 (make VULN=1) */
+    unsigned long user_access_ticks;    /* timer ticks handled with user pages reachable
+                                         * (x86 RFLAGS.AC, arm64 PSTATE.PAN clear, riscv
+                                         * sstatus.SUM): must stay 0 */
+    unsigned long ipc_fastpath;       /* 1: the IPC fastpath is on (ipc.fastpath=1, the default) */
+    unsigned long ipc_fast_hits;      /* ipc_call and ipc_reply_recv that took it, all CPUs */
+    unsigned long ipc_fast_misses[8]; /* those that did not, by guard (uapi/ipc.h IPC_FAST_*) */
 };
 #endif
 

@@ -284,6 +284,15 @@ void kstack_pool_discard(struct kstack_pool *p);
 uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
                             uint32_t max_bytes);
 
+/* The same, but key is left holding the next key rather than wiped: a
+ * refill cut into short steps (KSTACK_POOL_STEP_BYTES, one ChaCha20 block
+ * each: 32 bytes of key, 32 of output) calls this once per step with the
+ * same key array and wipes it after the last one. The bytes and the ring's
+ * rules are a refill's: only the key's lifetime differs. */
+#define KSTACK_POOL_STEP_BYTES 32u
+uint32_t kstack_pool_refill_step(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
+                                 uint32_t max_bytes);
+
 /* The common case of a draw, inline: false at the stop (the ring empty, or
  * the reader at the end of buf), where kstack_pool_draw_slow() takes over.
  * A draw hands out the byte numbered head, which is below tail (written and

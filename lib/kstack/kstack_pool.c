@@ -90,7 +90,8 @@ static void generate(uint8_t key[KSTACK_KEY_SIZE], uint8_t *out, size_t len)
     kstack_wipe(first, sizeof(first));
 }
 
-uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE], uint32_t max_bytes)
+uint32_t kstack_pool_refill_step(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
+                                 uint32_t max_bytes)
 {
     uint32_t room = p->size - kstack_pool_level(p);
     uint32_t todo = room < max_bytes ? room : max_bytes;
@@ -111,6 +112,12 @@ uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
         made += run;
     }
     set_stop(p);
+    return made;
+}
+
+uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE], uint32_t max_bytes)
+{
+    uint32_t made = kstack_pool_refill_step(p, key, max_bytes);
     kstack_wipe(key, KSTACK_KEY_SIZE);
     return made;
 }

@@ -12,8 +12,11 @@
  *                                        w3 = the caller's badge;
  *   CONSOLE_DIE   (tests; badge 0 only) the server exits at once, without
  *                 replying;
- *   CONSOLE_QUIT  (badge 0 only: init) the server replies 0 and exits.
- * Any other badge asking DIE or QUIT gets an empty reply. A dead server
+ *   CONSOLE_QUIT  (badge 0 only: init) the server stops cleanly: it exits
+ *                 with status 0, without replying (the caller's ipc_call
+ *                 fails with -EPIPE, as for DIE, whose exit status is 9).
+ * Any other badge asking DIE or QUIT gets an empty reply with the request's
+ * label, and so does any label not listed here: the server serves on. A dead server
  * makes every call fail with -EPIPE at once.
  *
  * Every program starts with the console at IPC_CONSOLE_HANDLE

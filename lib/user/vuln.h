@@ -22,6 +22,18 @@ static inline long vuln_use(unsigned long token)
     return syscall1(SYS_vuln_use, token);
 }
 
+/* Bug 1, wide: VULN_WIDE_REQUESTS requests left in one kernel frame (a
+ * spray over every depth); then the use, which checks the middle one. */
+static inline long vuln_fill_wide(const struct vuln_request reqs[VULN_WIDE_REQUESTS])
+{
+    return syscall2(SYS_vuln_fill, reqs, 1);
+}
+
+static inline long vuln_use_wide(unsigned long token)
+{
+    return syscall2(SYS_vuln_use, token, 1);
+}
+
 /* Bug 2: the kernel stack address of a local; then a write to addr that
  * lands (1) only if addr is the same local in the write's own frame. */
 static inline long vuln_leak(void)

@@ -244,6 +244,10 @@ def null_budget():
     expect("budget for the unknown number: 77 (a third of Linux 6.1's 230): 18 over" in out,
            "over budget")
     expect("timers on: unknown number 160 (+65), getpid 190 (+66)" in out, "timers' cost")
+    expect("kstack.erase" not in out, "no erase line without its record")
+    _, out, _ = run(text + "\nBENCH null 2 2060 2090 9")
+    expect("kstack.erase on: unknown number 2060 (+1965), getpid 2090 (+1966)" in out,
+           "the erase's cost")
     _, out, _ = run(text.replace("BENCH null 0 95", "BENCH null 0 77"))
     expect("230): within" in out, "within budget")
     _, out, _ = run(canned().replace("BENCH icount 0", "BENCH icount 0\nBENCH null 0 95 124 9"))

@@ -334,6 +334,21 @@ TEST(percentiles_known_answers)
             check_failures++;
         }
     }
+    /* Both buckets wrapped back to 0 (2^32 more samples in each): no bucket
+     * holds rank 1, so even p = 0 answers max. A rank left at 0 stops in
+     * the first bucket and answers its edge, raised to min. */
+    struct hist h;
+    hist_reset(&h);
+    hist_add(&h, 131);
+    hist_add(&h, 5000);
+    h.count = 2 + (2ull << 32);
+    memset(h.bucket, 0, sizeof(h.bucket));
+    uint64_t got = hist_percentile(&h, 0);
+    if (got != 5000)
+        printf("    # p 0 with every bucket wrapped to 0: got %llu, expected 5000 (max): rank "
+               "0 must be raised to 1, the first sample, which no bucket holds\n",
+               (unsigned long long)got);
+    CHECK_EQ_INT(got, 5000);
 }
 
 /* Samples spread over four CPUs, merged, equal one histogram of them all. */

@@ -141,6 +141,44 @@ def _():
         return any("not inside" in p for p in lab.wrong_problems(lab.parse_wrong(path)))
 
 
+@case("wrong_solution_caught_by_names_a_graded_test")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "5", "x.wrong")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write("caught-by: host.hist.no_such_case\nmistake: m\nfile: lib/hist.c\n---\n"
+                    "    if (rank == 0)\n+++\n    if (rank == 1)\n")
+        w = lab.parse_wrong(path)
+        return w.caught_by == ("host.hist.no_such_case",) and \
+            any("not one of lab 5's graded tests" in p for p in lab.wrong_problems(w))
+
+
+def why(text, diag=()):
+    """grading.why_not_run for lab 7 of a boot whose log is `text`, where
+    one graded test ran."""
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "boot.log")
+        with open(log, "w") as f:
+            f.write(text)
+        return lab.why_not_run(lab.lab_by_number(7),
+                               {"ipc.console_write_returns_count": (True, [])}, list(diag), log)
+
+
+@case("grade_names_a_panic_a_timeout_and_a_stray_line")
+def _():
+    panic = why("boot\nKERNEL PANIC on CPU 0: page fault\nrip 0x1\n")
+    timeout = why("boot\nlast words\n" + harness.MONITOR_MARK + ": info registers -a\nRAX=0\n",
+                  ["# timed out after 30 s"])
+    stray = why("\x1b[0mok 3 - ipc.console_write_through_server\n")
+    quiet = why("boot\n")
+    return "panicked" in panic[0] and "KERNEL PANIC on CPU 0: page fault" in panic[1] \
+        and "timed out after 30 s" in timeout[0] and timeout[-1].strip() == "last words" \
+        and "RAX" not in "".join(timeout) \
+        and "ipc.console_write_through_server: a line names it but is not" in stray[0] \
+        and "ended without running them" in quiet[0]
+
+
 def main():
     print(f"1..{len(cases)}")
     failed = 0

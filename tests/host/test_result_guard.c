@@ -31,6 +31,21 @@ TEST(results_are_marked)
     CHECK_EQ_STR(guarded("text\rok 4 - x\n", 64, false), "text\rok~ 4 - x\n");
 }
 
+/* Bytes some reader takes for a line break or a blank (Python's
+ * splitlines() and strip(), a terminal): the line starts after them. */
+TEST(lines_after_other_breaks_are_marked)
+{
+    CHECK_EQ_STR(guarded("zz\vok 1 - x\n", 64, false), "zz\vok~ 1 - x\n");
+    CHECK_EQ_STR(guarded("zz\x1cok 1 - x\n", 64, false), "zz\x1cok~ 1 - x\n");
+    CHECK_EQ_STR(guarded("zz\x1fok 1 - x\n", 64, false), "zz\x1fok~ 1 - x\n");
+    CHECK_EQ_STR(guarded("\xc2\xa0ok 1 - x\n", 64, false), "\xc2\xa0ok~ 1 - x\n");
+    CHECK_EQ_STR(guarded("zz\xe2\x80\xa8ok 1 - x\n", 64, false), "zz\xe2\x80\xa8ok~ 1 - x\n");
+    CHECK_EQ_STR(guarded("zz\xc2\x85not ok 1 - x\n", 64, false), "zz\xc2\x85not ok~ 1 - x\n");
+    CHECK_EQ_STR(guarded("zz\f###\n", 64, false), "zz\f##~#\n");
+    for (size_t piece = 1; piece <= 3; piece++)
+        CHECK_EQ_STR(guarded("zz\xe2\x80\xa9 ok 1\n", piece, false), "zz\xe2\x80\xa9 ok~ 1\n");
+}
+
 TEST(split_writes_are_marked)
 {
     for (size_t piece = 1; piece <= 4; piece++) {
@@ -64,6 +79,6 @@ TEST(a_line_begun_by_a_vouched_writer)
     CHECK_EQ_STR(out, "ok~ 1 - x\n");
 }
 
-RUN_TESTS("result_guard", CASE(results_are_marked), CASE(split_writes_are_marked),
-          CASE(other_text_is_untouched), CASE(vouched_writers_are_untouched),
-          CASE(a_line_begun_by_a_vouched_writer))
+RUN_TESTS("result_guard", CASE(results_are_marked), CASE(lines_after_other_breaks_are_marked),
+          CASE(split_writes_are_marked), CASE(other_text_is_untouched),
+          CASE(vouched_writers_are_untouched), CASE(a_line_begun_by_a_vouched_writer))

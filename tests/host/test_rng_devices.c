@@ -16,6 +16,7 @@
 #define BASE 0x40000000u
 
 uint64_t fake_ticks;
+bool fake_ioremap_refuses;
 
 /* The device model: which one, its registers, and what it has made. */
 static struct {
@@ -31,6 +32,7 @@ static void model_reset(bool rng200)
 {
     dev = (typeof(dev)){.rng200 = rng200, .next_word = 0x1000};
     fake_ticks = 0;
+    fake_ioremap_refuses = false;
 }
 
 /* Words produced so far: the RNG200 after its warm-up threshold (in bits,
@@ -156,7 +158,21 @@ TEST(bcm2835_dead_device_given_up)
     CHECK_EQ_INT(bcm2835_rng_driver.read(&v), 0);
 }
 
+/* A reg the kernel will not map (RAM, past the direct map: a trimmed or
+ * malformed devicetree): the driver gives up before touching anything. */
+TEST(refused_reg_is_not_touched)
+{
+    const struct rng_driver *drivers[] = {&bcm2711_rng200_driver, &bcm2835_rng_driver};
+    for (unsigned i = 0; i < 2; i++) {
+        model_reset(i == 0);
+        fake_ioremap_refuses = true;
+        CHECK(drivers[i]->init(NULL, 0) != NULL);
+        CHECK_EQ_INT(dev.writes, 0);
+    }
+}
+
 RUN_TESTS("rng_devices", CASE(rng200_start_sets_warmup_then_enables),
           CASE(rng200_running_device_left_alone), CASE(rng200_first_sample_after_warmup),
           CASE(rng200_dead_device_given_up), CASE(bcm2835_start_sets_enable_keeps_other_bits),
-          CASE(bcm2835_sample_is_two_words_low_first), CASE(bcm2835_dead_device_given_up))
+          CASE(bcm2835_sample_is_two_words_low_first), CASE(bcm2835_dead_device_given_up),
+          CASE(refused_reg_is_not_touched))

@@ -15,6 +15,7 @@
 #include "kernel/ktest.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/kvmap.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/mm/vm.h"
 #include "kernel/sched/sched.h"
 #include "kernel/uaccess.h"
@@ -113,4 +114,21 @@ KTEST(mm, per_cpu_areas_have_guard_pages)
     KEXPECT((uintptr_t)b >= (uintptr_t)a + 3 * PAGE_SIZE);
     KEXPECT_EQ(a[2 * PAGE_SIZE - 1], 0x5a);
     KEXPECT(!kvmap_alloc(0));
+}
+
+/* ioremap maps device registers, nothing else: RAM (a free page, the
+ * memory map's usable RAM) and ranges that are empty, wrap or run past the
+ * direct map are refused (NULL), as a trimmed or malformed devicetree
+ * might name them (kernel/mm/ioremap.c). */
+KTEST(mm, ioremap_refuses_ram_and_outside_ranges)
+{
+    uint64_t page = page_alloc();
+    KEXPECT(page != 0);
+    KEXPECT(ioremap(page, 16) == NULL);
+    KEXPECT(ioremap(page + PAGE_SIZE - 8, 16) == NULL); /* ending in it */
+    page_free(page);
+    KEXPECT(ioremap(ARCH_DIRECT_MAP_SIZE - 8, 16) == NULL);
+    KEXPECT(ioremap(ARCH_DIRECT_MAP_SIZE, 4) == NULL);
+    KEXPECT(ioremap(~0ull - 7, 16) == NULL);
+    KEXPECT(ioremap(0x1000, 0) == NULL);
 }

@@ -47,6 +47,13 @@ KTEST(user, ipc)
     KEXPECT_EQ(run0("test_ipc"), 0);
 }
 
+/* The IPC fastpath's hits and misses, and its transcript (user/tests/test_ipc_fast.c
+ * prints the ipc.fastpath_* subtests). */
+KTEST(user, ipc_fastpath)
+{
+    KEXPECT_EQ(run0("test_ipc_fast"), 0);
+}
+
 /* The console device and its interrupt (user/tests/test_device.c prints the
  * ipc.device_* and ipc.irq_* subtests): started with the device as handle 0. */
 static int run_driver(int argc, const char *const argv[])
@@ -103,6 +110,32 @@ KTEST(user, security)
     bool locked = cmdline_flag(boot_info.cmdline, "kstack.lock");
     const char *argv[] = {"test_security", locked ? "locked" : "unlocked"};
     KEXPECT_EQ(run("test_security", 2, argv), 0);
+}
+
+/* What a program's own CPU state cannot give it (user/tests/test_privilege.c
+ * prints the privilege.* subtests): user pages closed in every tick's
+ * handler whatever RFLAGS.AC it set, no descriptor table reads. */
+KTEST(user, privilege)
+{
+    KEXPECT_EQ(run0("test_privilege"), 0);
+}
+
+/* Past PID_MAX the pids start again at 1, skipping the ones in use: a pid
+ * (and the console badge made of it) never goes negative, so the console
+ * server, which ends on a negative badge, keeps serving. */
+KTEST(user, pids_stay_positive)
+{
+    const char *argv[] = {"hello"};
+    bool served = console_service_serving();
+    task_pid_counter_set(PID_MAX - 1);
+    for (int i = 0; i < 4; i++) {
+        int status = -1, pid = task_spawn_kernel("hello", 1, argv, 0);
+        if (pid < 1)
+            ktest_fail(__FILE__, __LINE__, "spawn %d after PID_MAX - 1: pid %d", i, pid);
+        KEXPECT_EQ(task_wait(NULL, pid, &status), pid);
+        KEXPECT_EQ(status, 0);
+    }
+    KEXPECT_EQ(console_service_serving(), served);
 }
 
 /* A fork bomb and an allocation storm from one program leave a second
@@ -266,3 +299,17 @@ KTEST(soak, twenty_seconds)
     const char *argv[] = {"soak", "20", "5"};
     KEXPECT_EQ(run("soak", 3, argv), 0);
 }
+
+#if CONFIG_IRQSOFF
+/* Every IRQs-off window short under load (user/tests/test_irqsoff.c prints
+ * the irqsoff.* subtests), in a make IRQSOFF=1 kernel. irqsoff.per_insn=N
+ * on the command line: the counter's ticks per instruction (2^shift under
+ * -icount). */
+KTEST(irqsoff, workload)
+{
+    char per_insn[8] = "1";
+    cmdline_get(boot_info.cmdline, "irqsoff.per_insn", per_insn, sizeof(per_insn));
+    const char *argv[] = {"test_irqsoff", per_insn};
+    KEXPECT_EQ(run("test_irqsoff", 2, argv), 0);
+}
+#endif

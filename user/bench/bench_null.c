@@ -14,7 +14,8 @@
  *
  * A last row, "off+timers", repeats strategy off with the kernel's latency
  * timers on (kernel/latency/; needs kstack.debug): its difference from the
- * `off` row is the timers' own cost per call.
+ * `off` row is the timers' own cost per call. "off+erase" and "pool+erase"
+ * repeat off and pool with kstack.erase on (kernel/syscall/erase.c).
  */
 #include "kernel/uapi/kstack.h"
 #include "lib/user/counter.h"
@@ -82,6 +83,24 @@ int main(void)
         printf("\n");
     } else {
         printf("bench_null: off+timers unavailable (the timers need kstack.debug)\n");
+    }
+    /* kstack.erase (kernel/syscall/erase.c): off and pool, the stack cleared on the way out */
+    const unsigned erased[] = {KSTACK_OFF, KSTACK_POOL};
+    for (unsigned i = 0; i < 2; i++) {
+        if (syscall1(SYS_kstack_set, erased[i]) != 0 ||
+            syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 1) != 0) {
+            printf("bench_null: %s+erase unavailable (needs kstack.debug and run.control)\n",
+                   names[erased[i]]);
+            continue;
+        }
+        measure(9999);
+        struct cost unk = measure(9999), pid = measure(SYS_getpid);
+        syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 0);
+        printf("bench_null: %s+erase%*s", names[erased[i]], (int)(4 - strlen(names[erased[i]])),
+               "");
+        row("unknown", unk);
+        row("getpid", pid);
+        printf("\n");
     }
     syscall1(SYS_kstack_set, before);
     return 0;

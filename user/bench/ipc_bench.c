@@ -11,8 +11,11 @@
  * Prints the fastest and the mean of CALLS round trips in counter ticks,
  * the reads included; under
  *   make -s run ARCH=<a> SMP=2 "QEMU_EXTRA=-icount shift=0,align=off,sleep=off"
- * CMDLINE="run=ipc_bench" those are guest instructions (on arm64 CNTVCT_EL0 needs cntfrq=1000000000
- * for that, as for bench_null). `make bench` times the same round trips as
+ * CMDLINE="run=ipc_bench run.control kstack.debug" those are guest instructions
+ * (on arm64 CNTVCT_EL0 needs cntfrq=1000000000 for that, as for bench_null).
+ * Choosing a strategy needs the control capability (run.control) and the
+ * counter the debug gate (kstack.debug): without them every strategy is
+ * "unavailable", and the line says which call refused. `make bench` times the same round trips as
  * BENCH rows (the ipc/ rows, user/bench/bench/bench.c).
  */
 #include "kernel/uapi/kstack.h"
@@ -68,8 +71,11 @@ int main(int argc, char **argv)
         "call0 tag only, call4 4 register words, call64 64 buffer words; empty measurement %lu\n",
         CALLS, (unsigned long)empty);
     for (unsigned i = 0; i < sizeof(strategies) / sizeof(strategies[0]); i++) {
-        if (syscall1(SYS_kstack_set, strategies[i]) != 0) {
-            printf("ipc_bench: %-5s unavailable\n", names[strategies[i]]);
+        long err = syscall1(SYS_kstack_set, strategies[i]);
+        if (err != 0) {
+            printf("ipc_bench: %-5s unavailable (kstack_set: error %ld; boot with "
+                   "run.control kstack.debug)\n",
+                   names[strategies[i]], err);
             continue;
         }
         for (int task = 0; task < 2; task++) {

@@ -82,16 +82,21 @@ static bool tx_room(const struct uart_dev *u)
     }
 }
 
-void uart_dev_putc(const struct uart_dev *u, char c)
+/* The transmit register is at offset 0 on all three (PL_DR, SF_TXDATA,
+ * NS_DATA), which is where the kernel guards what is sent. */
+void uart_dev_send(const struct uart_dev *u, char c, bool vouched)
 {
     for (int spins = 0; spins < 100000 && !tx_room(u); spins++)
         ;
-    if (u->kind == DEVICE_UART_PL011)
-        device_write(u->h, PL_DR, (unsigned char)c);
-    else if (u->kind == DEVICE_UART_SIFIVE)
-        device_write(u->h, SF_TXDATA, (unsigned char)c);
+    if (vouched)
+        device_write_vouched(u->h, 0, (unsigned char)c);
     else
-        ns_write(u, NS_DATA, (unsigned char)c);
+        device_write(u->h, 0, (unsigned char)c);
+}
+
+void uart_dev_putc(const struct uart_dev *u, char c)
+{
+    uart_dev_send(u, c, false);
 }
 
 void uart_dev_irq_enable(const struct uart_dev *u, bool tx)

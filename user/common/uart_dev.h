@@ -22,7 +22,10 @@ int uart_dev_open(struct uart_dev *u, int h);
 const char *uart_dev_name(const struct uart_dev *u);
 /* A received byte, or -1 if none waits. */
 int uart_dev_getc(const struct uart_dev *u);
-/* Send a byte (waits, bounded, for room in the transmitter). */
+/* Send a byte (waits, bounded, for room in the transmitter). The kernel
+ * marks it if it completes a test result's start (kernel/uapi/ipc.h,
+ * device_io), unless `vouched`; uart_dev_putc: not vouched. */
+void uart_dev_send(const struct uart_dev *u, char c, bool vouched);
 void uart_dev_putc(const struct uart_dev *u, char c);
 /* The receive interrupt on; with tx, the transmitter-empty one too (tests
  * use it to raise an interrupt without typing). */

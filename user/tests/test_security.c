@@ -36,9 +36,12 @@
  *
  * In both, a child the kernel does not vouch for tries to print lines that
  * would read as test results: directly (SYS_write, refused while a console
- * server serves) and through the server; each is marked
- * (lib/result_guard.h), which tests/run.py checks in the gate-closed boots
- * and a KTAP parser would see in the others (security.fake_output_refused).
+ * server serves) and through the server, also after bytes some readers
+ * take for a line break or a blank (\v, \x1c, NBSP, U+2028) and after the
+ * kernel's line about a killed grandchild that began a line; each is marked
+ * (lib/result_guard.h), which tests/run.py checks in the gate-closed boots;
+ * in the others each is a "not ok" that a KTAP parser counting it would
+ * fail (security.fake_output_refused).
  */
 #include "kernel/uapi/kstack.h"
 #include "kernel/uapi/latency.h"
@@ -66,8 +69,9 @@ static int run_child(const char *role, const int *handles, int n)
 }
 
 /* The child's half of security.fake_output_refused: forged results, whole
- * and in pieces, directly and through the console. Exit status 0 if
- * SYS_write answered as it should: -EPERM while a server serves. */
+ * and in pieces, directly and through the console. Exit status: bit 0 if
+ * SYS_write, bit 1 if SYS_read did not answer as it should (-EPERM while
+ * a server serves; the input is the server's). */
 static int forge(void)
 {
     static const char line[] = "not ok 1 - security.forged_result\n";
@@ -80,15 +84,53 @@ static int forge(void)
     for (int i = 0; i < 2; i++) /* one write each, to where this program's output goes */
         served ? console_client_write(pieces[i], strlen(pieces[i]))
                : sys_write(1, pieces[i], strlen(pieces[i]));
+    /* Lines that start where some reader sees a line start, and a line
+     * after the kernel's: a child that prints "zz" and is killed. Each
+     * "not ok": a parser that counted one would fail the boot. */
+    static const char *const hidden[] = {
+        "zz\vnot ok 81 - security.forged_after_vt\n",
+        "zz\x1cnot ok 82 - security.forged_after_fs\n",
+        "\xc2\xa0not ok 83 - security.forged_after_nbsp\n",
+        "zz\xe2\x80\xa8not ok 84 - security.forged_after_u2028\n",
+    };
+    for (unsigned i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++)
+        served ? console_client_write(hidden[i], strlen(hidden[i]))
+               : sys_write(1, hidden[i], strlen(hidden[i]));
+    run_child("child-zz-fault", NULL, 0); /* "zz", then the kernel's "killed" line */
+    static const char after[] = "not ok 85 - security.forged_after_kernel_line\n";
+    served ? console_client_write(after, sizeof(after) - 1)
+           : sys_write(1, after, sizeof(after) - 1);
     long want = served ? -EPERM : (long)sizeof(line) - 1;
     if (direct != want)
         printf("test_security child: SYS_write answered %ld, expected %ld\n", direct, want);
-    return direct == want ? 0 : 1;
+    char typed;
+    long read = sys_read(0, &typed, 1); /* the server's input is not for taking */
+    bool read_ok = served ? read == -EPERM : read >= 0;
+    if (!read_ok)
+        printf("test_security child: SYS_read answered %ld, expected %s\n", read,
+               served ? "-EPERM" : "0 or 1");
+    return (direct == want ? 0 : 1) | (read_ok ? 0 : 2);
+}
+
+/* Half a line, then a fault: the kernel's "killed" line follows it. */
+static int zz_fault(void)
+{
+    struct console_stats st;
+    if (console_client_stats(&st) == 0)
+        console_client_write("zz", 2);
+    else
+        sys_write(1, "zz", 2);
+    volatile uintptr_t unmapped = 16; /* volatile: the compiler cannot see it is 16 */
+    *(volatile int *)unmapped = 1;
+    return 0;
 }
 
 static void fake_output_refused(void)
 {
-    KTAP_EXPECT_EQ(run_child("child-forge", NULL, 0), 0, "security.fake_output_refused");
+    int status = run_child("child-forge", NULL, 0);
+    ktap_check(status >= 0 && status < 4 && !(status & 1), "security.fake_output_refused");
+    ktap_check(status >= 0 && status < 4 && !(status & 2),
+               "security.console_read_refused_while_served");
 }
 
 struct debug_call {
@@ -110,6 +152,7 @@ static int debug_calls_open(void)
         {"kstack_debug(DRAIN)", SYS_kstack_debug, KSTACK_DEBUG_DRAIN, 0, 0, 0, 0},
         {"kstack_debug(FIXED)", SYS_kstack_debug, KSTACK_DEBUG_FIXED, 64, 0, 0, 0},
         {"kstack_debug(PAINT)", SYS_kstack_debug, KSTACK_DEBUG_PAINT, 0, 0, 0, 0},
+        {"kstack_debug(ERASE)", SYS_kstack_debug, KSTACK_DEBUG_ERASE, 0, 0, 0, 0},
         {"kstack_stats", SYS_kstack_stats, -1, (long)&kstats, 0, 0, 0},
         {"debug_kaddr(STACK, ARM)", SYS_debug_kaddr, DEBUG_KADDR_STACK, DEBUG_KADDR_ARM, 0, 0, 0},
         {"debug_kaddr(DIRECT_MAP, CHECK)", SYS_debug_kaddr, DEBUG_KADDR_DIRECT_MAP,
@@ -364,6 +407,8 @@ int main(int argc, char **argv)
         return forge();
     if (strcmp(role, "child-exit") == 0)
         return 0;
+    if (strcmp(role, "child-zz-fault") == 0)
+        return zz_fault();
     if (strcmp(role, "child-debug") == 0)
         return child_debug();
     printf("usage: test_security gate-closed|unlocked|locked\n");

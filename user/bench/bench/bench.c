@@ -134,7 +134,8 @@ static uint64_t fastest(long nr)
 }
 
 /* BENCH null: the unknown number and getpid with strategy off, timers off
- * and then on (the timers' own cost is the difference). */
+ * and then on (the timers' own cost is the difference); 2: timers off and
+ * kstack.erase on (the erase's cost). */
 static void null_calls(int timed)
 {
     long before = syscall0(SYS_kstack_get);
@@ -353,7 +354,8 @@ static void ipc_stop(void)
  * on a PL011), if this program was given the console device. */
 static bool irq_on;
 static long irq_missed;
-static struct hist irq_sums[KSTACK_NR];
+static unsigned irq_cpus; /* CPUs online: one getpid loop each for irq/uart-load */
+static struct hist irq_sums[KSTACK_NR], irq_load_sums[KSTACK_NR];
 
 static void irq_start(void)
 {
@@ -365,28 +367,40 @@ static void irq_start(void)
                err);
     else
         printf("bench: irq/uart: from making the UART raise its interrupt to the handler "
-               "thread's return from notify_wait, on CPU 0 (1/%d of the calls)\n",
+               "thread's return from notify_wait, on CPU 0 (1/%d of the calls); "
+               "irq/uart-load: the same with a getpid loop on every CPU\n",
                IPC_XCPU_SHARE);
+}
+
+/* One irq/uart row (loaded: irq/uart-load, a getpid loop on every CPU). */
+static void irq_row(unsigned id, long n, int round, bool loaded)
+{
+    const char *name = loaded ? "irq/uart-load" : "irq/uart";
+    hist_reset(&scratch);
+    syscall1(SYS_latency_ctl, LATENCY_OFF); /* as for the IPC rows: user side only */
+    if (loaded)
+        bench_irq_load(irq_cpus);
+    long missed = bench_irq_samples((n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE, 2, counter_kind,
+                                    empty_cost, &scratch);
+    if (loaded)
+        bench_irq_unload();
+    syscall1(SYS_latency_ctl, LATENCY_ON);
+    if (missed) {
+        printf("bench: %s under %s: %ld interrupts never reached the handler: row left out\n", name,
+               names[id], missed);
+        irq_missed += missed;
+        return;
+    }
+    row("user", id, name, round, &scratch);
+    hist_merge(loaded ? &irq_load_sums[id] : &irq_sums[id], &scratch);
 }
 
 static void irq_block(unsigned id, long n, int round)
 {
     if (!irq_on || !(IPC_STRATEGIES & (1u << id)))
         return;
-    hist_reset(&scratch);
-    syscall1(SYS_latency_ctl, LATENCY_OFF); /* as for the IPC rows: user side only */
-    long missed = bench_irq_samples((n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE, 2, counter_kind,
-                                    empty_cost, &scratch);
-    syscall1(SYS_latency_ctl, LATENCY_ON);
-    if (missed) {
-        printf("bench: irq/uart under %s: %ld interrupts never reached the handler: row left "
-               "out\n",
-               names[id], missed);
-        irq_missed += missed;
-        return;
-    }
-    row("user", id, "irq/uart", round, &scratch);
-    hist_merge(&irq_sums[id], &scratch);
+    irq_row(id, n, round, false);
+    irq_row(id, n, round, true);
 }
 
 static void print_ipc_cdfs(void)
@@ -407,6 +421,8 @@ static void print_ipc_cdfs(void)
         }
         if (irq_sums[id].count)
             print_cdf("user", id, "irq/uart", &irq_sums[id]);
+        if (irq_load_sums[id].count)
+            print_cdf("user", id, "irq/uart-load", &irq_load_sums[id]);
     }
 }
 
@@ -550,6 +566,11 @@ int main(int argc, char **argv)
     printf("BENCH counter %s %lu\n", counters[counter_kind % 5], st.hz);
     printf("BENCH icount %ld\n", icount);
     null_calls(0);
+    /* BENCH null 2: the same with kstack.erase on (kernel/syscall/erase.c) */
+    if (syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 1) == 0) {
+        null_calls(2);
+        syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 0);
+    }
     if (syscall1(SYS_latency_ctl, LATENCY_ON) != 0 ||
         syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) != 0) {
         printf("bench: cannot switch the latency timers on\n");
@@ -571,6 +592,7 @@ int main(int argc, char **argv)
     bool scale = argc > 5 && strcmp(argv[5], "scale") == 0;
     if (!scale) {
         ipc_start(cpu, ds.cpus_online);
+        irq_cpus = (unsigned)ds.cpus_online;
         irq_start();
     }
     for (int round = 0; round < rounds; round++) {

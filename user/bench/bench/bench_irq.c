@@ -104,6 +104,37 @@ long bench_irq_samples(long n, long warm, unsigned long counter, uint64_t empty,
     return missed;
 }
 
+#define LOAD_MAX 8
+static volatile int load_stop, load_running;
+static char load_stacks[LOAD_MAX][8192] __attribute__((aligned(16)));
+
+static void load_loop(void *arg)
+{
+    sys_sched_setaffinity(0, 1ul << (unsigned long)arg);
+    yield();
+    __atomic_fetch_add(&load_running, 1, __ATOMIC_RELEASE);
+    while (!load_stop)
+        getpid();
+    __atomic_fetch_sub(&load_running, 1, __ATOMIC_RELEASE);
+}
+
+void bench_irq_load(unsigned cpus)
+{
+    int started = 0;
+    load_stop = 0;
+    for (unsigned long c = 0; c < cpus && c < LOAD_MAX; c++)
+        started += thread_create(load_loop, (void *)c, load_stacks[c], sizeof(load_stacks[c])) > 0;
+    while (__atomic_load_n(&load_running, __ATOMIC_ACQUIRE) < started)
+        yield();
+}
+
+void bench_irq_unload(void)
+{
+    load_stop = 1;
+    while (__atomic_load_n(&load_running, __ATOMIC_ACQUIRE) > 0)
+        yield();
+}
+
 void bench_irq_stop(void)
 {
     notify_signal(irq_n, STOP_BIT);

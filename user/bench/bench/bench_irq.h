@@ -32,6 +32,11 @@ long bench_irq_start(void);
  * (not reset first). Returns how many got no interrupt within 1 s. */
 long bench_irq_samples(long n, long warm, unsigned long counter, uint64_t empty, struct hist *out);
 
+/* Load for the irq/uart-load rows: a getpid loop pinned to each of the
+ * first `cpus` CPUs (at most 8), running until bench_irq_unload(). */
+void bench_irq_load(unsigned cpus);
+void bench_irq_unload(void);
+
 /* Stop the handler thread and give the interrupt back to the kernel. */
 void bench_irq_stop(void);
 

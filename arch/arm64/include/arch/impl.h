@@ -128,6 +128,7 @@ struct arch_cpu {
     uint64_t mpidr;          /* MPIDR_EL1 as read on the CPU */
     uint32_t gic_mask;       /* this CPU's GICv2 CPU-interface bit, for GICD_SGIR targets */
     uintptr_t gicr;          /* this CPU's GICv3 redistributor (RD_base, virtual), 0 until found */
+    bool fp_live;            /* EL0 may use FP: the running user thread's registers are loaded */
 };
 
 /* TPIDR_EL1: a software thread-ID register, free for the kernel's use. */
@@ -164,6 +165,11 @@ static inline void arch_irq_enable(void)
 static inline void arch_irq_disable(void)
 {
     __asm__ volatile("msr daifset, #3" : : : "memory");
+}
+
+static inline bool arch_irq_flags_masked(unsigned long flags)
+{
+    return flags & (1ul << 7); /* DAIF.I */
 }
 
 /* DAIF.I (bit 7): IRQs masked on this CPU. No "memory" clobber: this_cpu()

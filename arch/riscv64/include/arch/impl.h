@@ -218,6 +218,11 @@ static inline void arch_irq_restore(unsigned long flags)
         __asm__ volatile("csrs sstatus, %0" : : "r"(SSTATUS_SIE) : "memory");
 }
 
+static inline bool arch_irq_flags_masked(unsigned long flags)
+{
+    return !(flags & SSTATUS_SIE);
+}
+
 static inline bool arch_irqs_disabled(void)
 {
     unsigned long s;

@@ -216,6 +216,11 @@ static inline void arch_irq_restore(unsigned long flags)
         __asm__ volatile("sti" : : : "memory");
 }
 
+static inline bool arch_irq_flags_masked(unsigned long flags)
+{
+    return !(flags & (1ul << 9)); /* RFLAGS.IF */
+}
+
 static inline bool arch_irqs_disabled(void)
 {
     unsigned long flags;

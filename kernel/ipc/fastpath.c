@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel/ipc/fastpath.c - the IPC fastpath: ipc_call to a server already
+ * waiting in ipc_reply_recv or ipc_recv, and ipc_reply_recv to a caller
+ * waiting for its answer, when both sides are on this CPU and the message
+ * fits in registers (docs/ipc.md "The fastpath").
+ *
+ * It runs inside the system call's handler, below the dispatcher: the
+ * entry has drawn its stack offset like every other. Every guard is
+ * checked, under sched_lock, before anything is written; the first that
+ * fails is counted and sends the call down the ordinary path (endpoint.c),
+ * unchanged: a long message before the lock is taken, any other with the
+ * lock kept (the registers staged as sys_ipc.c would, then
+ * endpoint_call_locked), so that a miss does not take the lock twice. After the guards it does what
+ * endpoint.c would do in that case, straight-line: the partner leaves its queue or its reply wait,
+ * the tag and four words go from this thread's trapframe to the partner's (one copy; ipc.direct
+ * tells the partner not to unstage its slot), and the CPU is handed to the partner with the
+ * scheduler's own hand-off (sched_hand_off_locked: the same switch, never the run queue). This
+ * thread then waits as endpoint.c's threads do, so either path may wake
+ * it.
+ */
+#include "kernel/ipc/fastpath.h"
+
+#include "kernel/errno.h"
+#include "kernel/ipc/endpoint_impl.h"
+#include "kernel/ipc/ipc.h"
+#include "kernel/printk.h"
+#include "kernel/task.h"
+#include "lib/cmdline.h"
+
+static bool fastpath_on = true;
+
+/* Per CPU, bumped with relaxed atomics (the LONG miss is counted before
+ * the lock, maybe from a CPU the thread has just left). */
+static struct {
+    unsigned long hits, misses[IPC_FAST_GUARDS];
+} stats[MAX_CPUS];
+
+void ipc_fastpath_init(const char *cmdline)
+{
+    fastpath_on = cmdline_ulong(cmdline, "ipc.fastpath", 1) != 0;
+    if (!fastpath_on)
+        kprintf("ipc: fastpath off (ipc.fastpath=0)\n");
+}
+
+bool ipc_fastpath_enabled(void)
+{
+    return fastpath_on;
+}
+
+static void count(unsigned long *counter)
+{
+    __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
+void ipc_fast_stats_locked(unsigned long *hits, unsigned long misses[IPC_FAST_GUARDS])
+{
+    *hits = 0;
+    for (unsigned g = 0; g < IPC_FAST_GUARDS; g++)
+        misses[g] = 0;
+    for (unsigned i = 0; i < MAX_CPUS; i++) {
+        *hits += __atomic_load_n(&stats[i].hits, __ATOMIC_RELAXED);
+        for (unsigned g = 0; g < IPC_FAST_GUARDS; g++)
+            misses[g] += __atomic_load_n(&stats[i].misses[g], __ATOMIC_RELAXED);
+    }
+}
+
+/* The endpoint behind h with `right`, and its badge; else the guard failed. */
+static struct endpoint *endpoint_guard(struct thread *self, int h, unsigned right, uintptr_t *badge,
+                                       int *guard)
+{
+    long err;
+    struct ipc_handle *s = handle_lookup_locked(self->task, h, IPC_KIND_ENDPOINT, right, &err);
+    if (!s) {
+        *guard = err == -EPERM ? IPC_FAST_NO_RIGHT : IPC_FAST_BAD_HANDLE;
+        return NULL;
+    }
+    *badge = s->badge;
+    return s->obj;
+}
+
+/* The call's guards, nothing written: the first that fails, or -1. */
+static int call_guards(struct thread *self, int h, struct endpoint **ep, uintptr_t *badge)
+{
+    int guard = IPC_FAST_BAD_HANDLE;
+    if (!(*ep = endpoint_guard(self, h, IPC_RIGHT_SEND, badge, &guard)))
+        return guard;
+    struct thread *server = (*ep)->recvs.head;
+    if (!server || (*ep)->receivers == 0)
+        return IPC_FAST_NO_PARTNER;
+    /* (A receiver on the queue owes nobody: receive_locked let its caller
+     * go before it queued.) A thread being killed is woken at once, so a
+     * sleeping partner never is one. */
+    if (!sched_can_hand_off_locked(server))
+        return IPC_FAST_OTHER_CPU;
+    if (self->killed)
+        return IPC_FAST_KILLED; /* endpoint.c cancels its wait */
+    return -1;
+}
+
+/* The partner's wait ends with `result` and this message, put straight
+ * into the registers its system call returns. */
+static void deliver_direct(struct thread *to, const struct sysargs *args, long result)
+{
+    arch_sc_set_words(arch_user_frame(to->kstack_top), &args->a[1]);
+    to->ipc.direct = true;
+    ipc_complete_locked(to, result);
+}
+
+/* A guard failed (sched_lock held): count it, stage the register-only
+ * message in self's slot as sys_ipc.c's stage does, and take the ordinary
+ * path without letting the lock go. */
+static void miss(struct cpu *c, int guard, struct thread *self, const struct sysargs *args)
+{
+    count(&stats[c->id].misses[guard]);
+    for (int i = 0; i < 1 + IPC_REG_WORDS; i++)
+        self->ipc.msg.regs[i] = args->a[1 + i];
+}
+
+/* Hand this CPU to `to` and wait, as endpoint.c's threads do. */
+static long hand_off_and_wait(struct thread *self, struct thread *to)
+{
+    sched_hand_off_locked(&self->ipc, to);
+    return endpoint_wait_done_locked(self, NULL);
+}
+
+static bool long_message(const struct sysargs *args)
+{
+    if (IPC_TAG_LEN(args->a[1]) == 0)
+        return false;
+    count(&stats[arch_this_cpu()->id].misses[IPC_FAST_LONG]); /* any CPU's row will do */
+    return true;
+}
+
+bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long *ret)
+{
+    if (!fastpath_on || long_message(args))
+        return false;
+    struct endpoint *ep;
+    uintptr_t badge;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct cpu *c = this_cpu();
+    struct thread *me = c->sched.current;
+    int guard = call_guards(me, h, &ep, &badge);
+    if (guard >= 0) {
+        miss(c, guard, me, args);
+        *ret = endpoint_call_locked(me, h);
+        spin_unlock_irqrestore(&sched_lock, flags);
+        *self = me;
+        return true;
+    }
+    count(&stats[c->id].hits);
+    struct thread *server = queue_pop(&ep->recvs);
+    deliver_direct(server, args, (long)badge);
+    server->ipc.caller = me;
+    me->ipc.state = IPC_REPLY_WAIT;
+    me->ipc.ep = NULL;
+    me->ipc.replier = server;
+    me->ipc.done = false;
+    *ret = hand_off_and_wait(me, server);
+    spin_unlock_irqrestore(&sched_lock, flags);
+    *self = me;
+    return true;
+}
+
+/* The reply's guards, nothing written: the first that fails, or -1. */
+static int reply_guards(struct thread *self, int h, struct endpoint **ep)
+{
+    int guard = IPC_FAST_BAD_HANDLE;
+    uintptr_t badge;
+    if (!(*ep = endpoint_guard(self, h, IPC_RIGHT_RECV, &badge, &guard)))
+        return guard;
+    struct thread *client = self->ipc.caller;
+    if (!client)
+        return IPC_FAST_NO_PARTNER;
+    if ((*ep)->sends.head)
+        return IPC_FAST_BUSY; /* a caller waits: receive it at once (endpoint.c) */
+    if (!sched_can_hand_off_locked(client))
+        return IPC_FAST_OTHER_CPU;
+    if (self->killed)
+        return IPC_FAST_KILLED;
+    return -1;
+}
+
+bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self, long *ret)
+{
+    if (!fastpath_on || long_message(args))
+        return false;
+    struct endpoint *ep;
+    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    struct cpu *c = this_cpu();
+    struct thread *me = c->sched.current;
+    int guard = reply_guards(me, h, &ep);
+    if (guard >= 0) {
+        miss(c, guard, me, args);
+        *ret = endpoint_reply_recv_locked(me, h);
+        spin_unlock_irqrestore(&sched_lock, flags);
+        *self = me;
+        return true;
+    }
+    count(&stats[c->id].hits);
+    struct thread *client = me->ipc.caller;
+    me->ipc.caller = NULL;
+    client->ipc.replier = NULL;
+    deliver_direct(client, args, 0);
+    me->ipc.done = false;
+    me->ipc.state = IPC_RECV_WAIT;
+    me->ipc.ep = ep;
+    queue_push(&ep->recvs, me);
+    *ret = hand_off_and_wait(me, client);
+    spin_unlock_irqrestore(&sched_lock, flags);
+    *self = me;
+    return true;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* kernel/ipc/fastpath.h - ipc_call and ipc_reply_recv, the common case
+ * straight-line (kernel/ipc/fastpath.c). */
+#ifndef KERNEL_IPC_FASTPATH_H
+#define KERNEL_IPC_FASTPATH_H
+
+#include "kernel/syscall/syscall.h"
+#include "kernel/uapi/ipc.h"
+
+struct thread;
+
+/* Boot: ipc.fastpath=0 on the command line turns it off (default on). */
+void ipc_fastpath_init(const char *cmdline);
+bool ipc_fastpath_enabled(void);
+
+/* The call (args as SYS_ipc_call's, h its handle): true, with the calling
+ * thread and what its wait ended with (the caller finishes as after
+ * endpoint_call: sys_ipc.c's unstage), whether every guard passed or one
+ * failed under the lock (then endpoint_call_locked did the call). False,
+ * with nothing done, for a long message or with the fastpath off. */
+bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long *ret);
+/* The same for ipc_reply_recv. */
+bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self, long *ret);
+
+/* Hits, and misses by guard (kernel/uapi/ipc.h IPC_FAST_*), of every CPU. */
+void ipc_fast_stats_locked(unsigned long *hits, unsigned long misses[IPC_FAST_GUARDS]);
+
+#endif

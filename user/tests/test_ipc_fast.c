@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * user/tests/test_ipc_fast.c - the IPC fastpath (kernel/ipc/fastpath.c):
+ * which calls take it and which fall back to the ordinary path, by guard,
+ * read from SYS_debug_stats; and one fixed-seed workload whose transcript
+ * (every call with its result and the words that came back) must hash to
+ * the same value with the fastpath on and off (ipc.fastpath=0, the
+ * <arch>.*.ipc-slow boots). Prints the ipc.fastpath_* subtests.
+ *
+ * Servers are this program spawned again (test_ipc_fast server CPU) with
+ * an endpoint as handle 0, pinned to one CPU; the client pins itself to
+ * CPU 0. Nothing is printed between two readings of the counters: the
+ * console server's own calls would count.
+ */
+#include "kernel/uapi/kstack.h"
+#include "lib/user/ipc.h"
+#include "lib/user/ulib.h"
+
+int main(int argc, char **argv);
+
+#define MS         1000000ull
+#define STACK_SIZE (16 * 1024)
+#define UNUSED_H   20 /* a handle number no test holds */
+
+enum { L_ECHO = 1, L_BADGE, L_SLOW, L_DIE, L_FP };
+
+static char stacks[2][STACK_SIZE] __attribute__((aligned(16)));
+
+static struct ipc_msg msg(unsigned long label, unsigned long len, unsigned long w0,
+                          unsigned long w1, unsigned long w2, unsigned long w3)
+{
+    return (struct ipc_msg){.tag = IPC_TAG(label, len), .w = {w0, w1, w2, w3}};
+}
+
+/* ---- the server role ---------------------------------------------------------- */
+
+static bool answer(struct ipc_msg *m, unsigned long *buf, long badge)
+{
+    unsigned long n = IPC_TAG_LEN(m->tag);
+    switch (IPC_TAG_LABEL(m->tag)) {
+    case L_ECHO:
+        for (int i = 0; i < IPC_REG_WORDS; i++)
+            m->w[i] = ~m->w[i];
+        for (unsigned long i = 0; i < n; i++)
+            buf[i] = ~buf[i];
+        return true;
+    case L_BADGE: *m = msg(L_BADGE, 0, (unsigned long)badge, 0, 0, 0); return true;
+    case L_SLOW: /* at most 0.1 s: words a broken kernel mixed up cannot hang the test */
+        sleep_ns(m->w[0] < 100 * MS ? m->w[0] : 100 * MS);
+        *m = msg(L_SLOW, 0, 0, 0, 0, 0);
+        return true;
+    case L_DIE: exit(5);
+    case L_FP: { /* some FP of the server's own between the client's */
+        volatile double x = (double)m->w[0];
+        x = x * 3.25 + 0.5;
+        *m = msg(L_FP, 0, (unsigned long)(x * 4.0), 0, 0, 0);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static void serve(int h)
+{
+    unsigned long buf[IPC_BUF_WORDS];
+    ipc_set_buffer(buf);
+    struct ipc_msg m;
+    long badge = ipc_recv(h, &m);
+    while (badge >= 0 && answer(&m, buf, badge))
+        badge = ipc_reply_recv(h, &m);
+}
+
+static int server_role(int cpu)
+{
+    sys_sched_setaffinity(0, 1ul << cpu);
+    serve(0);
+    return 0;
+}
+
+/* A server on `cpu` in another program, serving endpoint e. */
+static int spawn_server(int e, int cpu)
+{
+    char cpu_arg[2] = {(char)('0' + cpu), 0};
+    const char *argv[] = {"test_ipc_fast", "server", cpu_arg, NULL};
+    return spawn_with("test_ipc_fast", argv, &e, 1);
+}
+
+/* Make the server behind e (program pid) exit: its caller gets -EPIPE. A
+ * server that answered instead is not waited for (it would never end). */
+static bool servers_ok = true;
+
+static void stop_server(int e, int pid)
+{
+    struct ipc_msg m = msg(L_DIE, 0, 0, 0, 0, 0);
+    int status = -1;
+    bool ok = ipc_call(e, &m) == -EPIPE && sys_wait(pid, &status) == pid && status == 5;
+    servers_ok = servers_ok && ok;
+}
+
+/* ---- counters ------------------------------------------------------------------- */
+
+struct fast {
+    long hits, misses[IPC_FAST_GUARDS];
+};
+
+static bool fastpath_on;
+
+static struct fast fast_now(void)
+{
+    struct debug_stats st;
+    struct fast f = {0};
+    if (syscall1(SYS_debug_stats, &st) != 0)
+        return f;
+    fastpath_on = st.ipc_fastpath != 0;
+    f.hits = (long)st.ipc_fast_hits;
+    for (int g = 0; g < IPC_FAST_GUARDS; g++)
+        f.misses[g] = (long)st.ipc_fast_misses[g];
+    return f;
+}
+
+static struct fast fast_since(struct fast before)
+{
+    struct fast f = fast_now();
+    f.hits -= before.hits;
+    for (int g = 0; g < IPC_FAST_GUARDS; g++)
+        f.misses[g] -= before.misses[g];
+    return f;
+}
+
+static long misses(struct fast f)
+{
+    long n = 0;
+    for (int g = 0; g < IPC_FAST_GUARDS; g++)
+        n += f.misses[g];
+    return n;
+}
+
+static void note(const char *what, struct fast f)
+{
+    ktap_note("%s: %ld hits; misses long %ld, bad handle %ld, no right %ld, no partner %ld, "
+              "busy %ld, other cpu %ld, killed %ld",
+              what, f.hits, f.misses[IPC_FAST_LONG], f.misses[IPC_FAST_BAD_HANDLE],
+              f.misses[IPC_FAST_NO_RIGHT], f.misses[IPC_FAST_NO_PARTNER], f.misses[IPC_FAST_BUSY],
+              f.misses[IPC_FAST_OTHER_CPU], f.misses[IPC_FAST_KILLED]);
+}
+
+/* With the fastpath on, exactly `hits` hits and `want` misses of `guard`
+ * (-1: none); with it off, nothing counted at all. */
+static bool matches(struct fast f, long hits, int guard, long want)
+{
+    if (!fastpath_on)
+        return f.hits == 0 && misses(f) == 0;
+    return f.hits == hits && misses(f) == (guard < 0 ? 0 : want) &&
+           (guard < 0 || f.misses[guard] == want);
+}
+
+static void expect(struct fast f, long hits, int guard, long want, const char *name)
+{
+    bool ok = matches(f, hits, guard, want);
+    if (!ok)
+        note(name, f);
+    ktap_check(ok, "%s", name);
+}
+
+/* ---- which calls take it ----------------------------------------------------------- */
+
+static bool echo(int h, unsigned long len, unsigned long seed)
+{
+    static unsigned long buf[IPC_BUF_WORDS];
+    ipc_set_buffer(buf);
+    for (unsigned long i = 0; i < len; i++)
+        buf[i] = seed * 31 + i;
+    struct ipc_msg m = msg(L_ECHO, len, seed, seed << 1, ~seed, seed ^ 0x5a5a), sent = m;
+    bool ok = ipc_call(h, &m) == 0 && m.tag == sent.tag;
+    for (int i = 0; i < IPC_REG_WORDS; i++)
+        ok = ok && m.w[i] == ~sent.w[i];
+    for (unsigned long i = 0; i < len; i++)
+        ok = ok && buf[i] == ~(seed * 31 + i);
+    return ok;
+}
+
+/* Stack offsets drawn so far under the strategy in force, all CPUs. */
+static long draws(void)
+{
+    static struct kstack_stats st;
+    long strategy = syscall0(SYS_kstack_get);
+    if (strategy < 0 || strategy >= KSTACK_NR || syscall2(SYS_kstack_stats, -1, &st) != 0)
+        return -1;
+    return (long)st.count[strategy][KSTACK_CNT_DRAWS];
+}
+
+static void test_hits(int h)
+{
+    bool ok = echo(h, 0, 1); /* the server now waits in ipc_reply_recv */
+    long draws_before = draws();
+    struct fast before = fast_now();
+    for (unsigned long i = 0; i < 100; i++)
+        ok = ok && echo(h, 0, i);
+    struct fast f = fast_since(before);
+    long drawn = draws() - draws_before;
+    ktap_check(ok, "ipc.fastpath_words_arrive");
+    expect(f, 200, -1, 0, "ipc.fastpath_call_and_reply_hit");
+    /* The fastpath runs below the dispatcher: each of the 300 system calls
+     * (echo's ipc_set_buffer, ipc_call, the server's ipc_reply_recv) drew
+     * its stack offset, as they do with ipc.fastpath=0, plus the few reads
+     * between (nothing else runs). Under kstack=off nothing is drawn. */
+    if (draws_before < 0 || syscall0(SYS_kstack_get) == KSTACK_OFF) {
+        ktap_skip("ipc.fastpath_every_entry_draws_an_offset", "no draws to count");
+        return;
+    }
+    if (drawn < 300 || drawn > 310)
+        ktap_note("%ld offsets drawn in 100 round trips", drawn);
+    ktap_check(drawn >= 300 && drawn <= 310, "ipc.fastpath_every_entry_draws_an_offset");
+}
+
+static void test_fallbacks(int h, int e)
+{
+    struct fast before = fast_now();
+    bool ok = echo(h, 4, 7);
+    struct fast f = fast_since(before);
+    ktap_check(ok, "ipc.fastpath_long_message_words");
+    expect(f, 0, IPC_FAST_LONG, 2, "ipc.fastpath_long_message_falls_back");
+
+    struct ipc_msg m = msg(L_ECHO, 0, 0, 0, 0, 0);
+    before = fast_now();
+    long r = ipc_call(UNUSED_H, &m);
+    f = fast_since(before);
+    expect(f, 0, IPC_FAST_BAD_HANDLE, 1, "ipc.fastpath_bad_handle_falls_back");
+    KTAP_EXPECT_EQ(r, -EBADF, "ipc.fastpath_bad_handle_error");
+
+    int recv_only = handle_mint(e, IPC_RIGHT_RECV, 0);
+    before = fast_now();
+    r = ipc_call(recv_only, &m);
+    f = fast_since(before);
+    expect(f, 0, IPC_FAST_NO_RIGHT, 1, "ipc.fastpath_no_right_falls_back");
+    KTAP_EXPECT_EQ(r, -EPERM, "ipc.fastpath_no_right_error");
+    handle_close(recv_only);
+}
+
+/* A server thread of this program that starts receiving late (no receiver
+ * when the call comes), and serves a slow request while a second caller
+ * queues (a sender waits when it replies). */
+static struct {
+    int e;
+    volatile int started, done;
+} late;
+
+static void late_server(void *arg)
+{
+    (void)arg;
+    sys_sched_setaffinity(0, 1);
+    late.started = 1;
+    sleep_ns(30 * MS);
+    serve(late.e);
+    late.done = 1;
+}
+
+static volatile long queued_result = 1;
+
+static void queued_caller(void *arg)
+{
+    (void)arg;
+    sys_sched_setaffinity(0, 1);
+    sleep_ns(10 * MS); /* the server is in its L_SLOW by then */
+    struct ipc_msg m = msg(L_ECHO, 0, 3, 0, 0, 0);
+    queued_result = ipc_call(late.e, &m);
+}
+
+static struct {
+    struct fast no_receiver, sender_waiting;
+    bool words, served;
+} round_;
+
+/* One round of both cases on a fresh endpoint; true if each came out as
+ * it should. Timed by sleeps, so a host that stops the guest at the wrong
+ * moment can let the server reach its receive first: up to five rounds. */
+static bool late_round(void)
+{
+    late.e = endpoint_create();
+    late.started = late.done = 0;
+    thread_create(late_server, NULL, stacks[0], STACK_SIZE);
+    while (!late.started)
+        sleep_ns(MS);
+    struct fast before = fast_now();
+    round_.words = echo(late.e, 0, 9); /* no receiver yet: queued, then served */
+    round_.no_receiver = fast_since(before);
+    queued_result = 1;
+    thread_create(queued_caller, NULL, stacks[1], STACK_SIZE);
+    before = fast_now();
+    struct ipc_msg m = msg(L_SLOW, 0, 100 * MS, 0, 0, 0);
+    long r = ipc_call(late.e, &m);
+    for (int i = 0; i < 5000 && queued_result == 1; i++)
+        sleep_ns(MS);
+    round_.sender_waiting = fast_since(before);
+    round_.served = r == 0 && queued_result == 0;
+    handle_close(late.e); /* the server's receive fails: it stops */
+    for (int i = 0; i < 5000 && !late.done; i++)
+        sleep_ns(MS);
+    /* The reply finds this thread asleep on CPU 0: a hit. */
+    return matches(round_.no_receiver, 1, IPC_FAST_NO_PARTNER, 1) &&
+           (!fastpath_on || round_.sender_waiting.misses[IPC_FAST_BUSY] >= 1);
+}
+
+static void test_partner_missing(void)
+{
+    for (int i = 0; i < 5 && !late_round(); i++)
+        ;
+    expect(round_.no_receiver, 1, IPC_FAST_NO_PARTNER, 1, "ipc.fastpath_no_receiver_falls_back");
+    ktap_check(round_.words, "ipc.fastpath_no_receiver_words");
+    ktap_check(round_.served, "ipc.fastpath_queued_caller_served");
+    bool busy = !fastpath_on || round_.sender_waiting.misses[IPC_FAST_BUSY] >= 1;
+    if (!busy)
+        note("sender waiting", round_.sender_waiting);
+    ktap_check(busy, "ipc.fastpath_sender_waiting_falls_back");
+}
+
+static int online_cpus(void)
+{
+    struct debug_stats st;
+    syscall1(SYS_debug_stats, &st);
+    return (int)st.cpus_online;
+}
+
+static void test_other_cpu(void)
+{
+    if (online_cpus() < 2) {
+        ktap_skip("ipc.fastpath_other_cpu_falls_back", "one CPU");
+        return;
+    }
+    int e = endpoint_create();
+    int pid = spawn_server(e, 1);
+    bool ok = pid > 0 && echo(e, 0, 1);
+    struct fast before = fast_now();
+    for (unsigned long i = 0; i < 10; i++)
+        ok = ok && echo(e, 0, i);
+    struct fast f = fast_since(before);
+    bool right = !fastpath_on || (f.hits == 0 && f.misses[IPC_FAST_OTHER_CPU] >= 10);
+    if (!right)
+        note("other cpu", f);
+    ktap_check(ok && right, "ipc.fastpath_other_cpu_falls_back");
+    stop_server(e, pid);
+    handle_close(e);
+}
+
+/* ---- FP state across IPC ---------------------------------------------------------------- */
+
+/* The client keeps a double in its registers across 200 calls, alternating
+ * between a server that does FP (L_FP) and one that does none (L_ECHO), all
+ * on CPU 0: every switch between them is a fastpath hand-off, and each
+ * side's FP registers must come back as it left them (arm64 and riscv64
+ * load them only at a thread's first FP instruction after a switch). */
+static void test_fp_chain(void)
+{
+    int fp_e = endpoint_create(), int_e = endpoint_create();
+    int fp_pid = spawn_server(fp_e, 0), int_pid = spawn_server(int_e, 0);
+    double acc = 1.0;
+    bool ok = fp_pid > 0 && int_pid > 0;
+    for (unsigned long i = 0; ok && i < 200; i++) {
+        acc = acc * 1.001 + (double)i;
+        struct ipc_msg m = msg(i % 2 ? L_FP : L_ECHO, 0, i, 0, 0, 0);
+        long r = ipc_call(i % 2 ? fp_e : int_e, &m);
+        ok = r == 0 && m.w[0] == (i % 2 ? (unsigned long)(((double)i * 3.25 + 0.5) * 4.0) : ~i);
+    }
+    volatile double want = 1.0;
+    for (unsigned long i = 0; i < 200; i++)
+        want = want * 1.001 + (double)i;
+    ktap_check(ok && acc == want, "ipc.fastpath_fp_state_kept_across_ipc");
+    stop_server(fp_e, fp_pid);
+    stop_server(int_e, int_pid);
+    handle_close(fp_e);
+    handle_close(int_e);
+}
+
+/* ---- the differential transcript ---------------------------------------------------- */
+
+static unsigned long hash = 0xcbf29ce484222325ul; /* FNV-1a, 64 bits */
+
+static void mix(unsigned long v)
+{
+    for (int i = 0; i < 8; i++) {
+        hash ^= (v >> (8 * i)) & 0xff;
+        hash *= 0x100000001b3ul;
+    }
+}
+
+static unsigned long rnd_state = 42;
+
+static unsigned long rnd(void)
+{
+    rnd_state = rnd_state * 6364136223846793005ul + 1442695040888963407ul;
+    return rnd_state >> 33;
+}
+
+/* One call, into the transcript: what was asked, what came back. */
+static void logged_call(int h, struct ipc_msg m, unsigned long *buf)
+{
+    mix((unsigned long)h);
+    mix(m.tag);
+    for (int i = 0; i < IPC_REG_WORDS; i++)
+        mix(m.w[i]);
+    long r = ipc_call(h, &m);
+    mix((unsigned long)r);
+    mix(m.tag);
+    for (int i = 0; i < IPC_REG_WORDS; i++)
+        mix(m.w[i]);
+    for (unsigned long i = 0; r == 0 && i < IPC_TAG_LEN(m.tag); i++)
+        mix(buf[i]);
+}
+
+static unsigned long tbuf[IPC_BUF_WORDS];
+
+/* 400 calls of every kind, drawn from a fixed seed, on CPU 0 and (far) CPU 1. */
+static void transcript(int h, int far)
+{
+    unsigned long *buf = tbuf;
+    ipc_set_buffer(buf);
+    int badged = handle_mint(h, IPC_RIGHT_SEND, 42), recv_only = handle_mint(h, IPC_RIGHT_RECV, 0);
+    for (int i = 0; i < 400; i++) {
+        unsigned long op = rnd() % 8, len = rnd() % 9, w = rnd();
+        for (unsigned long k = 0; k < len; k++)
+            buf[k] = w + k;
+        switch (op) {
+        case 0:
+        case 1: logged_call(h, msg(L_ECHO, 0, w, w + 1, w + 2, w + 3), buf); break;
+        case 2: logged_call(h, msg(L_ECHO, len, w, 0, 0, w), buf); break;
+        case 3: logged_call(far, msg(L_ECHO, 0, w, ~w, w, 0), buf); break;
+        case 4: logged_call(badged, msg(L_BADGE, 0, w, 0, 0, 0), buf); break;
+        case 5: logged_call(UNUSED_H + (int)(w % 4), msg(L_ECHO, 0, w, 0, 0, 0), buf); break;
+        case 6: logged_call(recv_only, msg(L_ECHO, 0, w, 0, 0, 0), buf); break;
+        default: {
+            int note = notify_create();
+            notify_signal(note, w & IPC_NOTIFY_BITS);
+            mix((unsigned long)notify_poll(note));
+            handle_close(note);
+        }
+        }
+    }
+    handle_close(badged);
+    handle_close(recv_only);
+}
+
+/* The transcript's hash with the fastpath off (a kernel built before the
+ * fastpath gave the same): both modes must give it. */
+#define TRANSCRIPT_HASH 0xf6eb0220f51c45d5ul
+
+static void test_transcript(void)
+{
+    int near = endpoint_create(), far = endpoint_create();
+    int near_pid = spawn_server(near, 0);
+    int far_pid = spawn_server(far, online_cpus() > 1 ? 1 : 0);
+    transcript(near, far);
+    /* A server killed in the middle of a call, last: -EPIPE. */
+    int e = endpoint_create();
+    int pid = spawn_server(e, 0);
+    struct ipc_msg m = msg(L_DIE, 0, 0, 0, 0, 0);
+    mix((unsigned long)ipc_call(e, &m));
+    int status = -1;
+    if (sys_wait(pid, &status) != pid || status != 5)
+        servers_ok = false;
+    unsigned long got = hash;
+    handle_close(e);
+    stop_server(near, near_pid);
+    stop_server(far, far_pid);
+    handle_close(near);
+    handle_close(far);
+    if (got != TRANSCRIPT_HASH)
+        ktap_note("transcript hash %#lx, expected %#lx", got, TRANSCRIPT_HASH);
+    ktap_check(got == TRANSCRIPT_HASH, "ipc.fastpath_transcript_same_both_ways");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2 && strcmp(argv[1], "server") == 0)
+        return server_role(argv[2][0] - '0');
+    sys_sched_setaffinity(0, 1);
+    fast_now();
+    ktap_note("IPC fastpath %s", fastpath_on ? "on" : "off (ipc.fastpath=0)");
+    int e = endpoint_create();
+    int pid = spawn_server(e, 0);
+    test_hits(e);
+    test_fallbacks(e, e);
+    stop_server(e, pid);
+    handle_close(e);
+    test_partner_missing();
+    test_other_cpu();
+    test_transcript();
+    test_fp_chain();
+    ktap_check(servers_ok, "ipc.fastpath_servers_stop");
+    return ktap_done();
+}
