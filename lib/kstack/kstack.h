@@ -290,6 +290,16 @@ uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
  * same key array and wipes it after the last one. The bytes and the ring's
  * rules are a refill's: only the key's lifetime differs. */
 #define KSTACK_POOL_STEP_BYTES 32u
+/*@ requires kstack_pool_ok(p) && p->tail <= UINT64_MAX - p->size;
+    requires \valid(key + (0 .. KSTACK_KEY_SIZE - 1));
+    requires \separated(key + (0 .. KSTACK_KEY_SIZE - 1), p, p->buf + (0 .. p->size - 1));
+    assigns p->tail, p->stop, p->buf[0 .. p->size - 1], key[0 .. KSTACK_KEY_SIZE - 1];
+    ensures ring_ok: kstack_pool_ok(p);
+    ensures reader_kept: p->next == \old(p->next) && p->lap == \old(p->lap);
+    ensures appended: p->tail == \old(p->tail) + \result;
+    ensures fills: \result == (max_bytes < p->size - \old(p->tail - kstack_pool_head_at(p))
+                                ? max_bytes : p->size - \old(p->tail - kstack_pool_head_at(p)));
+*/
 uint32_t kstack_pool_refill_step(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
                                  uint32_t max_bytes);
 

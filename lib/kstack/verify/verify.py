@@ -46,7 +46,7 @@ WP_RUNS = [
           "kstack_pool_draw_fast", "kstack_pool_draw", "kstack_siphash_draw"]),
     (["-wp-model", "Typed+cast", "-wp-no-volatile"],
      ["set_stop", "kstack_pool_init", "kstack_pool_discard", "kstack_pool_draw_slow",
-      "kstack_pool_refill", "generate", "kstack_wipe"]),
+      "kstack_pool_refill_step", "kstack_pool_refill", "generate", "kstack_wipe"]),
 ]
 GOAL = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?")
 
