@@ -23,6 +23,15 @@ and the instruction) when:
     the caller's frame, block included, is released first, so the handler
     runs at the depth it would have without the offset.
 
+Then, over the whole kernel (check_entry_path), the way from user mode to a
+handler: the entry code's call site (arch_syscall_call_site, which
+kernel/syscall/path.c rewrites) is a direct call to one of those copies,
+and nothing in the entry code before it, or in a copy before its bump
+(nor in any function such a part calls, transitively), unmasks interrupts
+(x86_64 `sti` or `popf`, arm64 `msr daifclr` or `msr daif`, riscv64 a
+write to sstatus that can set SIE) or makes an indirect call: no handler
+runs before the bump, and no interrupt lands between the draw and the bump.
+
 Works on any linked ELF with such a syscall_dispatch
 (tests/host/test_check_dispatch.py feeds it known-bad ones). In a lab 4
 skeleton (the bump is the exercise) a missing bump is only a warning.
@@ -90,6 +99,20 @@ ARCHES = {
     ),
 }
 INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*?)\s*$")
+
+# Per arch, an instruction that can unmask interrupts (docs/verification.md):
+# x86_64 STI or POPF (IF comes back from the stack; SDM vol. 2B), arm64 MSR
+# DAIFClr or MSR DAIF (Arm ARM C5.2.2), riscv64 a CSR write that can set
+# sstatus.SIE (privileged spec 4.1.1; csrc only clears bits).
+UNMASKS = {
+    "x86_64": lambda m, o: m in ("sti", "popf", "popfq", "popfw"),
+    "arm64": lambda m, o: m == "msr" and re.match(r"daif(clr)?,", o.replace(" ", "")) is not None,
+    "riscv64": lambda m, o: m in ("csrs", "csrsi", "csrw", "csrwi", "csrrs", "csrrsi", "csrrw",
+                                  "csrrwi") and "sstatus" in o,
+}
+CALL_SITE = "arch_syscall_call_site"
+FUNC = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
+REF = re.compile(r"<([\w.]+)(?:\+0x[0-9a-f]+)?>")
 
 
 def fail(arch, msg):
@@ -178,6 +201,137 @@ def check(arch, insns, name, a):
     return None
 
 
+def whole_kernel(objdump, elf):
+    """{function: [(address, mnemonic, operands, text)]} of the whole ELF."""
+    out = subprocess.run([objdump, "-d", "--no-show-raw-insn", elf], capture_output=True,
+                         text=True, check=True).stdout
+    funcs, cur = {}, None
+    for line in out.splitlines():
+        f = FUNC.match(line)
+        if f:
+            cur = funcs.setdefault(f.group(2), [])
+            continue
+        m = INSN.match(line)
+        if m and cur is not None:
+            ops = re.sub(r"\s*(#\s|//).*$", "", m.group(3))
+            cur.append((int(m.group(1), 16), m.group(2), ops, f"{m.group(2)} {m.group(3)}".strip()))
+    return funcs
+
+
+def unmasking(arch, funcs, start, seen):
+    """The first unmasking instruction in start or anything it calls or jumps
+    to by name, transitively: (function, instruction text), or None."""
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in funcs:
+            continue
+        seen.add(name)
+        for _, mn, ops, text in funcs[name]:
+            if UNMASKS[arch](mn, ops):
+                return name, text
+            todo += [r for r in REF.findall(text) if r != name]
+    return None
+
+
+def before_bump(arch, a, insns):
+    """The instructions of a copy before its bump (all, if it has none)."""
+    mask = next((i for i in range(len(insns)) if mask_at(a, insns, i) == MASK), None)
+    if mask is None:
+        return insns
+    bump = next((j for j in range(mask, len(insns)) if a["sp_write"](*insns[j][1:3])
+                 and immediate(insns[j][2]) is None), len(insns))
+    return insns[:bump]
+
+
+# Instructions after which control never falls through.
+ENDS = {"jmp", "jmpq", "ret", "retq", "sysretq", "sysretl", "iretq", "b", "br", "eret", "j", "c.j",
+        "jr", "c.jr", "sret", "mret"}
+
+
+RETURNS = {"ret", "retq", "c.jr ra", "jr ra", "ret ra"}
+
+
+def returns(funcs, name):
+    """False for a function with no return instruction (panics and the
+    like): a call to it does not fall through."""
+    return name not in funcs or any(mn in RETURNS or f"{mn} {ops}" in RETURNS
+                                    for _, mn, ops, _ in funcs[name])
+
+
+def on_the_way(a, funcs, insns, addr):
+    """The instructions of the entry code on some path from its start to the
+    call site at addr: reachable from the start along fall-through and its
+    own branches (not through a call that never returns), and able to reach
+    addr the same way."""
+    index = {ins[0]: i for i, ins in enumerate(insns)}
+    succ = []
+    for i, (_, mn, ops, text) in enumerate(insns):
+        noreturn = any(not returns(funcs, r) for r in REF.findall(text) if r in funcs
+                       and not a["branch"](mn, ops))
+        nxt = [] if mn in ENDS or insns[i][0] == addr or noreturn else [i + 1]
+        t = target(ops) if a["branch"](mn, ops) else None
+        succ.append([j for j in nxt + ([index[t]] if t in index else []) if j < len(insns)])
+
+    def reach(starts, edges):
+        seen, todo = set(), list(starts)
+        while todo:
+            i = todo.pop()
+            if i not in seen:
+                seen.add(i)
+                todo += edges[i]
+        return seen
+
+    pred = [[] for _ in insns]
+    for i, js in enumerate(succ):
+        for j in js:
+            pred[j].append(i)
+    site = [i for i, ins in enumerate(insns) if ins[0] < addr]
+    way = reach([0], succ) & reach([site[-1]], pred) if site else set()
+    return [insns[i] for i in sorted(way)]
+
+
+def check_region(arch, a, funcs, where, region):
+    """Fail if region (instructions of `where`) unmasks, directly or in what
+    it calls, or makes an indirect call."""
+    seen = set()
+    for _, mn, ops, text in region:
+        if UNMASKS[arch](mn, ops):
+            fail(arch, f"{where}: `{text}` unmasks interrupts before the stack bump")
+        if a["call"](mn, ops) or a["jump"](mn, ops):
+            fail(arch, f"{where}: `{text}`: an indirect call before the stack bump could run a "
+                       "handler at the unbumped depth")
+        for ref in REF.findall(text):
+            hit = unmasking(arch, funcs, ref, seen) if ref in funcs and ref not in where else None
+            if hit:
+                fail(arch, f"{where}: `{text}` reaches {hit[0]}, which unmasks interrupts "
+                           f"(`{hit[1]}`), before the stack bump")
+
+
+def check_entry_path(arch, elf, objdump, copies):
+    """The whole-kernel property (the docstring): entry code, call site, copies."""
+    a = ARCHES[arch]
+    funcs = whole_kernel(objdump, elf)
+    if not funcs.get(CALL_SITE):
+        fail(arch, f"no {CALL_SITE} in {elf}: where does the entry code call the dispatcher?")
+    # riscv64 calls with an auipc and a jalr; objdump names the target on the jalr.
+    text = "; ".join(t for *_, t in funcs[CALL_SITE][:2 if arch == "riscv64" else 1])
+    callee = REF.findall(text)
+    if not callee or callee[0] not in copies:
+        fail(arch, f"{CALL_SITE}: `{text}` is not a direct call to a syscall_dispatch copy")
+    # The entry code before the call site: the function the assembler put
+    # it in (the symbol before it), from its start.
+    addr = funcs[CALL_SITE][0][0]
+    container = max(((ins[0][0], n) for n, ins in funcs.items() if ins and ins[0][0] < addr
+                     and n != CALL_SITE and any(i[0] < addr for i in ins)), default=None)
+    if container:
+        name = container[1]
+        check_region(arch, a, funcs, f"{name} (the entry code)",
+                     on_the_way(a, funcs, funcs[name], addr))
+    for copy in sorted(copies - UNBUMPED):
+        check_region(arch, a, funcs, copy, before_bump(arch, a, funcs.get(copy, [])))
+
+
 def functions(nm, elf, kinds):
     out = subprocess.run([nm, elf], capture_output=True, text=True, check=True).stdout
     return {p[2] for p in (l.split() for l in out.splitlines()) if len(p) == 3 and p[1] in kinds}
@@ -216,6 +370,8 @@ def main():
     if not checked:
         fail(arch, "syscall_dispatch and its static helpers make no indirect call: "
                    "where is the handler called?")
+    if CALL_SITE in functions(nm, elf, "TtN"):
+        check_entry_path(arch, elf, objdump, {f for f in seen if ENTRY.match(f)})
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@
 # device-tree-compiler (dtc) builds the test devicetrees in tests/dtb/.
 # clang-format (14 in Debian 12, what .clang-format is written for) is
 # `make format` and CI's `make check-format`.
+# frama-c-base (Frama-C 25: EVA and WP), why3 and the provers z3 and cvc4 are
+# make verify's (docs/verification.md), which make test runs.
 # Optional (OPTIONAL, installed by `make deps` only, never required):
 # chromium renders make bench's build/bench/index.html in a host test
 # (tests/host/test_bench_html.py), which is skipped without it; about
@@ -30,7 +32,8 @@ gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
 mtools gdb-multiarch newlib-source device-tree-compiler
-gnuplot-nox clang-format"
+gnuplot-nox clang-format
+frama-c-base why3 z3 cvc4"
 OPTIONAL="chromium"
 
 # Firmware files the boot paths load, and the package each comes from.

@@ -208,7 +208,8 @@ def write_skeleton(root, lab):
 # Copies of lab solutions outside the marked regions: lib/kstack's LFSR113
 # and ChaCha20 (labs 3 and 4) and its tests, the known-answer reference
 # implementations (lab 3, 4), the conformance kit's GF(2) solver (lab 6) and
-# the dispatcher check's test programs (the bump, lab 4), and the wrong
+# the dispatcher check's test programs (the bump, lab 4), make verify's
+# harnesses and proofs (they use LFSR113 and the bump's header), and the wrong
 # solutions of tests/labs/wrong (each quotes the reference). A student's tree
 # leaves them out; the Makefile and the host tests skip what is missing.
 # The kernel builds lib/kstack's ring and SipHash, so those stay, and
@@ -217,7 +218,8 @@ ANSWER_PATHS = ("lib/kstack/kstack_prng.c", "lib/kstack/kstack_chacha20.c", "lib
                 "lib/kstack/Makefile", "tests/vectors", "tools/kstack-conformance",
                 "tests/host/test_kstack_lib.py", "tests/host/test_conformance.py",
                 "tests/host/test_vectors.py", "tests/host/test_lab_answers.py",
-                "tests/host/test_check_dispatch.py", "tests/labs")
+                "tests/host/test_check_dispatch.py", "tests/labs", "lib/kstack/verify",
+                "tests/verify", "tests/host/test_verify.py")
 KSTACK_HEADER = "lib/kstack/kstack.h"
 # (what, regex) pairs cut from KSTACK_HEADER: each must match exactly once.
 KSTACK_HEADER_CUTS = (

@@ -54,7 +54,26 @@
 #define KSTACK_BUMP_ALIGN_BITS (KSTACK_OFFSET_ALIGN < 8 ? KSTACK_OFFSET_ALIGN * 8 : 64)
 #define KSTACK_OFFSET_VALUES   (KSTACK_OFFSET_MASK / KSTACK_OFFSET_ALIGN + 1)
 
+_Static_assert(KSTACK_OFFSET_ALIGN != 0 && (KSTACK_OFFSET_ALIGN & (KSTACK_OFFSET_ALIGN - 1)) == 0,
+               "KSTACK_OFFSET_ALIGN: a power of two");
+_Static_assert(KSTACK_OFFSET_MASK >= KSTACK_OFFSET_ALIGN &&
+                   (KSTACK_OFFSET_MASK & (KSTACK_OFFSET_ALIGN - 1)) == 0 &&
+                   ((KSTACK_OFFSET_MASK + KSTACK_OFFSET_ALIGN) & KSTACK_OFFSET_MASK) == 0,
+               "KSTACK_OFFSET_MASK: contiguous bits from log2(KSTACK_OFFSET_ALIGN) up");
+
+/* The specifications below are ACSL (the comments that start with an @),
+ * proved with Frama-C by `make verify` (docs/verification.md). An offset is
+ * valid when it is at most the maximum and its bits below the alignment
+ * are zero: for a power-of-two alignment, a multiple of it. A macro, not an
+ * ACSL predicate, so that WP's simplifier sees the bit operations. */
+#define KSTACK_OFFSET_OK(o)                                                                        \
+    (0 <= (o) && (o) <= KSTACK_OFFSET_MAX && ((o) & (KSTACK_OFFSET_ALIGN - 1)) == 0)
+
 /* The offset a raw random word gives. */
+/*@ assigns \nothing;
+    ensures offset_ok: KSTACK_OFFSET_OK(\result);
+    ensures masked: \result == (raw & KSTACK_OFFSET_MASK);
+*/
 static inline uint32_t kstack_offset_of(uint32_t raw)
 {
     return raw & KSTACK_OFFSET_MASK;
@@ -113,10 +132,23 @@ struct kstack_prng {
 
 /* Seed from four CRNG words. A word below 2, 8, 16, 128 (its component's
  * state would be all zero, stuck for ever) gets that minimum added. */
+/*@ logic integer kstack_prng_minimum(integer k) =
+        k == 31 ? 2 : k == 29 ? 8 : k == 28 ? 16 : k == 25 ? 128 : 0;
+    predicate kstack_prng_alive(struct kstack_prng *g) =
+        g->z[0] >= 2 && g->z[1] >= 8 && g->z[2] >= 16 && g->z[3] >= 128;
+*/
+/*@ requires \valid(g) && \valid_read(seed + (0 .. 3));
+    assigns g->z[0 .. 3];
+    ensures alive: kstack_prng_alive(g);
+*/
 void kstack_prng_seed(struct kstack_prng *g, const uint32_t seed[4]);
 
 /* One component step: the new bits x(m+k) = x(m) ^ x(m+q), the state shifted
- * up by s to take them in (L'Ecuyer's word algorithm). */
+ * up by s to take them in (L'Ecuyer's word algorithm). That a state whose top
+ * k bits are not all zero stays so is checked by make verify's rank check. */
+/*@ requires 0 < 2 * q < k <= 32 && 0 < s <= k - q;
+    assigns \nothing;
+*/
 static inline uint32_t kstack_lfsr_step(uint32_t z, unsigned k, unsigned q, unsigned s)
 {
     uint32_t fresh = ((z << q) ^ z) >> (k - s);
@@ -124,6 +156,9 @@ static inline uint32_t kstack_lfsr_step(uint32_t z, unsigned k, unsigned q, unsi
 }
 
 /* The next 32-bit output (steps first, then outputs). */
+/*@ requires \valid(g);
+    assigns g->z[0 .. 3];
+*/
 static inline uint32_t kstack_prng_next(struct kstack_prng *g)
 {
     g->z[0] = kstack_lfsr_step(g->z[0], 31, 6, 18);
@@ -134,6 +169,10 @@ static inline uint32_t kstack_prng_next(struct kstack_prng *g)
 }
 
 /* The next offset. */
+/*@ requires \valid(g);
+    assigns g->z[0 .. 3];
+    ensures offset_ok: KSTACK_OFFSET_OK(\result);
+*/
 static inline uint32_t kstack_prng_draw(struct kstack_prng *g)
 {
     return kstack_offset_of(kstack_prng_next(g));
@@ -166,16 +205,49 @@ struct kstack_pool {
     uint32_t size;       /* a power of two */
 };
 
+/*
+ * The ring's invariant, in ACSL. head_at: bytes drawn since init; stop_at:
+ * where the reader must stop, counted from buf. The frame: the caller's
+ * memory. ok: the reader never passes the writer (head <= tail), the
+ * writer is never more than a ring ahead (tail <= head + size), and stop
+ * is where set_stop() puts it.
+ */
+/*@ logic integer kstack_pool_head_at(struct kstack_pool *p) = p->lap + (p->next - p->buf);
+    logic integer kstack_pool_stop_at(struct kstack_pool *p) =
+        p->tail - p->lap < p->size ? p->tail - p->lap : p->size;
+    predicate kstack_pool_frame(struct kstack_pool *p) =
+        \valid(p) && 0 < p->size && \valid(p->buf + (0 .. p->size - 1)) &&
+        \separated(p, p->buf + (0 .. p->size - 1));
+    predicate kstack_pool_ok(struct kstack_pool *p) =
+        kstack_pool_frame(p) && \base_addr(p->next) == \base_addr(p->buf) &&
+        p->buf <= p->next <= p->buf + p->size && p->lap <= kstack_pool_head_at(p) &&
+        kstack_pool_head_at(p) <= p->tail <= kstack_pool_head_at(p) + p->size &&
+        p->stop == p->buf + kstack_pool_stop_at(p);
+*/
+
 /* An empty ring over buf (size: a power of two; false otherwise). */
+/*@ requires \valid(p) && \separated(p, buf + (0 .. size - 1));
+    requires size > 0 ==> \valid(buf + (0 .. size - 1));
+    assigns *p;
+    ensures \result ==> kstack_pool_ok(p) && p->tail == 0 && kstack_pool_head_at(p) == 0;
+*/
 bool kstack_pool_init(struct kstack_pool *p, uint8_t *buf, uint32_t size);
 
 /* Bytes drawn since init (the read position). */
+/*@ requires kstack_pool_ok(p);
+    assigns \nothing;
+    ensures \result == kstack_pool_head_at(p);
+*/
 static inline uint64_t kstack_pool_head(const struct kstack_pool *p)
 {
     return p->lap + (uint64_t)(p->next - p->buf);
 }
 
 /* Fresh bytes waiting to be drawn. */
+/*@ requires kstack_pool_ok(p);
+    assigns \nothing;
+    ensures \result == p->tail - kstack_pool_head_at(p);
+*/
 static inline uint32_t kstack_pool_level(const struct kstack_pool *p)
 {
     return (uint32_t)(p->tail - kstack_pool_head(p));
@@ -183,6 +255,10 @@ static inline uint32_t kstack_pool_level(const struct kstack_pool *p)
 
 /* Skip every fresh byte: the read position jumps to the write position
  * (tests use it to empty the ring; nothing skipped is ever drawn). */
+/*@ requires kstack_pool_frame(p);
+    assigns p->lap, p->next, p->stop;
+    ensures kstack_pool_ok(p) && kstack_pool_head_at(p) == p->tail;
+*/
 void kstack_pool_discard(struct kstack_pool *p);
 
 /*
@@ -192,7 +268,19 @@ void kstack_pool_discard(struct kstack_pool *p);
  * the next key, the output starts at its byte 32), restarted for each
  * contiguous run up to the end of the ring; key is overwritten with
  * zeros before this returns, so the bytes cannot be recomputed later.
+ * The proofs assume fewer than 2^64 - size bytes written (tail never wraps).
  */
+/*@ requires kstack_pool_ok(p) && p->tail <= UINT64_MAX - p->size;
+    requires \valid(key + (0 .. KSTACK_KEY_SIZE - 1));
+    requires \separated(key + (0 .. KSTACK_KEY_SIZE - 1), p, p->buf + (0 .. p->size - 1));
+    assigns p->tail, p->stop, p->buf[0 .. p->size - 1], key[0 .. KSTACK_KEY_SIZE - 1];
+    ensures ring_ok: kstack_pool_ok(p);
+    ensures reader_kept: p->next == \old(p->next) && p->lap == \old(p->lap);
+    ensures appended: p->tail == \old(p->tail) + \result;
+    ensures fills: \result == (max_bytes < p->size - \old(p->tail - kstack_pool_head_at(p))
+                                ? max_bytes : p->size - \old(p->tail - kstack_pool_head_at(p)));
+    ensures key_wiped: \forall integer i; 0 <= i < KSTACK_KEY_SIZE ==> key[i] == 0;
+*/
 uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
                             uint32_t max_bytes);
 
@@ -202,11 +290,39 @@ uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
  * same key array and wipes it after the last one. The bytes and the ring's
  * rules are a refill's: only the key's lifetime differs. */
 #define KSTACK_POOL_STEP_BYTES 32u
+/*@ requires kstack_pool_ok(p) && p->tail <= UINT64_MAX - p->size;
+    requires \valid(key + (0 .. KSTACK_KEY_SIZE - 1));
+    requires \separated(key + (0 .. KSTACK_KEY_SIZE - 1), p, p->buf + (0 .. p->size - 1));
+    assigns p->tail, p->stop, p->buf[0 .. p->size - 1], key[0 .. KSTACK_KEY_SIZE - 1];
+    ensures ring_ok: kstack_pool_ok(p);
+    ensures reader_kept: p->next == \old(p->next) && p->lap == \old(p->lap);
+    ensures appended: p->tail == \old(p->tail) + \result;
+    ensures fills: \result == (max_bytes < p->size - \old(p->tail - kstack_pool_head_at(p))
+                                ? max_bytes : p->size - \old(p->tail - kstack_pool_head_at(p)));
+*/
 uint32_t kstack_pool_refill_step(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
                                  uint32_t max_bytes);
 
 /* The common case of a draw, inline: false at the stop (the ring empty, or
- * the reader at the end of buf), where kstack_pool_draw_slow() takes over. */
+ * the reader at the end of buf), where kstack_pool_draw_slow() takes over.
+ * A draw hands out the byte numbered head, which is below tail (written and
+ * never drawn), and moves head on by one; nothing ever moves head back, so
+ * no byte is handed out twice. */
+/*@ predicate kstack_pool_drew{Before, After}(struct kstack_pool *p, uint32_t offset) =
+        \at(kstack_pool_head_at(p), Before) < \at(p->tail, After) &&
+        \at(kstack_pool_head_at(p), After) == \at(kstack_pool_head_at(p), Before) + 1 &&
+        \at(p->buf < p->next, After) &&
+        offset == \at((*(p->next - 1) * KSTACK_OFFSET_ALIGN) & KSTACK_OFFSET_MASK, After);
+*/
+/*@ requires kstack_pool_ok(p) && \valid(offset);
+    requires \separated(offset, p, p->buf + (0 .. p->size - 1));
+    assigns p->next, *offset;
+    ensures ring_ok: kstack_pool_ok(p);
+    ensures fresh_byte: \result ==> kstack_pool_drew{Pre, Post}(p, *offset);
+    ensures offset_ok: \result ==> KSTACK_OFFSET_OK(*offset);
+    ensures at_stop: !\result <==> \old(p->next == p->stop);
+    ensures kept: !\result ==> p->next == \old(p->next);
+*/
 static inline bool kstack_pool_draw_fast(struct kstack_pool *p, uint32_t *offset)
 {
     if (__builtin_expect(p->next == p->stop, 0))
@@ -217,11 +333,27 @@ static inline bool kstack_pool_draw_fast(struct kstack_pool *p, uint32_t *offset
 
 /* A draw at the stop, out of line: starts the reader's next pass over buf
  * if it was at the end, then draws; false only when the ring is empty. */
+/*@ requires kstack_pool_ok(p) && \valid(offset);
+    requires \separated(offset, p, p->buf + (0 .. p->size - 1));
+    assigns p->next, p->lap, p->stop, *offset;
+    ensures ring_ok: kstack_pool_ok(p) && p->tail == \old(p->tail);
+    ensures fresh_byte: \result ==> kstack_pool_drew{Pre, Post}(p, *offset);
+    ensures offset_ok: \result ==> KSTACK_OFFSET_OK(*offset);
+    ensures empty: !\result ==> kstack_pool_head_at(p) == \old(kstack_pool_head_at(p)) == p->tail;
+*/
 bool kstack_pool_draw_slow(struct kstack_pool *p, uint32_t *offset);
 
 /* Take the next offset into *offset; false when the ring is empty. The
  * caller must then refill (or use a fallback, say its kstack_prng) and
  * count the event: never block, never reuse a byte. */
+/*@ requires kstack_pool_ok(p) && \valid(offset);
+    requires \separated(offset, p, p->buf + (0 .. p->size - 1));
+    assigns p->next, p->lap, p->stop, *offset;
+    ensures ring_ok: kstack_pool_ok(p) && p->tail == \old(p->tail);
+    ensures fresh_byte: \result ==> kstack_pool_drew{Pre, Post}(p, *offset);
+    ensures offset_ok: \result ==> KSTACK_OFFSET_OK(*offset);
+    ensures empty: !\result ==> kstack_pool_head_at(p) == \old(kstack_pool_head_at(p)) == p->tail;
+*/
 static inline bool kstack_pool_draw(struct kstack_pool *p, uint32_t *offset)
 {
     return kstack_pool_draw_fast(p, offset) || kstack_pool_draw_slow(p, offset);
@@ -230,6 +362,10 @@ static inline bool kstack_pool_draw(struct kstack_pool *p, uint32_t *offset)
 /* The ChaCha20 keystream of RFC 8439 (32-bit block counter, 96-bit nonce),
  * len bytes from block `counter` on: what the pool is cut from, exported for
  * the known-answer tests. */
+/*@ requires \valid_read(key + (0 .. KSTACK_KEY_SIZE - 1)) && \valid_read(nonce + (0 .. 11));
+    requires \valid(out + (0 .. len - 1)) && len <= 64 * (0x100000000 - counter);
+    assigns out[0 .. len - 1];
+*/
 void kstack_chacha20_stream(const uint8_t key[KSTACK_KEY_SIZE], uint32_t counter,
                             const uint8_t nonce[12], uint8_t *out, size_t len);
 
@@ -251,14 +387,38 @@ struct kstack_siphash {
 };
 
 /* key: 16 bytes from the caller's CRNG (one key may serve every CPU). */
+/*@ requires \valid(g) && \valid_read(key + (0 .. 15));
+    assigns *g;
+    ensures g->counter == 0 && g->left == 0;
+*/
 void kstack_siphash_init(struct kstack_siphash *g, const uint8_t key[16], uint64_t cpu);
 
 /* Hash number `counter` of this generator (the message counter || cpu):
  * out of line, as it is taken once every KSTACK_SIPHASH_OFFSETS draws. */
+/*@ requires \valid_read(g);
+    assigns \nothing;
+*/
 uint64_t kstack_siphash_block(const struct kstack_siphash *g, uint64_t counter);
 
 /* The next offset; hashes once every KSTACK_SIPHASH_OFFSETS draws. Inline,
- * so that the nine draws out of ten that only shift cost no call. */
+ * so that the nine draws out of ten that only shift cost no call. The
+ * message counter wraps after 2^64 hashes (unsigned: defined, and then the
+ * offsets would repeat, 10 x 2^64 draws on). */
+/*@ requires \valid(g) && g->left <= KSTACK_SIPHASH_OFFSETS;
+    assigns g->bits, g->left, g->counter;
+    ensures offset_ok: KSTACK_OFFSET_OK(\result);
+    ensures left_in_range: g->left < KSTACK_SIPHASH_OFFSETS;
+    behavior rekey:
+        assumes g->left == 0;
+        ensures counter_next: \old(g->counter) < UINT64_MAX ==> g->counter == \old(g->counter) + 1;
+        ensures counter_wraps: g->counter == (uint64_t)(\old(g->counter) + 1);
+        ensures g->left == KSTACK_SIPHASH_OFFSETS - 1;
+    behavior shift:
+        assumes g->left != 0;
+        ensures g->counter == \old(g->counter) && g->left == \old(g->left) - 1;
+    complete behaviors;
+    disjoint behaviors;
+*/
 static inline uint32_t kstack_siphash_draw(struct kstack_siphash *g)
 {
     if (g->left == 0) {
@@ -272,6 +432,9 @@ static inline uint32_t kstack_siphash_draw(struct kstack_siphash *g)
 }
 
 /* SipHash-2-4 of len bytes: the primitive, exported for the known answers. */
+/*@ requires \valid_read(key + (0 .. 15)) && \valid_read((const uint8_t *)data + (0 .. len - 1));
+    assigns \nothing;
+*/
 uint64_t kstack_siphash24(const uint8_t key[16], const void *data, size_t len);
 
 #endif

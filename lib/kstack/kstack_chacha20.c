@@ -82,6 +82,11 @@ void kstack_chacha20_stream(const uint8_t key[KSTACK_KEY_SIZE], uint32_t counter
 void kstack_wipe(void *p, size_t n)
 {
     volatile uint8_t *v = p; /* volatile: a dead-store pass may not drop it */
+    /*@ loop invariant 0 <= n <= \at(n, Pre) && v == (uint8_t *)p + (\at(n, Pre) - n);
+        loop invariant \forall integer i; 0 <= i < \at(n, Pre) - n ==> ((uint8_t *)p)[i] == 0;
+        loop assigns n, v, ((uint8_t *)p)[0 .. \at(n, Pre) - 1];
+        loop variant n;
+    */
     while (n--)
         *v++ = 0;
 }

@@ -8,6 +8,15 @@
  */
 #include "kstack.h"
 
+/*@ requires k == 31 || k == 29 || k == 28 || k == 25;
+    assigns \nothing;
+    behavior k31: assumes k == 31; ensures alive: \result >= 2;
+    behavior k29: assumes k == 29; ensures alive: \result >= 8;
+    behavior k28: assumes k == 28; ensures alive: \result >= 16;
+    behavior k25: assumes k == 25; ensures alive: \result >= 128;
+    complete behaviors;
+    disjoint behaviors;
+*/
 static uint32_t seed_component(uint32_t seed, unsigned k)
 {
     uint32_t smallest_valid = 1u << (32 - k);
@@ -17,6 +26,11 @@ static uint32_t seed_component(uint32_t seed, unsigned k)
 void kstack_prng_seed(struct kstack_prng *g, const uint32_t seed[4])
 {
     static const unsigned k[4] = {31, 29, 28, 25};
+    /*@ loop invariant 0 <= i <= 4;
+        loop invariant \forall integer j; 0 <= j < i ==> g->z[j] >= kstack_prng_minimum(k[j]);
+        loop assigns i, g->z[0 .. 3];
+        loop variant 4 - i;
+    */
     for (int i = 0; i < 4; i++)
         g->z[i] = seed_component(seed[i], k[i]);
 }

@@ -43,6 +43,10 @@ kernel's -O2 (gcc 12.2 and clang 14 here):
   copies, copies_no_bump  the kernel's shape, a syscall_dispatch_<strategy>
                      per strategy: `off`'s copy without a bump passes; any
                      other copy without one must fail, named.
+  entry, entry_unmask  entry code calling the copy from arch_syscall_call_site
+                     (the whole-kernel check): passes; with a function that
+                     unmasks interrupts (sti, msr daifclr, csrsi sstatus)
+                     called before the draw and the bump: must fail, named.
 
 The clang cases are skipped where clang is not installed (it is not one of
 scripts/deps.sh's packages). Standard library only.
@@ -65,6 +69,7 @@ const unsigned char *volatile pool_next;
 #define MASKV 0x3F0
 #endif
 void irq_enable(void);
+void irq_on(void);
 void *memset(void *d, int c, unsigned long n);
 #ifdef COPIES /* the kernel's shape: one copy per strategy; `off`'s has no bump */
 #define syscall_dispatch syscall_dispatch_pool
@@ -87,6 +92,9 @@ static __attribute__((noinline)) long dispatch_helper(void *tf)
 long syscall_dispatch(void *tf)
 #endif
 {
+#ifdef UNMASK_EARLY /* interrupts on before the draw and the bump */
+    irq_on();
+#endif
 #ifdef BYTE /* a ring's byte times 16: arm64 masks and shifts it with one ubfiz */
     unsigned off = (unsigned)*pool_next << 4;
 #else
@@ -114,6 +122,22 @@ long syscall_dispatch(void *tf)
 
 #ifdef HELPER
 long syscall_dispatch(void *tf) { return dispatch_helper(tf); }
+#endif
+
+#ifdef ENTRY /* entry code that calls the copy through arch_syscall_call_site */
+#if defined(__x86_64__)
+#define CALL_INSN "call"
+#define UNMASK_INSN "sti"
+#elif defined(__aarch64__)
+#define CALL_INSN "bl"
+#define UNMASK_INSN "msr daifclr, #2"
+#else
+#define CALL_INSN "call"
+#define UNMASK_INSN "csrsi sstatus, 2"
+#endif
+__asm__(".text\n.globl entry_stub\nentry_stub:\n.globl arch_syscall_call_site\n"
+        "arch_syscall_call_site:\n" CALL_INSN " syscall_dispatch_pool\nret\n");
+__attribute__((noinline)) void irq_on(void) { __asm__ volatile(UNMASK_INSN ::: "memory"); }
 #endif
 
 #ifdef COPIES
@@ -158,7 +182,8 @@ TAIL_ASM = {
 REASONS = {"probe": "a stack probe (-fstack-clash-protection)",
            "memset": "the block is filled on every call",
            "tail": "reaches the handler by a jump (a sibling call)",
-           "no-bump": "no stack bump"}
+           "no-bump": "no stack bump",
+           "unmask": "unmasks interrupts"}
 
 CFLAGS = ["-O2", "-ffreestanding", "-fno-pie", "-fno-pic", "-fno-stack-protector",
           "-fno-omit-frame-pointer", "-fno-asynchronous-unwind-tables"]
@@ -186,6 +211,9 @@ VARIANTS = [
     ("copies", False, [NOSIB, "-DCOPIES"], ["ok"], None),
     ("copies_no_bump", False, [NOSIB, "-DCOPIES", "-DNO_BUMP"], ["no-bump"],
      "syscall_dispatch_pool"),
+    ("entry", False, [NOSIB, "-DCOPIES", "-DBYTE", "-DENTRY"], ["ok"], None),
+    ("entry_unmask", False, [NOSIB, "-DCOPIES", "-DBYTE", "-DENTRY", "-DUNMASK_EARLY"],
+     ["unmask"], "syscall_dispatch_pool"),
 ]
 ARCHES = [("x86_64", "x86_64-linux-gnu-", "x86_64-linux-gnu"),
           ("arm64", "aarch64-linux-gnu-", "aarch64-linux-gnu"),
