@@ -21,9 +21,9 @@ kit = importlib.util.module_from_spec(_spec)
 _loader.exec_module(kit)
 
 LIMIT = 1e-6
-KSTACK_BOOTS = 5     # tests/boots.py: x86_64.uefi, arm64.uboot, riscv64.uboot, riscv64.sifive_u, arm64.versal
+KSTACK_BOOTS = 6     # tests/boots.py: x86_64.uefi, arm64.uboot, riscv64.uboot, riscv64.sifive_u, arm64.versal, x86_64.uefi.smp16
 VULN_BOOTS = 3    # <arch>.<fw>.vuln, one per arch
-ATTACK_BOOTS = 3     # one per arch
+ATTACK_BOOTS = 4     # one per arch, and x86_64.uefi.smp16 (ktest=all)
 RANDOM_BOOTS = 100   # at most every boot of make test runs the `random` ktests
 LAB_GRADE_ARCHES = 3  # make grade LAB=4: one grading boot per arch
 
