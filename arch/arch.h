@@ -96,6 +96,13 @@ int arch_safe_write64(uintptr_t addr, uint64_t val);
 /* (inline) This CPU's struct cpu, in one instruction (GS base, TPIDR_EL1, tp).
  * Valid only while this thread cannot migrate (IRQs or preemption off). */
 static inline struct cpu *arch_this_cpu(void);
+/* (inline) The word at byte `off` of the struct cpu of the CPU this thread
+ * runs on, with IRQs and preemption on or off: the CPU and the load cannot
+ * come apart, so a thread that migrates reads the CPU it reads it on, never
+ * the one it has left. x86_64 and riscv64 do it in one instruction (a load
+ * relative to GS base or tp); arm64 cannot load relative to TPIDR_EL1, so
+ * it masks IRQs around the MRS and the load. current_thread() is this. */
+static inline uintptr_t arch_this_cpu_word(size_t off);
 
 /* ---- Emergency stacks ------------------------------------------------ */
 

@@ -80,7 +80,8 @@ static struct endpoint *endpoint_guard(struct thread *self, int h, unsigned righ
 }
 
 /* The call's guards, nothing written: the first that fails, or -1. */
-static int call_guards(struct thread *self, int h, struct endpoint **ep, uintptr_t *badge)
+static int call_guards(struct cpu *c, struct thread *self, int h, struct endpoint **ep,
+                       uintptr_t *badge)
 {
     int guard = IPC_FAST_BAD_HANDLE;
     if (!(*ep = endpoint_guard(self, h, IPC_RIGHT_SEND, badge, &guard)))
@@ -91,7 +92,7 @@ static int call_guards(struct thread *self, int h, struct endpoint **ep, uintptr
     /* (A receiver on the queue owes nobody: receive_locked let its caller
      * go before it queued.) A thread being killed is woken at once, so a
      * sleeping partner never is one. */
-    if (!sched_can_hand_off_locked(server))
+    if (!sched_can_hand_off_locked(c, server))
         return IPC_FAST_OTHER_CPU;
     if (self->killed)
         return IPC_FAST_KILLED; /* endpoint.c cancels its wait */
@@ -118,9 +119,9 @@ static void miss(struct cpu *c, int guard, struct thread *self, const struct sys
 }
 
 /* Hand this CPU to `to` and wait, as endpoint.c's threads do. */
-static long hand_off_and_wait(struct thread *self, struct thread *to)
+static long hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
 {
-    sched_hand_off_locked(&self->ipc, to);
+    sched_hand_off_locked(c, &self->ipc, to);
     return endpoint_wait_done_locked(self, NULL);
 }
 
@@ -139,9 +140,9 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
     struct endpoint *ep;
     uintptr_t badge;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    struct cpu *c = this_cpu();
+    struct cpu *c = arch_this_cpu(); /* IRQs off: no need of this_cpu()'s check */
     struct thread *me = c->sched.current;
-    int guard = call_guards(me, h, &ep, &badge);
+    int guard = call_guards(c, me, h, &ep, &badge);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_call_locked(me, h);
@@ -157,14 +158,14 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
     me->ipc.ep = NULL;
     me->ipc.replier = server;
     me->ipc.done = false;
-    *ret = hand_off_and_wait(me, server);
+    *ret = hand_off_and_wait(c, me, server);
     spin_unlock_irqrestore(&sched_lock, flags);
     *self = me;
     return true;
 }
 
 /* The reply's guards, nothing written: the first that fails, or -1. */
-static int reply_guards(struct thread *self, int h, struct endpoint **ep)
+static int reply_guards(struct cpu *c, struct thread *self, int h, struct endpoint **ep)
 {
     int guard = IPC_FAST_BAD_HANDLE;
     uintptr_t badge;
@@ -175,7 +176,7 @@ static int reply_guards(struct thread *self, int h, struct endpoint **ep)
         return IPC_FAST_NO_PARTNER;
     if ((*ep)->sends.head)
         return IPC_FAST_BUSY; /* a caller waits: receive it at once (endpoint.c) */
-    if (!sched_can_hand_off_locked(client))
+    if (!sched_can_hand_off_locked(c, client))
         return IPC_FAST_OTHER_CPU;
     if (self->killed)
         return IPC_FAST_KILLED;
@@ -188,9 +189,9 @@ bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self
         return false;
     struct endpoint *ep;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    struct cpu *c = this_cpu();
+    struct cpu *c = arch_this_cpu(); /* IRQs off: no need of this_cpu()'s check */
     struct thread *me = c->sched.current;
-    int guard = reply_guards(me, h, &ep);
+    int guard = reply_guards(c, me, h, &ep);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_reply_recv_locked(me, h);
@@ -207,7 +208,7 @@ bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self
     me->ipc.state = IPC_RECV_WAIT;
     me->ipc.ep = ep;
     queue_push(&ep->recvs, me);
-    *ret = hand_off_and_wait(me, client);
+    *ret = hand_off_and_wait(c, me, client);
     spin_unlock_irqrestore(&sched_lock, flags);
     *self = me;
     return true;

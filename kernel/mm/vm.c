@@ -246,11 +246,16 @@ void aspace_destroy(struct aspace *as)
      * by when every TLB has been flushed of it (kernel/mm/asid.c). */
 }
 
+void aspace_activate_irqs_off(struct cpu *c, struct aspace *as)
+{
+    c->sched.user_as = as;
+    unsigned asid = asid_for_switch(as);
+    arch_aspace_activate(as ? as->root : 0, asid & ASID_VALUE_MASK, asid & ASID_NEED_FLUSH);
+}
+
 void aspace_activate(struct aspace *as)
 {
     unsigned long flags = arch_irq_save();
-    this_cpu()->sched.user_as = as;
-    unsigned asid = asid_for_switch(as);
-    arch_aspace_activate(as ? as->root : 0, asid & ASID_VALUE_MASK, asid & ASID_NEED_FLUSH);
+    aspace_activate_irqs_off(arch_this_cpu(), as);
     arch_irq_restore(flags);
 }

@@ -57,6 +57,10 @@ void aspace_destroy(struct aspace *as);
 /* Make it (NULL: none) this CPU's current user address space, under its
  * ASID where the hardware has them (kernel/mm/asid.c): no TLB flush then. */
 void aspace_activate(struct aspace *as);
+/* The same on CPU c (this one) with IRQs already off: the scheduler's
+ * switch, under sched_lock, saves no IRQ state a second time. */
+struct cpu;
+void aspace_activate_irqs_off(struct cpu *c, struct aspace *as);
 
 /* Map device registers into the direct map with device attributes
  * (kernel/mm/ioremap.c); NULL, said on the console, for a range that is

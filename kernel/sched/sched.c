@@ -29,14 +29,6 @@ static int next_tid = 1;
 static uint64_t next_wake; /* earliest wake_at of any sleeper, 0 = none */
 struct sched_stats sched_stats;
 
-struct thread *current_thread(void)
-{
-    unsigned long flags = arch_irq_save();
-    struct thread *t = this_cpu()->sched.current;
-    arch_irq_restore(flags);
-    return t;
-}
-
 void preempt_disable(void)
 {
     unsigned long flags = arch_irq_save();
@@ -202,11 +194,11 @@ static void switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
     c->sched.current = next;
     struct aspace *next_as = next->task ? &next->task->as : NULL;
     if (next_as != c->sched.user_as) /* compare what is loaded: an exiting thread unloads it */
-        aspace_activate(next_as);
+        aspace_activate_irqs_off(c, next_as); /* IRQs are off: sched_lock */
     arch_set_kernel_stack(next->kstack_top);
     arch_fpu_switch(user_fpu(prev), user_fpu(next));
     arch_context_switch(&prev->saved_sp, next->saved_sp);
-    finish_switch(this_cpu()); /* prev again, possibly on another CPU */
+    finish_switch(arch_this_cpu()); /* prev again, possibly on another CPU; IRQs off */
 }
 
 static void switch_locked(void)
@@ -447,16 +439,14 @@ void sched_sleep_handoff_locked(const void *chan, struct thread *to)
     hand_off_locked(c, t, chan, to);
 }
 
-bool sched_can_hand_off_locked(const struct thread *to)
+bool sched_can_hand_off_locked(struct cpu *c, const struct thread *to)
 {
-    struct cpu *c = this_cpu();
     return to->state == THREAD_SLEEPING && to->cpu == c->id && allowed(to, c->id) &&
            to != c->sched.current;
 }
 
-void sched_hand_off_locked(const void *chan, struct thread *to)
+void sched_hand_off_locked(struct cpu *c, const void *chan, struct thread *to)
 {
-    struct cpu *c = this_cpu();
     hand_off_locked(c, c->sched.current, chan, to);
 }
 

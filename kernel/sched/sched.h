@@ -65,8 +65,13 @@ struct thread {
 
 extern struct spinlock sched_lock;
 
-/* The running thread. Safe with preemption enabled: the value moves with the thread. */
-struct thread *current_thread(void);
+/* The running thread. Safe with preemption enabled: the value moves with
+ * the thread. One load from the per-CPU register where the arch has one
+ * (arch_this_cpu_word), no IRQ save and restore. */
+static inline struct thread *current_thread(void)
+{
+    return (struct thread *)arch_this_cpu_word(offsetof(struct cpu, sched.current));
+}
 
 /* Boot CPU, once: the boot stack becomes CPU 0's first thread ("kmain") and
  * CPU 0 gets its idle thread. */
@@ -107,9 +112,10 @@ void sched_sleep_locked(const void *chan, uint64_t deadline);
 void sched_sleep_handoff_locked(const void *chan, struct thread *to);
 /* The IPC fastpath's two halves of it (kernel/ipc/fastpath.c), with the same
  * switch: whether `to` sleeps, last ran on this CPU and may run here (no
- * migration, nothing to wake); and, once that said yes, the hand-off. */
-bool sched_can_hand_off_locked(const struct thread *to);
-void sched_hand_off_locked(const void *chan, struct thread *to);
+ * migration, nothing to wake); and, once that said yes, the hand-off. c is
+ * this CPU, which the caller has already found. */
+bool sched_can_hand_off_locked(struct cpu *c, const struct thread *to);
+void sched_hand_off_locked(struct cpu *c, const void *chan, struct thread *to);
 /* Wake every thread sleeping on chan. With sched_lock held. */
 void sched_wakeup_locked(const void *chan);
 /* Wake one sleeping thread whatever it waits for. With sched_lock held. */

@@ -139,6 +139,22 @@ static inline struct cpu *arch_this_cpu(void)
     return c;
 }
 
+/* No load addresses through a system register, and no register of EL1's
+ * alone is left to hold the thread (SP_EL0 keeps the user's stack pointer
+ * through a system call, TPIDRRO_EL0 is EL0's to read): so IRQs are masked
+ * (DAIFSet, as arch_irq_save) around the MRS and the load, five
+ * instructions. */
+static inline uintptr_t arch_this_cpu_word(size_t off)
+{
+    uintptr_t v, daif;
+    __asm__ volatile("mrs %1, daif\n\tmsr daifset, #3\n\tmrs %0, tpidr_el1\n\t"
+                     "ldr %0, [%0, %2]\n\tmsr daif, %1"
+                     : "=&r"(v), "=&r"(daif)
+                     : "i"(off)
+                     : "memory");
+    return v;
+}
+
 /*
  * DAIF holds the D, A, I and F mask bits in bits [9:6]. Masking IRQ and FIQ
  * (DAIFSet immediate 0b0011) is "IRQs off"; restoring writes back the whole

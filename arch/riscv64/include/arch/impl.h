@@ -204,6 +204,16 @@ static inline struct cpu *arch_this_cpu(void)
     return riscv_tp;
 }
 
+/* One LD with tp as its base (an offset below 2048, the I-type immediate):
+ * forced in assembly, so the compiler cannot copy tp to another register
+ * first, which a migration between the copy and the load would make stale. */
+static inline uintptr_t arch_this_cpu_word(size_t off)
+{
+    uintptr_t v;
+    __asm__ volatile("ld %0, %c1(tp)" : "=r"(v) : "i"(off));
+    return v;
+}
+
 /* csrrc clears SIE and returns the old sstatus in one instruction. */
 static inline unsigned long arch_irq_save(void)
 {
