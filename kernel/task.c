@@ -289,6 +289,7 @@ void task_ended_locked(struct task *task)
 void task_exit(int status, bool whole_task)
 {
     struct task *task = current_task();
+    ipc_loan_wait(current_thread()); /* its slot must outlive every receiver's copy */
     preempt_disable();
     aspace_activate(NULL);
     unsigned long flags = spin_lock_irqsave(&sched_lock);

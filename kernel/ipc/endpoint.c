@@ -56,16 +56,21 @@ static void fail_locked(struct thread *t, long err)
     sched_wake_thread_locked(t);
 }
 
-/* Copy the message in `from` (a slot) into `to`'s slot and complete to's
- * wait with `result`: only the words the tag says are there. */
-static void deliver_locked(const struct ipc_msg *from, struct thread *to, long result)
+/* Copy the tag and register words of `from`'s staged message into `to`'s
+ * slot and complete to's wait with `result`. Extra words are not copied:
+ * if the message arrives (result >= 0) and has some, from's slot is lent
+ * to `to`, which copies them straight into its user buffer (types.h). */
+static void deliver_locked(struct thread *from, struct thread *to, long result)
 {
+    const struct ipc_msg *src = &from->ipc.msg;
     struct ipc_msg *m = &to->ipc.msg;
-    size_t n = IPC_TAG_LEN(from->tag);
     for (int i = 0; i < 1 + IPC_REG_WORDS; i++)
-        m->regs[i] = from->regs[i];
-    if (n)
-        memcpy(m->extra, from->extra, n * sizeof(m->extra[0]));
+        m->regs[i] = src->regs[i];
+    to->ipc.lender = NULL;
+    if (result >= 0 && IPC_TAG_LEN(src->tag)) {
+        to->ipc.lender = from;
+        __atomic_fetch_add(&from->ipc.lent, 1, __ATOMIC_RELAXED); /* under sched_lock */
+    }
     to->ipc.direct = false; /* in the slot: unstage copies it out */
     ipc_complete_locked(to, result);
 }
@@ -240,7 +245,7 @@ long endpoint_call_locked(struct thread *self, int h)
         self->ipc.done = false;
         struct thread *server = queue_pop(&ep->recvs);
         if (server) {
-            deliver_locked(&self->ipc.msg, server, (long)badge);
+            deliver_locked(self, server, (long)badge);
             set_caller_locked(server, self);
         } else {
             self->ipc.state = IPC_SEND_WAIT;
@@ -276,7 +281,7 @@ long endpoint_send(struct thread *self, int h)
         else
             ret = 0;
         if (server) {
-            deliver_locked(&self->ipc.msg, server, (long)badge);
+            deliver_locked(self, server, (long)badge);
             set_caller_locked(server, NULL); /* a send wants no reply */
             sched_wake_thread_locked(server);
         }
@@ -295,7 +300,7 @@ static long receive_locked(struct thread *self, struct endpoint *ep, struct thre
     while ((client = queue_pop(&ep->sends)) && !fits_locked(&client->ipc.msg, self))
         fail_locked(client, -EMSGSIZE);
     if (client) {
-        deliver_locked(&client->ipc.msg, self, (long)client->ipc.badge);
+        deliver_locked(client, self, (long)client->ipc.badge);
         set_caller_locked(self, client);
         if (answered)
             sched_wake_thread_locked(answered);
@@ -334,7 +339,7 @@ long endpoint_reply_recv_locked(struct thread *self, int h)
             self->ipc.caller = NULL;
             client->ipc.replier = NULL;
             bool fits = fits_locked(&self->ipc.msg, client);
-            deliver_locked(&self->ipc.msg, client, fits ? 0 : -EMSGSIZE);
+            deliver_locked(self, client, fits ? 0 : -EMSGSIZE);
         }
         ret = receive_locked(self, ep, client);
     }

@@ -84,6 +84,14 @@ long endpoint_reply_recv(struct thread *self, int h);
 /* A user thread is ending (task_exit, sched_lock held): leave any queue,
  * forget a pending reply, and fail its own caller with -EPIPE. */
 void ipc_thread_exit_locked(struct thread *t);
+/* Until no receiver copies extra words out of self's slot any more
+ * (types.h): before self stages new ones, and before it ends. Preemptible,
+ * sched_lock not held. */
+void ipc_loan_wait(struct thread *self);
+/* Every copy of extra message words the kernel makes counts its words
+ * here; ipc_words_copied() is the sum over the CPUs (SYS_debug_stats). */
+void ipc_count_copied(size_t n);
+unsigned long ipc_words_copied(void);
 unsigned long endpoints_alive_locked(void);
 
 /* ---- notify.c ---- */

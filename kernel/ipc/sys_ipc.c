@@ -10,9 +10,9 @@
  * as the result. Its IPC_TAG_LEN(tag) extra words travel through the
  * threads' user buffers: the sender's are copied into its own slot here,
  * before anything is delivered (a bad buffer fails the call, nothing is
- * sent), and a receiver's are copied out here, after the message arrived,
- * in its own address space: a bounded copy between address spaces, with no
- * mapping of one into the other.
+ * sent), and the receiver copies them out of the sender's slot here, after
+ * the message arrived, in its own address space: two copies, and no
+ * mapping of one address space into the other.
  */
 #include "kernel/errno.h"
 #include "kernel/ipc/fastpath.h"
@@ -31,20 +31,64 @@ static int handle_arg(uintptr_t v)
     return v < IPC_MAX_HANDLES ? (int)v : -1;
 }
 
-/* The message in arguments 1-5 (and the buffer) into self's slot. */
+/* Extra words the kernel has copied, user buffer to slot or slot to user
+ * buffer, per CPU (relaxed: a thread may move between the copy and the
+ * count, any CPU's row will do). SYS_debug_stats reports the sum. */
+static unsigned long words_copied[MAX_CPUS];
+
+void ipc_count_copied(size_t n)
+{
+    __atomic_fetch_add(&words_copied[arch_this_cpu()->id], n, __ATOMIC_RELAXED);
+}
+
+unsigned long ipc_words_copied(void)
+{
+    unsigned long n = 0;
+    for (unsigned i = 0; i < MAX_CPUS; i++)
+        n += __atomic_load_n(&words_copied[i], __ATOMIC_RELAXED);
+    return n;
+}
+
+void ipc_loan_wait(struct thread *self)
+{
+    while (__atomic_load_n(&self->ipc.lent, __ATOMIC_ACQUIRE) != 0)
+        sched_yield(); /* the receivers were woken: they copy, then let go */
+}
+
+/* The message in arguments 1-5 (and the buffer) into self's slot. Its
+ * extra words overwrite the last message's only once no receiver still
+ * copies from them. */
 static long stage(struct thread *self, const struct sysargs *args)
 {
     struct ipc_msg *m = &self->ipc.msg;
     size_t n = IPC_TAG_LEN(args->a[1]);
     if (n > IPC_BUF_WORDS)
         return -EINVAL;
-    if (n && !self->ipc.ubuf)
-        return -EFAULT; /* extra words, but no buffer to read them from */
-    if (n && copy_from_user(m->extra, self->ipc.ubuf, n * sizeof(m->extra[0])) != 0)
-        return -EFAULT;
+    if (n) {
+        if (!self->ipc.ubuf)
+            return -EFAULT; /* extra words, but no buffer to read them from */
+        ipc_loan_wait(self);
+        if (copy_from_user(m->extra, self->ipc.ubuf, n * sizeof(m->extra[0])) != 0)
+            return -EFAULT;
+        ipc_count_copied(n);
+    }
     for (int i = 0; i < 1 + IPC_REG_WORDS; i++)
         m->regs[i] = args->a[1 + i];
     return 0;
+}
+
+/* The n extra words lent by the sender's slot into self's buffer, then the
+ * loan returned: false if self has no buffer or it is bad. */
+static bool copy_lent_words(struct thread *self, size_t n)
+{
+    struct thread *from = self->ipc.lender;
+    self->ipc.lender = NULL;
+    bool ok = self->ipc.ubuf &&
+              copy_to_user(self->ipc.ubuf, from->ipc.msg.extra, n * sizeof(uintptr_t)) == 0;
+    if (ok)
+        ipc_count_copied(n);
+    __atomic_fetch_sub(&from->ipc.lent, 1, __ATOMIC_RELEASE); /* after the copy's loads */
+    return ok;
 }
 
 /* After a wait that ended with `result`: a message arrived (result >= 0)
@@ -61,8 +105,7 @@ static long unstage(struct thread *self, long result)
     }
     const struct ipc_msg *m = &self->ipc.msg;
     size_t n = IPC_TAG_LEN(m->tag);
-    if (n &&
-        (!self->ipc.ubuf || copy_to_user(self->ipc.ubuf, m->extra, n * sizeof(m->extra[0])) != 0))
+    if (n && !copy_lent_words(self, n))
         return -EFAULT;
     arch_sc_set_words(arch_user_frame(self->kstack_top), m->regs);
     return result;

@@ -39,6 +39,11 @@ enum ipc_wait {
  * (the sender copies from its user buffer in its own address space), and
  * other threads deliver into it only while it waits to receive (RECV_WAIT,
  * REPLY_WAIT), so that it can copy the words out in its own address space.
+ * Only the tag and register words are delivered: the extra words stay in
+ * the sender's slot, lent to the receiver, which copies them into its user
+ * buffer from there. So a long message is copied twice, user buffer to slot
+ * and slot to user buffer; the sender stages nothing new over them, and
+ * does not end, until every receiver has let go (ipc_loan_wait).
  */
 struct ipc_thread {
     enum ipc_wait state;
@@ -51,6 +56,11 @@ struct ipc_thread {
     bool done;              /* another thread has completed its wait */
     bool direct;            /* the fastpath put the message in its trapframe, not in msg */
     uintptr_t ubuf;         /* its user buffer for extra words (ipc_set_buffer), 0 = none */
+    /* A message with extra words arrived: they are still in the lender's
+     * slot, which this thread copies them out of (sys_ipc.c unstage), then
+     * lets go. */
+    struct thread *lender;
+    unsigned lent; /* receivers still copying from this slot's extra words (atomic) */
     struct ipc_msg msg;
 };
 

@@ -76,6 +76,7 @@ long sys_debug_stats(const struct sysargs *args)
     st.user_access_ticks = sched_stats.user_access_ticks;
     st.ipc_fastpath = ipc_fastpath_enabled();
     ipc_fast_stats_locked(&st.ipc_fast_hits, st.ipc_fast_misses);
+    st.ipc_words_copied = ipc_words_copied();
     spin_unlock_irqrestore(&sched_lock, flags);
     for (unsigned i = 0; i < MAX_CPUS && i < ARRAY_SIZE(st.ticks); i++)
         st.ticks[i] = READ_ONCE(cpus[i].sched.ticks);

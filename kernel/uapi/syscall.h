@@ -103,6 +103,7 @@ struct debug_stats {
     unsigned long ipc_fastpath;       /* 1: the IPC fastpath is on (ipc.fastpath=1, the default) */
     unsigned long ipc_fast_hits;      /* ipc_call and ipc_reply_recv that took it, all CPUs */
     unsigned long ipc_fast_misses[8]; /* those that did not, by guard (uapi/ipc.h IPC_FAST_*) */
+    unsigned long ipc_words_copied;   /* extra message words copied by the kernel, all CPUs */
 };
 #endif
 
