@@ -66,8 +66,8 @@ void ipc_fast_stats_locked(unsigned long *hits, unsigned long misses[IPC_FAST_GU
 }
 
 /* The endpoint behind h with `right`, and its badge; else the guard failed. */
-static struct endpoint *endpoint_guard(struct thread *self, int h, unsigned right, uintptr_t *badge,
-                                       int *guard)
+static inline __attribute__((always_inline)) struct endpoint *
+endpoint_guard(struct thread *self, int h, unsigned right, uintptr_t *badge, int *guard)
 {
     long err;
     struct ipc_handle *s = handle_lookup_locked(self->task, h, IPC_KIND_ENDPOINT, right, &err);
@@ -80,8 +80,8 @@ static struct endpoint *endpoint_guard(struct thread *self, int h, unsigned righ
 }
 
 /* The call's guards, nothing written: the first that fails, or -1. */
-static int call_guards(struct cpu *c, struct thread *self, int h, struct endpoint **ep,
-                       uintptr_t *badge)
+static inline __attribute__((always_inline)) int
+call_guards(struct cpu *c, struct thread *self, int h, struct endpoint **ep, uintptr_t *badge)
 {
     int guard = IPC_FAST_BAD_HANDLE;
     if (!(*ep = endpoint_guard(self, h, IPC_RIGHT_SEND, badge, &guard)))
@@ -118,10 +118,14 @@ static void miss(struct cpu *c, int guard, struct thread *self, const struct sys
         self->ipc.msg.regs[i] = args->a[1 + i];
 }
 
-/* Hand this CPU to `to` and wait, as endpoint.c's threads do. */
+/* Hand this CPU to `to` and wait, as endpoint.c's threads do. Back here,
+ * the wait has nearly always ended (the partner answered): its result is
+ * read here, and only otherwise does endpoint.c's wait go on. */
 static long hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
 {
     sched_hand_off_locked(c, &self->ipc, to);
+    if (__builtin_expect(self->ipc.done, 1))
+        return self->ipc.result;
     return endpoint_wait_done_locked(self, NULL);
 }
 
@@ -165,7 +169,8 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
 }
 
 /* The reply's guards, nothing written: the first that fails, or -1. */
-static int reply_guards(struct cpu *c, struct thread *self, int h, struct endpoint **ep)
+static inline __attribute__((always_inline)) int reply_guards(struct cpu *c, struct thread *self,
+                                                              int h, struct endpoint **ep)
 {
     int guard = IPC_FAST_BAD_HANDLE;
     uintptr_t badge;
