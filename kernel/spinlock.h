@@ -29,7 +29,7 @@ struct spinlock {
 static inline unsigned long spin_lock_irqsave_at(struct spinlock *l, const char *site)
 {
     unsigned long flags = arch_irq_save();
-    struct cpu *c = this_cpu();
+    struct cpu *c = arch_this_cpu(); /* IRQs are off now: this_cpu()'s check cannot fire */
     c->preempt_count++;
     c->lock_site = site;
     while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
@@ -42,7 +42,7 @@ static inline unsigned long spin_lock_irqsave_at(struct spinlock *l, const char 
 static inline void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 {
     __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
-    this_cpu()->preempt_count--;
+    arch_this_cpu()->preempt_count--; /* IRQs still off: no migration yet */
     arch_irq_restore(flags);
 }
 
