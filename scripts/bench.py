@@ -86,10 +86,12 @@ def show_progress(progress, arch):
     return on_line
 
 
-def report(log_path, out_dir, check):
-    """scripts/bench_report.py on the log: its tables printed and kept as report.txt."""
+def report(log_path, out_dir, check, linux_logs=()):
+    """scripts/bench_report.py on the log (and Debian's Linux's, --linux):
+    its tables printed and kept as report.txt."""
     cmd = [sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
            log_path, "--out", out_dir] + (["--check"] if check else [])
+    cmd += [a for log in linux_logs for a in ("--linux", log)]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
     sys.stdout.write(r.stdout)
     with open(os.path.join(out_dir, "report.txt"), "w") as f:
@@ -117,7 +119,27 @@ def run_arch(arch, args):
         print(f"bench: {arch}: timed out after {args.timeout} s", flush=True)
         return False
     print(f"bench: {arch}: {s.secs:.0f} s", flush=True)
-    return report(f"{path}.log", out_dir, args.check)
+    return report(f"{path}.log", out_dir, args.check, linux(arch, args) if args.linux else ())
+
+
+def linux(arch, args):
+    """LINUX=1: Debian's own kernel booted twice in the same QEMU
+    (scripts/linux_run.py), randomize_kstack_offset=on and =off, timing the
+    same calls the same way (linux/client/lx_bench.c); the logs that ran."""
+    if arch not in ("x86_64", "arm64"):
+        print(f"bench: {arch}: no Linux rows: Debian 12 ships no {arch} kernel", flush=True)
+        return []
+    run, logs = _load("linux_run"), []
+    for state in ("off", "on"):
+        log = os.path.join(ROOT, "build", "bench", arch, f"linux-{state}.log")
+        print(f"bench: {arch}: booting Debian's Linux, randomize_kstack_offset={state}",
+              flush=True)
+        s = run.run(arch, "bench", log, f"{args.calls},{args.rounds},{args.icount}",
+                    f"linux-{state}", state, args.icount, 1, args.timeout)
+        print(f"bench: {arch}: Linux {state}: {s.secs:.0f} s"
+              + (" (timed out)" if s.timed_out else ""), flush=True)
+        logs += [] if s.timed_out else [log]
+    return logs
 
 
 WINDOW = re.compile(r"cpu(\d+): longest IRQs-off window (\d+) instructions \((\d+) ticks\) "
@@ -245,6 +267,8 @@ def main():
     ap.add_argument("--scaling", default="1 2 4 8", help="CPU counts of the scaling table "
                     "('' for none)")
     ap.add_argument("--scale-calls", type=int, default=5000)
+    ap.add_argument("--linux", action="store_true", help="Debian's own Linux's rows beside "
+                    "ours (x86_64, arm64; scripts/linux_run.py)")
     args = ap.parse_args()
     ok = True
     for arch in args.arches.split():

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: MIT
+"""scripts/bench_linux.py - Debian's own Linux beside stackshift in the
+benchmark's report (scripts/bench_report.py --linux LOG, written by
+`make bench LINUX=1`: scripts/bench.py boots Debian's kernel through
+scripts/linux_run.py with randomize_kstack_offset=on and =off).
+
+A Linux log holds the same BENCH records as user/bench's (linux/client/
+lx_bench.c writes them): user-side rows and cdf lines whose strategy is
+linux-on or linux-off, and one `BENCH linux-null NAME UNKNOWN GETPID EMPTY`
+line, the fastest of 2000 calls as in BENCH null. merge() adds them to the
+stackshift run of the same arch, so every table and plot shows them beside
+every strategy; table() prints the absolute figures (instructions per call
+under -icount: mean, p99, p99.9) and the ratios the README quotes.
+Python standard library only.
+"""
+import re
+import statistics
+
+NULL = re.compile(r"\bBENCH linux-null (\S+) (\d+) (\d+) (\d+)")
+RELEASE = re.compile(r"Linux version (\S+)")
+SHOWN = ["off", "prng", "pool"]  # stackshift's columns beside Linux's
+LINUX = ["linux-off", "linux-on"]
+
+
+def merge(run, path, parse_log):
+    """Add the rows, cdf buckets and null figures of one Linux log to run
+    (a bench_report.Run of the same arch); the log's arch, or None."""
+    with open(path, errors="replace") as f:
+        lines = f.readlines()
+    runs = parse_log(lines)
+    if not runs:
+        return None
+    arch, lx = next(iter(runs.items()))
+    if run is None or arch != run.arch:
+        return arch
+    run.rows += lx.rows
+    for key, buckets in lx.cdf.items():
+        run.cdf.setdefault(key, {}).update(buckets)
+    nulls = getattr(run, "linux_null", {})
+    for line in lines:
+        m = NULL.search(line)
+        if m:
+            nulls[m.group(1)] = tuple(int(x) for x in m.groups()[1:])
+    run.linux_null = nulls
+    return arch
+
+
+def _mean(run, strategy, syscall, field):
+    vals = run.values("user", strategy, syscall, field)
+    return statistics.fmean(vals) if vals else None
+
+
+def _fmt(x):
+    return "-" if x is None else f"{x:.1f}"
+
+
+def _ratio(a, b):
+    return "-" if a is None or not b else f"{a / b:.2f}"
+
+
+def figures_table(run):
+    """Absolute figures, user side, per call: stackshift's and Linux's."""
+    cols = [s for s in SHOWN if run.values("user", s, "getpid", "mean")]
+    lx = [s for s in LINUX if run.values("user", s, "getpid", "mean")]
+    head = ["syscall", "stat"] + [f"stackshift {s}" for s in cols] + \
+        [f"Linux {s[6:]}" for s in lx] + ["pool / Linux on" if "pool" in cols and
+                                          "linux-on" in lx else None]
+    head = [h for h in head if h]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for sc in ("getpid", "getppid", "invalid"):
+        for field, label in (("mean", "mean"), ("p99", "p99"), ("p999", "p99.9")):
+            row = [f"syscall/{sc}", label] + [_fmt(_mean(run, s, sc, field)) for s in cols + lx]
+            if len(head) > len(row):
+                row.append(_ratio(_mean(run, "pool", sc, field), _mean(run, "linux-on", sc, field)))
+            out.append("| " + " | ".join(row) + " |")
+    return out
+
+
+def ratio_lines(run):
+    """The README's claims, as this run measured them."""
+    u = "instructions" if run.icount else "ticks"
+    out = []
+    null = getattr(run, "linux_null", {})
+    if 0 in run.null and "linux-off" in null:
+        ours, theirs = run.null[0][0], null["linux-off"][0]
+        out.append(f"null system call (an unknown number, fastest of 2000, counter reads "
+                   f"included): stackshift off {ours}, Linux off {theirs} {u}: "
+                   f"{ours / theirs:.2f} of Linux's path (the budget: a third)")
+    off, on = _mean(run, "linux-off", "getpid", "mean"), _mean(run, "linux-on", "getpid", "mean")
+    s_off = _mean(run, "off", "getpid", "mean")
+    for s in ("prng", "pool"):
+        mine = _mean(run, s, "getpid", "mean")
+        if None not in (off, on, s_off, mine):
+            out.append(f"getpid, added by the offset (mean): stackshift {s} {mine - s_off:+.1f} "
+                       f"{u}, Linux's randomize_kstack_offset=on {on - off:+.1f} {u}")
+    if None not in (off, s_off):
+        out.append(f"getpid with no offset at all (mean): stackshift {s_off:.1f}, Linux {off:.1f} "
+                   f"{u} ({s_off / off:.2f} of Linux's)")
+    return out
+
+
+def table(run):
+    """The section of the report, as lines; [] without Linux rows."""
+    if not any(r["strategy"] in LINUX for r in run.rows):
+        return []
+    what = "instructions per call (-icount)" if run.icount else "counter ticks per call (TCG)"
+    lines = [f"## {run.arch}: beside Debian's own Linux kernel", "",
+             f"user side, round trip; {what}; per-round values averaged; Linux off/on: "
+             "randomize_kstack_offset=off/on on its command line, same QEMU, CPU model and "
+             "-icount settings, the same client code (linux/client/lx_bench.c)", ""]
+    lines += figures_table(run) + [""] + ratio_lines(run)
+    return lines
+
+
+def riscv64_note():
+    return ("riscv64: no Linux rows: Debian 12 ships no riscv64 kernel (riscv64 is not one of "
+            "its release architectures)")
