@@ -70,11 +70,11 @@ def command(arch, kernel, initrd, cmdline, icount, smp):
 
 
 def run(arch, mode, log, args="", name="", kstack="on", icount=0, smp=1, timeout=600,
-        on_line=None):
+        on_line=None, extra=""):
     """Boot once; the harness's Session (text(), secs, timed_out)."""
     d = os.path.join(ROOT, "build", "linux", arch)
     files = [("init", os.path.join(d, "lxinit"))]
-    if mode == "record":
+    if mode.startswith("record"):
         files.append(("kstack_recorder.ko", os.path.join(d, "recorder", "kstack_recorder.ko")))
     for _, src in files + [("", os.path.join(d, "vmlinuz"))]:
         if not os.path.exists(src):
@@ -84,7 +84,8 @@ def run(arch, mode, log, args="", name="", kstack="on", icount=0, smp=1, timeout
     initrd = log[:-len(".log")] + ".cpio.gz" if log.endswith(".log") else log + ".cpio.gz"
     initramfs(initrd, files)
     cmdline = (f"quiet panic=-1 randomize_kstack_offset={kstack} lxmode={mode}"
-               + (f" lxargs={args}" if args else "") + (f" lxname={name}" if name else ""))
+               + (f" lxargs={args}" if args else "") + (f" lxname={name}" if name else "")
+               + (f" {extra}" if extra else ""))
     cmd = command(arch, os.path.join(d, "vmlinuz"), initrd, cmdline, icount, smp)
     return harness.boot(cmd, log, timeout, on_line=on_line)
 
@@ -92,7 +93,7 @@ def run(arch, mode, log, args="", name="", kstack="on", icount=0, smp=1, timeout
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--arch", required=True, choices=sorted(MACHINE))
-    ap.add_argument("--mode", required=True, choices=["bench", "record"])
+    ap.add_argument("--mode", required=True, choices=["bench", "record", "record+bench"])
     ap.add_argument("--log", required=True)
     ap.add_argument("--args", default="")
     ap.add_argument("--name", default="")

@@ -11,6 +11,7 @@
  * only.
  *
  *   lxargs=CALLS,ROUNDS,ICOUNT   lxname=NAME
+ *   (after the recorder, lxmode=record+bench: lxbench=CALLS,ROUNDS,ICOUNT)
  */
 #include "lib/hist.h"
 #include "linux/client/lx_io.h"
@@ -125,7 +126,7 @@ static void header(long icount)
 
 int lx_bench(void)
 {
-    const char *args = env_get("lxargs");
+    const char *args = env_get("lxbench") ? env_get("lxbench") : env_get("lxargs");
     long n = arg_number(args, 0, 20000), rounds = arg_number(args, 1, 5);
     strategy = env_get("lxname") ? env_get("lxname") : "linux";
     for (unsigned k = 0; k < NCALLS; k++)
