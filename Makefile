@@ -385,6 +385,9 @@ endif
 # make bench: the full benchmark on every arch (or ARCH=...), with the
 # tables, build/bench/<arch>/results.csv and the plots (scripts/bench.py),
 # then the scaling table at SCALING CPUs ("" for none).
+# LINUX=1 also boots Debian's own Linux kernel (x86_64, arm64) with
+# randomize_kstack_offset=on and =off, timing the same calls the same way,
+# and puts its rows beside every strategy (linux/linux.mk, linux/README.md).
 N ?= 20000
 ROUNDS ?= 5
 STRATEGIES ?= all

@@ -28,6 +28,7 @@ linux-recorder: $(foreach a,$(LINUX_ARCHES),build/linux/$(a)/recorder/kstack_rec
 
 build/linux/%/release: scripts/linux_fetch.sh
 	$(Q)scripts/linux_fetch.sh $*
+	@touch $@
 
 build/linux/%/lxinit: $(LINUX_CLIENT_SRCS) $(wildcard linux/client/*.h) lib/hist.h linux/recorder/kstack_recorder.h
 	@mkdir -p $(dir $@)

@@ -42,8 +42,12 @@ static uint64_t fastest(long nr)
 
 static void row(const char *call, long round, const struct hist *h)
 {
-    uint64_t v[] = {h->count, hist_mean_x1000(h), hist_percentile(h, 50000),
-                    hist_percentile(h, 99000), hist_percentile(h, 99900), h->max};
+    uint64_t v[] = {h->count,
+                    hist_mean_x1000(h),
+                    hist_percentile(h, 50000),
+                    hist_percentile(h, 99000),
+                    hist_percentile(h, 99900),
+                    h->max};
     out_str("BENCH row user ");
     out_str(strategy);
     out_str(" ");

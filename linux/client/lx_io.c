@@ -8,8 +8,8 @@
 #include "linux/client/lx_io.h"
 #include "linux/client/lx_sys.h"
 
-#define LINUX_REBOOT_MAGIC1       0xfee1dead
-#define LINUX_REBOOT_MAGIC2       672274793
+#define LINUX_REBOOT_MAGIC1        0xfee1dead
+#define LINUX_REBOOT_MAGIC2        672274793
 #define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedc
 
 static char buf[4096];
@@ -98,8 +98,8 @@ _Noreturn void power_off(void)
 {
     out_flush();
     for (;;)
-        lx_syscall6(NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
-                    LINUX_REBOOT_CMD_POWER_OFF, 0, 0, 0);
+        lx_syscall6(NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_POWER_OFF,
+                    0, 0, 0);
 }
 
 /* From _start: the initial stack holds argc, argv[], NULL, envp[], NULL. */

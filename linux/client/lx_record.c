@@ -27,13 +27,13 @@
 #include "linux/client/lx_sys.h"
 #include "linux/recorder/kstack_recorder.h"
 
-#define AT_FDCWD     -100
-#define O_RDONLY     0
-#define O_RDWR       2
-#define PROT_RW      3
+#define AT_FDCWD        -100
+#define O_RDONLY        0
+#define O_RDWR          2
+#define PROT_RW         3
 #define MAP_SHARED_ANON 0x21 /* MAP_SHARED | MAP_ANONYMOUS */
-#define SIGCHLD      17
-#define SIGKILL      9
+#define SIGCHLD         17
+#define SIGKILL         9
 
 struct shared {
     volatile long phase; /* 1 T sleeps; 2 moved, woken; 3 T spins; 4 back on CPU 0; 9 stop */
@@ -120,8 +120,8 @@ static int trial(struct shared *sh, struct ksr_reply *leaked, struct ksr_reply *
 
 static void trials(long wanted)
 {
-    struct shared *sh = (struct shared *)lx_syscall6(NR_mmap, 0, 4096, PROT_RW,
-                                                     MAP_SHARED_ANON, -1, 0);
+    struct shared *sh =
+        (struct shared *)lx_syscall6(NR_mmap, 0, 4096, PROT_RW, MAP_SHARED_ANON, -1, 0);
     long clean = 0, spoilt = 0;
     sh->phase = 0;
     sh->t_pid = lx_syscall0(NR_getpid);

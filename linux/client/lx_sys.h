@@ -14,18 +14,42 @@
 
 #if defined(__x86_64__)
 enum {
-    NR_read = 0, NR_write = 1, NR_close = 3, NR_mmap = 9, NR_ioctl = 16, NR_sched_yield = 24,
-    NR_getpid = 39, NR_clone = 56, NR_exit = 60, NR_wait4 = 61, NR_getppid = 110,
-    NR_mount = 165, NR_reboot = 169, NR_sched_setaffinity = 203, NR_openat = 257,
+    NR_read = 0,
+    NR_write = 1,
+    NR_close = 3,
+    NR_mmap = 9,
+    NR_ioctl = 16,
+    NR_sched_yield = 24,
+    NR_getpid = 39,
+    NR_clone = 56,
+    NR_exit = 60,
+    NR_wait4 = 61,
+    NR_getppid = 110,
+    NR_mount = 165,
+    NR_reboot = 169,
+    NR_sched_setaffinity = 203,
+    NR_openat = 257,
     NR_finit_module = 313
 };
 #define LX_ARCH "x86_64"
 #elif defined(__aarch64__)
 enum {
-    NR_read = 63, NR_write = 64, NR_close = 57, NR_mmap = 222, NR_ioctl = 29,
-    NR_sched_yield = 124, NR_getpid = 172, NR_clone = 220, NR_exit = 93, NR_wait4 = 260,
-    NR_getppid = 173, NR_mount = 40, NR_reboot = 142, NR_sched_setaffinity = 122,
-    NR_openat = 56, NR_finit_module = 273
+    NR_read = 63,
+    NR_write = 64,
+    NR_close = 57,
+    NR_mmap = 222,
+    NR_ioctl = 29,
+    NR_sched_yield = 124,
+    NR_getpid = 172,
+    NR_clone = 220,
+    NR_exit = 93,
+    NR_wait4 = 260,
+    NR_getppid = 173,
+    NR_mount = 40,
+    NR_reboot = 142,
+    NR_sched_setaffinity = 122,
+    NR_openat = 56,
+    NR_finit_module = 273
 };
 #define LX_ARCH "arm64"
 #else

@@ -47,13 +47,13 @@ static atomic_t ksr_released = ATOMIC_INIT(0);
 /* Wait for KSR_WAKE; -ERESTARTSYS if a signal came first. */
 static int ksr_sleep(void)
 {
-	int err;
+    int err;
 
-	atomic_set(&ksr_waiting, 1);
-	err = wait_event_interruptible(ksr_queue, atomic_read(&ksr_released));
-	atomic_set(&ksr_released, 0);
-	atomic_set(&ksr_waiting, 0);
-	return err;
+    atomic_set(&ksr_waiting, 1);
+    err = wait_event_interruptible(ksr_queue, atomic_read(&ksr_released));
+    atomic_set(&ksr_released, 0);
+    atomic_set(&ksr_waiting, 0);
+    return err;
 }
 
 /*
@@ -62,57 +62,54 @@ static int ksr_sleep(void)
  */
 static noinline long ksr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	unsigned long here = 0;
-	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
-	struct ksr_reply reply = {
-		.depth = top - (unsigned long)&here,
-		.cpu_begin = raw_smp_processor_id(),
-	};
+    unsigned long here = 0;
+    unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
+    struct ksr_reply reply = {
+        .depth = top - (unsigned long)&here,
+        .cpu_begin = raw_smp_processor_id(),
+    };
 
-	switch (cmd) {
-	case KSR_PROBE:
-		break;
-	case KSR_SLEEP:
-		if (ksr_sleep())
-			return -ERESTARTSYS;
-		break;
-	case KSR_WAKE:
-		atomic_set(&ksr_released, 1);
-		wake_up_interruptible(&ksr_queue);
-		return 0;
-	case KSR_WAITING:
-		return atomic_read(&ksr_waiting);
-	default:
-		return -ENOTTY;
-	}
-	reply.cpu_end = raw_smp_processor_id();
-	/* `here` must live in this frame: its address was taken above. */
-	OPTIMIZER_HIDE_VAR(here);
-	if (copy_to_user((void __user *)arg, &reply, sizeof(reply)))
-		return -EFAULT;
-	return 0;
+    switch (cmd) {
+    case KSR_PROBE: break;
+    case KSR_SLEEP:
+        if (ksr_sleep())
+            return -ERESTARTSYS;
+        break;
+    case KSR_WAKE:
+        atomic_set(&ksr_released, 1);
+        wake_up_interruptible(&ksr_queue);
+        return 0;
+    case KSR_WAITING: return atomic_read(&ksr_waiting);
+    default: return -ENOTTY;
+    }
+    reply.cpu_end = raw_smp_processor_id();
+    /* `here` must live in this frame: its address was taken above. */
+    OPTIMIZER_HIDE_VAR(here);
+    if (copy_to_user((void __user *)arg, &reply, sizeof(reply)))
+        return -EFAULT;
+    return 0;
 }
 
 static const struct file_operations ksr_fops = {
-	.owner = THIS_MODULE,
-	.unlocked_ioctl = ksr_ioctl,
+    .owner = THIS_MODULE,
+    .unlocked_ioctl = ksr_ioctl,
 };
 
 static struct miscdevice ksr_device = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = "kstack_recorder",
-	.fops = &ksr_fops,
-	.mode = 0600,
+    .minor = MISC_DYNAMIC_MINOR,
+    .name = "kstack_recorder",
+    .fops = &ksr_fops,
+    .mode = 0600,
 };
 
 static int __init ksr_init(void)
 {
-	return misc_register(&ksr_device);
+    return misc_register(&ksr_device);
 }
 
 static void __exit ksr_exit(void)
 {
-	misc_deregister(&ksr_device);
+    misc_deregister(&ksr_device);
 }
 
 module_init(ksr_init);

@@ -14,16 +14,16 @@
 #else
 #include <stdint.h>
 typedef uint64_t __u64;
-#define _IOC(dir, type, nr, size) \
-	(((dir) << 30) | ((unsigned)(size) << 16) | ((unsigned)(type) << 8) | (nr))
+#define _IOC(dir, type, nr, size)                                                                  \
+    (((dir) << 30) | ((unsigned)(size) << 16) | ((unsigned)(type) << 8) | (nr))
 #define _IO(type, nr)        _IOC(0u, (type), (nr), 0)
 #define _IOR(type, nr, size) _IOC(2u, (type), (nr), sizeof(size))
 #endif
 
 struct ksr_reply {
-	__u64 depth;     /* bytes from the top of the kernel stack to the handler's local */
-	__u64 cpu_begin; /* the CPU when the handler began */
-	__u64 cpu_end;   /* ... and when it returned */
+    __u64 depth;     /* bytes from the top of the kernel stack to the handler's local */
+    __u64 cpu_begin; /* the CPU when the handler began */
+    __u64 cpu_end;   /* ... and when it returned */
 };
 
 #define KSR_PROBE   _IOR('k', 1, struct ksr_reply)
