@@ -30,7 +30,10 @@ build/linux/%/release: scripts/linux_fetch.sh
 	$(Q)scripts/linux_fetch.sh $*
 	@touch $@
 
-build/linux/%/lxinit: $(LINUX_CLIENT_SRCS) $(wildcard linux/client/*.h) lib/hist.h linux/recorder/kstack_recorder.h
+# The kernel it runs on comes with it (order only: a newer fetch script
+# does not rebuild the program).
+build/linux/%/lxinit: $(LINUX_CLIENT_SRCS) $(wildcard linux/client/*.h) lib/hist.h \
+    linux/recorder/kstack_recorder.h | build/linux/%/release
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(LINUX_CC.$*) $(LINUX_CFLAGS) $(LINUX_CLIENT_SRCS) -o $@ -lgcc
