@@ -26,7 +26,9 @@ def merge(run, path, parse_log):
     """Add the rows, cdf buckets and null figures of one Linux log to run
     (a bench_report.Run of the same arch); the log's arch, or None."""
     with open(path, errors="replace") as f:
-        lines = f.readlines()
+        # A record may follow the firmware's screen codes on one line
+        # ("...[2JBENCH arch x86_64"): each BENCH starts a line of its own.
+        lines = f.read().replace("BENCH ", "\nBENCH ").splitlines()
     runs = parse_log(lines)
     if not runs:
         return None

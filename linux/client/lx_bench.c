@@ -108,7 +108,8 @@ static void header(long icount)
         best = d < best ? d : best;
     }
     empty_cost = best;
-    out_str("BENCH arch " LX_ARCH "\nBENCH counter ");
+    /* On a line of its own: the firmware may have left screen codes. */
+    out_str("\nBENCH arch " LX_ARCH "\nBENCH counter ");
     out_str(LX_COUNTER_NAME);
     out_str(" ");
     out_u64(lx_counter_hz());
