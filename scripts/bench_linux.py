@@ -111,6 +111,10 @@ def table(run):
              "randomize_kstack_offset=off/on on its command line, same QEMU, CPU model and "
              "-icount settings, the same client code (linux/client/lx_bench.c)", ""]
     lines += figures_table(run) + [""] + ratio_lines(run)
+    lines.append("the means and the upper percentiles include the timer ticks that land in a "
+                 "timed call: stackshift ticks 1000 times a second (and drains its latency "
+                 "timers' samples there), Debian's Linux 250 (CONFIG_HZ=250); p50 and p99 are "
+                 "the path itself")
     return lines
 
 

@@ -11,9 +11,10 @@ tail-<syscall>.png, tail-kernel-<syscall>.png
 cost-<side>.png
     What each strategy adds to a call: instructions (ticks under TCG) of
     the mean, p99 and p99.9 of getpid minus off's (Linux: randomize_kstack_offset
-    =on minus =off), in two panels: the legacy designs (counter, crng16:
-    the CRNG on every call costs hundreds of times more) on their own, so
-    the others' few instructions are not flattened by them.
+    =on minus =off), on a logarithmic axis (nothing drawn where it adds less
+    than half an instruction), in two panels: the legacy designs (counter,
+    crng16: the CRNG on every call costs hundreds of times more) on their
+    own, so the others' few instructions are not flattened by them.
 Python standard library only.
 """
 import statistics
@@ -51,15 +52,19 @@ def tail_script(run, side, syscall, path, unit):
            f"set title {quote(f'{run.arch} {syscall}, {side} side: latency tail per strategy')}",
            f"set xlabel {quote(unit + ' per call (x)')}",
            'set ylabel "fraction of calls taking x or more"', "set logscale xy", "set format y '%g'",
-           f"set yrange [{0.5 / most:g}:1.5]", "set key outside right", "set grid"]
-    plots = []
+           f"set yrange [{0.5 / most:g}:2]", "set key outside right", "set grid"]
+    plots, floor = [], 0.5 / most
     for i, (name, buckets) in enumerate(series):
+        points = exceedance(buckets)
         out.append(f"$d{i} << EOD")
-        out += [f"{max(x, 1)} {frac:.9g}" for x, frac in exceedance(buckets)]
-        out.append("EOD")
+        out += [f"{max(x, 1)} {frac:.9g}" for x, frac in points]
+        # No call took more than the last bucket: down to the floor there
+        # (a series in one bucket, Linux's under -icount, is that line alone).
+        out += [f"{max(points[-1][0], 1) + 1} {floor:.9g}", "EOD"]
         width = 3 if name.startswith("linux") else 2
         dash = " dashtype 2" if name.startswith("linux") else ""
-        plots.append(f"$d{i} using 1:2 with steps linewidth {width}{dash} title {quote(name)}")
+        # fsteps: past a bucket's edge the fraction is already the next one's.
+        plots.append(f"$d{i} using 1:2 with fsteps linewidth {width}{dash} title {quote(name)}")
     out.append("plot " + ", ".join(plots))
     return "\n".join(out) + "\n"
 
@@ -76,15 +81,14 @@ def added(run, side, strategy, field):
 
 def cost_panel(run, side, names, title, block):
     """One panel's data block and plot command (a clustered histogram)."""
-    out, seen = [f"${block} << EOD", "name mean p99 p99.9"], [0.0]
+    out, high = [f"${block} << EOD", "name mean p99 p99.9"], 1.0
     for s in names:
         vals = [added(run, side, s, f) for f, _ in STATS]
-        seen += [v for v in vals if v is not None]
-        out.append(" ".join([quote(s)] + ["?" if v is None else f"{v:.3f}" for v in vals]))
-    low, high = min(seen), max(seen)
-    pad = (high - low) * 0.15 or 1
-    out += ["EOD", f"set title {quote(title)}",
-            f"set yrange [{low - (pad if low < 0 else 0):g}:{high + pad:g}]",
+        high = max([high] + [v for v in vals if v is not None])
+        # A log axis: what adds less than half an instruction (or saves) is not drawn.
+        out.append(" ".join([quote(s)] + ["?" if v is None or v < 0.5 else f"{v:.3f}"
+                                          for v in vals]))
+    out += ["EOD", f"set title {quote(title)}", f"set yrange [0.5:{high * 3:g}]",
             f"plot for [i=2:4] ${block} using i:xtic(1) title columnheader(i)"]
     return out
 
@@ -99,7 +103,7 @@ def cost_script(run, side, path, unit):
     out = [TERMINAL.format(w=1200, h=600), f"set output {quote(path)}",
            "set style data histograms", "set style histogram clustered gap 1",
            "set style fill solid 0.8 border -1", "set grid ytics", 'set datafile missing "?"',
-           "set xtics rotate by -30 nomirror", "set key top left",
+           "set xtics rotate by -30 nomirror", "set key top left", "set logscale y",
            f"set ylabel {quote(f'{unit} added to getpid')}",
            f"set multiplot layout 1,{2 if legacy and modern else 1} "
            f"title {quote(f'{run.arch}, {side} side: what each strategy adds to getpid')}"]
