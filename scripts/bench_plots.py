@@ -51,7 +51,8 @@ def tail_script(run, side, syscall, path, unit):
     out = [TERMINAL.format(w=1000, h=600), f"set output {quote(path)}",
            f"set title {quote(f'{run.arch} {syscall}, {side} side: latency tail per strategy')}",
            f"set xlabel {quote(unit + ' per call (x)')}",
-           'set ylabel "fraction of calls taking x or more"', "set logscale xy", "set format y '%g'",
+           'set ylabel "fraction of calls taking x or more"', "set logscale xy",
+           "set format y '%g'",
            f"set yrange [{0.5 / most:g}:2]", "set key outside right", "set grid"]
     plots, floor = [], 0.5 / most
     for i, (name, buckets) in enumerate(series):

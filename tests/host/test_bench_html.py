@@ -8,8 +8,9 @@ tests/host/bench_canned.log (scripts/bench_report.py's tables as report.txt,
 results.csv and, with gnuplot, the plots), writes the page, checks what it
 holds, and renders it in headless Chromium to a PNG that must not be blank
 (its pixels decoded here), and loads it in Chromium again with a checker
-that reports whether every image decoded and every table has data. Without chromium (Debian package chromium,
-optional in scripts/deps.sh) the rendering case is skipped, saying so. One
+that reports whether every image decoded and every table has data. Without
+chromium (Debian package chromium, optional in scripts/deps.sh) the
+rendering cases are skipped, saying so. One
 KTAP line per case ("ok N - bench_html.<case>"); tests/run.py collects them.
 """
 import os

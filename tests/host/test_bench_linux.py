@@ -44,7 +44,8 @@ def read(name):
 def linux_off(text):
     """The =off log: getpid's mean 100 lower, the null call 20 lower."""
     for old, new in ((" 600000 600 ", " 500000 500 "), (" 602000 600 ", " 502000 500 "),
-                     (" 604000 600 ", " 504000 500 "), ("null linux-on 400 500", "null linux-on 380 480")):
+                     (" 604000 600 ", " 504000 500 "),
+                     ("null linux-on 400 500", "null linux-on 380 480")):
         text = text.replace(old, new)
     return text.replace("linux-on", "linux-off")
 
