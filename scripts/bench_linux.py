@@ -88,16 +88,22 @@ def ratio_lines(run):
         out.append(f"null system call (an unknown number, fastest of 2000, counter reads "
                    f"included): stackshift off {ours}, Linux off {theirs} {u}: "
                    f"{ours / theirs:.2f} of Linux's path (the budget: a third)")
-    off, on = _mean(run, "linux-off", "getpid", "mean"), _mean(run, "linux-on", "getpid", "mean")
-    s_off = _mean(run, "off", "getpid", "mean")
+    def at(strategy, field):
+        return _mean(run, strategy, "getpid", field)
+
+    # p50: the path itself; the mean also carries the ticks and refills.
     for s in ("prng", "pool"):
-        mine = _mean(run, s, "getpid", "mean")
-        if None not in (off, on, s_off, mine):
-            out.append(f"getpid, added by the offset (mean): stackshift {s} {mine - s_off:+.1f} "
-                       f"{u}, Linux's randomize_kstack_offset=on {on - off:+.1f} {u}")
-    if None not in (off, s_off):
-        out.append(f"getpid with no offset at all (mean): stackshift {s_off:.1f}, Linux {off:.1f} "
-                   f"{u} ({s_off / off:.2f} of Linux's)")
+        vals = [at(x, f) for x in (s, "off", "linux-on", "linux-off") for f in ("p50", "mean")]
+        if None in vals:
+            continue
+        mine50, mine, off50, off, on50, on, loff50, loff = vals
+        out.append(f"getpid, added by the offset: stackshift {s} {mine50 - off50:+.0f} {u} at "
+                   f"the p50 ({mine - off:+.1f} mean), Linux's randomize_kstack_offset=on "
+                   f"{on50 - loff50:+.0f} at the p50 ({on - loff:+.1f} mean)")
+    if None not in (at("off", "p50"), at("linux-off", "p50")):
+        out.append(f"getpid with no offset at all (p50): stackshift {at('off', 'p50'):.0f}, "
+                   f"Linux {at('linux-off', 'p50'):.0f} {u} "
+                   f"({at('off', 'p50') / at('linux-off', 'p50'):.2f} of Linux's)")
     return out
 
 
