@@ -117,10 +117,10 @@ def table(run):
              "randomize_kstack_offset=off/on on its command line, same QEMU, CPU model and "
              "-icount settings, the same client code (linux/client/lx_bench.c)", ""]
     lines += figures_table(run) + [""] + ratio_lines(run)
-    lines.append("the means and the upper percentiles include the timer ticks that land in a "
-                 "timed call: stackshift ticks 1000 times a second (and drains its latency "
-                 "timers' samples there), Debian's Linux 250 (CONFIG_HZ=250); p50 and p99 are "
-                 "the path itself")
+    lines.append("the means and the upper percentiles also carry what lands in a timed call: "
+                 "stackshift's latency timers, on during these blocks, drain their ring into "
+                 "the histograms in one call of 512, and each kernel's timer ticks (stackshift "
+                 "1000 a second, Debian's Linux 250); the p50 is the path itself")
     return lines
 
 
