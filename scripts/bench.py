@@ -35,6 +35,12 @@ under the table says whether it is within 2% (all kept in
 build/bench/scaling.txt). The mean can move more: under -icount every
 CPU reads one virtual clock, which another CPU's busy time slice (QEMU
 runs the CPUs in turn on one thread) advances during a timed call. Logs in build/bench/<arch>/scale-<cpus>.log.
+With --linux (make bench LINUX=1), after each of x86_64 and arm64 its
+benchmark boots Debian's own Linux kernel twice through scripts/linux_run.py
+(randomize_kstack_offset=off, then =on), with the same calls, rounds and
+-icount setting and one CPU, and hands both logs to the report (--linux),
+which puts Linux's rows beside every strategy (scripts/bench_linux.py).
+Debian 12 ships no riscv64 kernel: riscv64 says so and has no Linux rows.
 Python standard library only.
 """
 import argparse
