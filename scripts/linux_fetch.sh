@@ -72,6 +72,10 @@ unpack() {
         apt-get update -qq
     fi
     image=$(resolve "linux-image-$da$q" linux-image-)
+    if [ -z "$image" ] && [ "$(id -u)" = 0 ]; then
+        apt-get update -qq # a fresh machine's lists may be empty
+        image=$(resolve "linux-image-$da$q" linux-image-)
+    fi
     if [ -z "$image" ]; then
         echo "linux_fetch: linux-image-$da is not in the apt lists. Run: apt-get update" >&2
         exit 1
