@@ -35,7 +35,7 @@ def merge(run, path, parse_log):
     arch, lx = next(iter(runs.items()))
     if run is None or arch != run.arch:
         return arch
-    run.rows += lx.rows
+    run.rows += [dict(r, counter=lx.counter) for r in lx.rows]  # Linux's own counter
     for key, buckets in lx.cdf.items():
         run.cdf.setdefault(key, {}).update(buckets)
     nulls = getattr(run, "linux_null", {})

@@ -365,7 +365,8 @@ def write_csv(run, path):
         w.writerow(CSV_HEADER)
         for r in run.rows:
             mean = f"{r['mean'] // 1000}.{r['mean'] % 1000:03d}"
-            w.writerow([run.arch, run.counter, r["side"], r["strategy"], r["syscall"], r["round"],
+            w.writerow([run.arch, r.get("counter", run.counter), r["side"], r["strategy"],
+                        r["syscall"], r["round"],
                         r["count"], mean, r["p50"], r["p99"], r["p999"], r["max"]])
 
 
