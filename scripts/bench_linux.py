@@ -123,7 +123,3 @@ def table(run):
                  "1000 a second, Debian's Linux 250); the p50 is the path itself")
     return lines
 
-
-def riscv64_note():
-    return ("riscv64: no Linux rows: Debian 12 ships no riscv64 kernel (riscv64 is not one of "
-            "its release architectures)")
