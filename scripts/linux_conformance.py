@@ -6,11 +6,13 @@ kernel (make conformance-linux).
 For each arch: boot Debian's kernel (build/linux/<arch>/vmlinuz) on two CPUs
 under plain TCG with the recorder module and its client
 (scripts/linux_run.py --mode record: 60,000 probe calls pinned to each CPU,
-then 300 staged Bug 1 migrations), turn the recorded depths into the kit's
+125,000 on x86_64, whose 8-byte steps make twice the values, then 300
+staged Bug 1 migrations), turn the recorded depths into the kit's
 sample format (offset = depth minus the least depth seen: the handler's
 frame is at a fixed distance above the entry's offset), keep it as
 build/linux/<arch>/sample.txt, run tools/kstack-conformance on it and print
-its verdicts beside this kernel's (what make test requires of each
+its verdicts (in Linux's own geometry, --align and --values, where the kit
+takes them) beside this kernel's (what make test requires of each
 stackshift strategy's own sample, tests/kstack_samples.py). Then the
 geometry the sample shows: the step between offsets, how many values, the
 largest.
@@ -34,7 +36,10 @@ KIT = os.path.join(ROOT, "tools", "kstack-conformance")
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import kstack_samples  # noqa: E402  (the tests and what each strategy must get)
 
-CALLS, TRIALS = 60000, 300
+# Calls per CPU: x86_64's offsets come in 8-byte steps (128 values, twice
+# the default geometry's), for which the kit asks about twice the calls.
+CALLS = {"x86_64": 125000, "arm64": 60000}
+TRIALS = 300
 SHOWN = ["pool", "prng", "off"]  # this kernel's columns
 
 
@@ -78,9 +83,19 @@ def geometry(calls):
     return step, len(offs), offs[-1]
 
 
-def kit(path):
+def geometry_options(step):
+    """--align/--values for Linux's own geometry (a 10-bit mask, 0x3FF, in
+    steps of the stack's alignment), where the kit takes them; [] else."""
+    helptext = subprocess.run([sys.executable, KIT, "--help"], capture_output=True,
+                              text=True).stdout
+    if "--align" not in helptext or not step:
+        return []
+    return ["--align", str(step), "--values", str(1024 // step)]
+
+
+def kit(path, options=()):
     """{test: (verdict, line)} and the kit's whole output."""
-    p = subprocess.run([sys.executable, KIT, path], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, KIT, path, *options], capture_output=True, text=True)
     verdicts = {}
     for line in p.stdout.splitlines():
         word, _, rest = line.partition(" ")
@@ -115,11 +130,13 @@ def judge(arch, text, out):
         return None
     with open(out, "w") as f:
         f.write(sample_text(calls, trials))
-    verdicts, output = kit(out)
     step, values, largest = geometry(calls)
+    options = geometry_options(step)
+    verdicts, output = kit(out, options)
     lines = [f"conformance-linux: {arch}: {len(calls)} calls, {end[0]} clean migration trials "
              f"({end[1]} spoilt); offsets in steps of {step} bytes, {values} values, "
-             f"0 to {largest}; sample {os.path.relpath(out, ROOT)}"]
+             f"0 to {largest}; sample {os.path.relpath(out, ROOT)}"
+             + (f"; kit {' '.join(options)}" if options else "")]
     lines += [f"  {v[0]} {v[1]}" for v in verdicts.values()]
     return verdicts, lines, output
 
@@ -143,8 +160,10 @@ def main(argv=None):
             d = os.path.join(ROOT, "build", "linux", arch)
             log, out = os.path.join(d, "record.log"), os.path.join(d, "sample.txt")
             print(f"conformance-linux: {arch}: booting Debian's kernel with the recorder "
-                  f"(2 CPUs, {CALLS} calls on each, {TRIALS} migration trials)", flush=True)
-            s = run.run(arch, "record", log, f"{CALLS},{TRIALS},2", smp=2, timeout=args.timeout)
+                  f"(2 CPUs, {CALLS[arch]} calls on each, {TRIALS} migration trials)",
+                  flush=True)
+            s = run.run(arch, "record", log, f"{CALLS[arch]},{TRIALS},2", smp=2,
+                        timeout=args.timeout)
             print(f"conformance-linux: {arch}: {s.secs:.0f} s", flush=True)
         with open(log, errors="replace") as f:
             judged = judge(arch, f.read(), out)
