@@ -13,6 +13,7 @@ chromium (Debian package chromium, optional in scripts/deps.sh) the
 rendering cases are skipped, saying so. One
 KTAP line per case ("ok N - bench_html.<case>"); tests/run.py collects them.
 """
+import base64
 import os
 import re
 import shutil
@@ -192,6 +193,42 @@ def chromium_verdict(browser, page, tmp):
     return m.group(0)
 
 
+def png_complete(data):
+    """(width, height) of a PNG whose every chunk is there with its CRC and
+    whose image data inflates to exactly its rows; raises otherwise."""
+    expect(data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG")
+    pos, idat, head, ended = 8, b"", None, False
+    while pos < len(data) and not ended:
+        expect(pos + 12 <= len(data), "a chunk cut short")
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        expect(len(body) == n and data[pos + 8 + n:pos + 12 + n] ==
+               struct.pack(">I", zlib.crc32(kind + body)), f"chunk {kind!r} cut or corrupt")
+        head = struct.unpack(">IIBBBBB", body) if kind == b"IHDR" else head
+        idat += body if kind == b"IDAT" else b""
+        ended = kind == b"IEND"
+        pos += 12 + n
+    expect(head is not None and ended, "no IHDR or no IEND")
+    w, h, depth, color = head[:4]
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[color]
+    stride = (w * channels * depth + 7) // 8
+    expect(len(zlib.decompress(idat)) == h * (stride + 1), "image data of the wrong size")
+    return w, h
+
+
+def embedded_pngs_complete(page):
+    """Every data: PNG of the page decodes completely (Chromium shows a cut
+    PNG's first rows and reports its size all the same)."""
+    with open(page) as f:
+        uris = re.findall(r'src="data:image/png;base64,([^"]*)"', f.read())
+    for i, uri in enumerate(uris):
+        try:
+            png_complete(base64.b64decode(uri))
+        except (AssertionError, ValueError, zlib.error, KeyError, struct.error) as e:
+            raise AssertionError(f"embedded image {i} does not decode: {e}")
+    return len(uris)
+
+
 def images_decode_tables_filled():
     """The page in Chromium: it loads, every image decodes, no table is empty
     (and the check can fail: a broken image and an empty table are caught)."""
@@ -204,6 +241,8 @@ def images_decode_tables_filled():
         page = make_bench_dir(tmp, plots)
         verdict = chromium_verdict(browser, page, tmp)
         expect("GOOD" in verdict and " tables=0 " not in verdict, verdict)
+        expect(embedded_pngs_complete(page) == int(re.search(r"images=(\d+)", verdict).group(1)),
+               "Chromium saw another number of images than the page embeds")
         expect(not plots or " images=0 " not in verdict, "no images: " + verdict)
         with open(page) as f:
             text = f.read()
@@ -214,6 +253,12 @@ def images_decode_tables_filled():
         verdict = chromium_verdict(browser, page, tmp)
         expect("did not decode" in verdict and "is empty" in verdict,
                "the check missed a broken image or an empty table: " + verdict)
+        try:
+            embedded_pngs_complete(page)
+            missed = True
+        except AssertionError:
+            missed = False
+        expect(not missed, "the PNG check missed a broken image")
     return None
 
 
