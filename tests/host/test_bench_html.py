@@ -9,8 +9,8 @@ results.csv and, with gnuplot, the plots), writes the page, checks what it
 holds, and renders it in headless Chromium to a PNG that must not be blank
 (its pixels decoded here), and loads it in Chromium again with a checker
 that reports whether every image decoded and every table has data. Without
-chromium (Debian package chromium, optional in scripts/deps.sh) the
-rendering cases are skipped, saying so. One
+chromium (Debian package chromium, which scripts/deps.sh installs) the
+rendering cases fail, saying so. One
 KTAP line per case ("ok N - bench_html.<case>"); tests/run.py collects them.
 """
 import base64
@@ -141,8 +141,8 @@ def blank_check_can_fail():
 def renders_in_chromium():
     browser = next((b for b in BROWSERS if shutil.which(b)), None)
     if not browser:
-        return ("SKIP chromium is not installed (Debian package chromium; scripts/deps.sh "
-                "install adds it as an optional package)")
+        expect(False, "chromium is not installed (Debian package chromium, which "
+                      "scripts/deps.sh installs)")
     with tempfile.TemporaryDirectory() as tmp:
         page = make_bench_dir(tmp, shutil.which("gnuplot") is not None)
         shot = os.path.join(tmp, "shot.png")
@@ -234,8 +234,8 @@ def images_decode_tables_filled():
     (and the check can fail: a broken image and an empty table are caught)."""
     browser = next((b for b in BROWSERS if shutil.which(b)), None)
     if not browser:
-        return ("SKIP chromium is not installed (Debian package chromium; scripts/deps.sh "
-                "install adds it as an optional package)")
+        expect(False, "chromium is not installed (Debian package chromium, which "
+                      "scripts/deps.sh installs)")
     with tempfile.TemporaryDirectory() as tmp:
         plots = shutil.which("gnuplot") is not None
         page = make_bench_dir(tmp, plots)
