@@ -14,6 +14,7 @@
 # device-tree-compiler (dtc) builds the test devicetrees in tests/dtb/.
 # clang-format (14 in Debian 12, what .clang-format is written for) is
 # `make format` and CI's `make check-format`.
+# ccache lets the kernel variants make test builds share their compiles.
 # frama-c-base (Frama-C 25: EVA and WP), why3 and the provers z3 and cvc4 are
 # make verify's (docs/verification.md), which make test runs.
 # chromium renders make bench's build/bench/index.html in a host test
@@ -32,7 +33,7 @@ gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
 mtools gdb-multiarch newlib-source device-tree-compiler
-gnuplot-nox clang-format chromium
+gnuplot-nox clang-format chromium ccache
 frama-c-base why3 z3 cvc4"
 OPTIONAL=""
 
