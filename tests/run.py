@@ -100,7 +100,7 @@ def host_jobs(results, flt):
             programs.append((script[5:-3], [sys.executable, os.path.join(pydir, script)]))
     # The conformance kit takes half a minute, make verify's proofs (host.verify)
     # two to three minutes on a busy host, longer when a contract changed.
-    guess = {"conformance": 30, "verify": 180}
+    guess = {"conformance": 30, "verify": 180, "linux_recorder": 70, "bench_html": 30}
     return [Job(f"host.{suite}", guess.get(suite, 5), lambda suite=suite, cmd=cmd:
                 report_host_program(results, suite,
                                     run_host_program(cmd, 1800 if suite == "verify" else 300)))
