@@ -99,7 +99,8 @@ def check_thresholds():
     """The critical values against independent figures (chi2(63) 131.37 at
     1e-6, the textbook 5% point 82.53, the normal two-sided 5% point 1.960),
     and the kernel's own kstack.distribution bounds (user/tests/test_kstack.c)
-    against the kit's: the two judge a sample alike."""
+    against the kit's: the two judge a sample alike; docs/porting.md's
+    recording recipe asks for at least as many calls as the kit needs."""
     problems = []
     src = open(os.path.join(ROOT, "user", "tests", "test_kstack.c")).read()
     chi2_milli = int(re.search(r"#define CHI2_63_MILLI\s+(\d+)", src).group(1))
@@ -114,6 +115,12 @@ def check_thresholds():
                         f"{kit.binom_critical(trials, 1 / 64, kit.ALPHA)} for {trials} trials")
     if "e.min_milli >= %d" % round(kit.MIN_ENTROPY_BITS * 1000) not in src:
         problems.append(f"user/tests/test_kstack.c does not ask min-entropy >= {kit.MIN_ENTROPY_BITS}")
+    porting = open(os.path.join(ROOT, "docs", "porting.md")).read()
+    m = re.search(r"([\d,]+) in all \(the kit needs ([\d,]+)\)", porting)
+    need = kit.min_entropy_sample_needed()
+    if not m or int(m.group(1).replace(",", "")) < need or int(m.group(2).replace(",", "")) != need:
+        problems.append(f"docs/porting.md's recording recipe: {m and m.group(0)!r}, the kit needs "
+                        f"{need} calls in all")
     for got, want, what in ((kit.chi2_critical(63, 1e-6), 131.37, "chi2(63) at 1e-6"),
                             (kit.chi2_critical(63, 0.05), 82.53, "chi2(63) at 0.05"),
                             (kit.normal_two_sided_critical(0.05), 1.960, "z at 0.05")):
