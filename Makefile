@@ -100,7 +100,12 @@ Q := $(if $(filter 1,$(V)),,@)
 
 include arch/$(ARCH)/arch.mk
 
-CC := $(CROSS_COMPILE)gcc
+# ccache (a Debian package, in scripts/deps.sh) compiles a file once for all
+# the kernel variants make test builds (DEBUG_CALLS=0, VULN=1, IRQSOFF=1): it
+# hashes the preprocessed source, so a file whose text the variant's define
+# does not change is not compiled again. CCACHE= compiles everything.
+CCACHE ?= $(shell command -v ccache 2>/dev/null)
+CC := $(if $(CCACHE),$(CCACHE) )$(CROSS_COMPILE)gcc
 LD := $(CROSS_COMPILE)ld
 OBJCOPY := $(CROSS_COMPILE)objcopy
 OBJDUMP := $(CROSS_COMPILE)objdump

@@ -16,6 +16,7 @@
 # `make format` and CI's `make check-format`. clang and g++ build lib/kstack
 # as another kernel would (tests/host/test_kstack_build.py, and the clang
 # cases of tests/host/test_check_dispatch.py).
+# ccache lets the kernel variants make test builds share their compiles.
 # frama-c-base (Frama-C 25: EVA and WP), why3 and the provers z3 and cvc4 are
 # make verify's (docs/verification.md), which make test runs.
 # chromium renders make bench's build/bench/index.html in a host test
@@ -34,7 +35,7 @@ gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
 mtools gdb-multiarch newlib-source device-tree-compiler
-gnuplot-nox clang-format clang g++ chromium
+gnuplot-nox clang-format clang g++ chromium ccache
 frama-c-base why3 z3 cvc4"
 OPTIONAL=""
 
