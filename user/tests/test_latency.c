@@ -22,7 +22,7 @@
 #define SPIN_NS    200000 /* 0.2 ms: under 2^20 ticks on a 5 GHz counter */
 #define CALLS      20
 #define ROUNDS     5
-#define RING_CALLS 1000 /* nearly 8 rings of 128 samples, and a partial one */
+#define RING_CALLS 9000 /* two full rings of 4096 samples (drained on the path) and part of one */
 
 static unsigned long kind;
 static struct hist kernel_side, user_side;
