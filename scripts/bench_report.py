@@ -66,7 +66,9 @@ trips to the echo server):
                                           programmed, in the timer counter's
                                           ticks (BENCH timer gives its Hz)
 
-Output: DIR/results.csv (one line per row record); printed, per arch and side,
+Output: DIR/results.csv (one line per row record); printed, DIR/irqsoff.txt
+if there is one (scripts/bench.py writes the IRQs-off tracker's worst
+windows and their sites there before it runs this), and per arch and side,
 the seeds' table (percent change of mean, p99 and p99.9 against "off", with
 (R)/(I) when the 95% Student-t intervals over the rounds do not overlap) and
 a table beside the published figures; DIR/cdf-<syscall>.png (user side),
@@ -136,7 +138,7 @@ PUBLISHED_IPC = {
     "riscv64": [("seL4 (sel4bench)", "SiFive U54", "Call + ReplyRecv round trip", 1128, False)],
 }
 
-RECORD = re.compile(r"\bBENCH (arch|counter|icount|row|cdf|null|end)\b ?(.*)$")
+RECORD = re.compile(r"\bBENCH (arch|counter|icount|timer|row|cdf|null|end)\b ?(.*)$")
 # user/bench/bench/bench.c's per-CPU pool counters, printed at the end.
 POOL_LINE = re.compile(r"bench: pool on cpu(\d+): (\d+) refills, (\d+) on the path "
                        r"\(ring found empty\), (\d+) fallback offsets")
@@ -567,6 +569,11 @@ def main(argv=None):
             print("\n".join(published_ipc_table(run)) + "\n")
         if null_lines(run):
             print("\n".join(null_lines(run)) + "\n")
+        irqsoff = os.path.join(outdir, "irqsoff.txt")
+        if os.path.exists(irqsoff):  # scripts/bench.py's IRQs-off boot, made before this
+            with open(irqsoff) as f:
+                print("IRQs-off windows (the make IRQSOFF=1 kernel under the irqsoff "
+                      "workload):\n" + f.read())
         for cpu, refills, path, fallback in run.pool:
             print(f"pool on cpu{cpu}: {refills} refills, {path} of them by a draw that found "
                   f"the ring empty; {fallback} fallback offsets (LFSR113)")

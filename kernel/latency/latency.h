@@ -31,18 +31,18 @@
  *     is capped at 0.1 s). When the mark's interrupt count wraps inside a
  *     call (once per 65,536 interrupts) the ticks read one low.
  *
- * Each copy of the path has its own ring (LATENCY_RING_BYTES, 4096 samples,
+ * Each copy of the path has its own ring (LATENCY_RING_BYTES, 2048 samples,
  * per strategy per CPU), so no sample needs to say which strategy it
  * timed, even one that ends after a switch. A CPU's rings are drained only
  * on that CPU, with IRQs off, under the CPU's drain lock (latency.c), and
  * never where a timed program would count the work: by the idle loop, one
  * step of 32 samples at a time (latency_idle), and by a SYS_latency_read
  * on that CPU before it copies (the benchmark reads after every block, in
- * its untimed part). Only a ring that fills, after 4096 calls with no idle
+ * its untimed part). Only a ring that fills, after 2048 calls with no idle
  * moment or read between them, is drained by the path itself, after the
  * call's exit timestamp: that one call's user-side round trip then carries
- * 4096 samples' work (about 40 instructions each), one call in 4096, below
- * every percentile make bench prints but the max. The path tests only
+ * 2048 samples' work (about 40 instructions each), one call in 2048, below
+ * the p99.9 make bench prints. The path tests only
  * whether `next` crossed a page (one call in 512), and the out-of-line
  * part looks whether that was the ring's end. Before, the timer tick left
  * a note that drained a busy CPU's rings on its next return to user mode,
@@ -57,10 +57,10 @@
  * too, so a copy is never torn.
  *
  * Memory per CPU: one page per histogram, LATENCY_HISTS of them (10
- * strategies x 5 slots: 200 KiB), and 32 KiB of ring per strategy (320
- * KiB, kvmap_alloc), allocated for every CPU present the first time timing
- * is switched on. Off, the path carries none of it: the entry code calls the untimed
- * copy.
+ * strategies x 5 slots: 200 KiB), one for the timer's lateness, and 16
+ * KiB of ring per strategy (160 KiB, kvmap_alloc), allocated for every CPU
+ * present the first time timing is switched on. Off, the path carries
+ * none of it: the entry code calls the untimed copy.
  */
 #ifndef KERNEL_LATENCY_LATENCY_H
 #define KERNEL_LATENCY_LATENCY_H
@@ -86,7 +86,7 @@ struct latency_sample {
 #define LATENCY_MARK_IRQ   (1ull << 16) /* per interrupt; the mark stays below 2^32 */
 #define LATENCY_TICKS_AT   32           /* the counter's low 32 bits, up here */
 #define LATENCY_RING_PAGE  4096ul       /* the path's test: `next` crossed one of these */
-#define LATENCY_RING_BYTES (8 * LATENCY_RING_PAGE) /* page-aligned; full at its end */
+#define LATENCY_RING_BYTES (4 * LATENCY_RING_PAGE) /* page-aligned; full at its end */
 #define LATENCY_RING       (LATENCY_RING_BYTES / sizeof(struct latency_sample))
 
 /* The slot of system call nr (implemented: whether the table has it). */

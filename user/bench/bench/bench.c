@@ -200,7 +200,7 @@ static void read_kernel(unsigned id, unsigned slot, struct hist *out)
  * sample since the last one (25,856 instructions at make bench's shift=0,
  * 40 each): the check fails (exit status 1) above QUIET_BOUND medians.
  */
-#define QUIET_CALLS 4000
+#define QUIET_CALLS 2000
 #define QUIET_BOUND 60
 static bool quiet_check(void)
 {
@@ -236,10 +236,10 @@ static void row(const char *side, unsigned id, const char *call, int round, cons
 }
 
 /* Timed calls between two reads of the kernel's histogram inside a block:
- * fewer than a ring of samples holds (4096, kernel/latency/latency.h), so
+ * fewer than a ring of samples holds (2048, kernel/latency/latency.h), so
  * the ring never fills and no timed call carries its drain; each read, in
  * the untimed part, drains this CPU's rings. */
-#define READ_EVERY 2048
+#define READ_EVERY 1024
 
 /* One block: `n` timed calls of one kind under one strategy. */
 static void block(unsigned id, unsigned k, long n, int round)
