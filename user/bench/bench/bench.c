@@ -411,11 +411,15 @@ static void ipc_stop(void)
  * strategies, idle and under each load (LOADS: none, a getpid loop on every
  * CPU, an IPC storm on every CPU): irq/uart*, from making the UART raise
  * its interrupt to the user-space handler thread's return from notify_wait
- * (a tenth of the calls; each sample sends a byte on a PL011), if this
+ * (a tenth of the calls idle, a hundredth under load; each sample sends a
+ * byte on a PL011), if this
  * program was given the console device; irq/timer*, how late the tick's
  * handler ran after its programmed deadline, in the timer counter's ticks
  * (a hundredth of the calls in ticks, every CPU's), rows of side "timer". */
-#define LOADS 3
+#define LOADS        3
+/* Under load a hundredth of the calls: on one CPU each sample waits for the
+ * load thread's time slice to end (SCHED_SLICE_TICKS, 4 ms). */
+#define LOADED_SHARE 100
 static const char *const uart_rows[LOADS] = {"irq/uart", "irq/uart-getpid", "irq/uart-ipc"};
 static const char *const timer_rows[LOADS] = {"irq/timer", "irq/timer-getpid", "irq/timer-ipc"};
 static bool irq_on;
@@ -433,8 +437,9 @@ static void irq_start(void)
                err);
     else
         printf("bench: irq/uart: from making the UART raise its interrupt to the handler "
-               "thread's return from notify_wait, on CPU 0 (1/%d of the calls)\n",
-               IPC_XCPU_SHARE);
+               "thread's return from notify_wait, on CPU 0 (1/%d of the calls; under load "
+               "1/%d)\n",
+               IPC_XCPU_SHARE, LOADED_SHARE);
     printf("bench: irq/timer: the tick handler's entry less the deadline the kernel "
            "programmed, in ticks of the timer's counter (side timer), every CPU's, over "
            "1/100 of the calls in ticks; -getpid: with a getpid loop on every CPU, -ipc: with "
@@ -445,8 +450,8 @@ static void irq_start(void)
 static void uart_row(unsigned id, long n, int round, unsigned load)
 {
     hist_reset(&scratch);
-    long missed = bench_irq_samples((n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE, 2, counter_kind,
-                                    empty_cost, &scratch);
+    long share = load ? LOADED_SHARE : IPC_XCPU_SHARE;
+    long missed = bench_irq_samples((n + share - 1) / share, 2, counter_kind, empty_cost, &scratch);
     if (missed) {
         printf("bench: %s under %s: %ld interrupts never reached the handler: row left out\n",
                uart_rows[load], names[id], missed);
