@@ -147,6 +147,7 @@ def irqsoff(arch, args):
     (user/tests/test_irqsoff.c) on the make IRQSOFF=1 kernel, then its lines
     with the sites named; whether its bound held (meaningful under -icount)."""
     out_dir = os.path.join(ROOT, "build", "bench", arch)
+    os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, "irqsoff")
     cmdline = "ktest=irqsoff irqsoff.per_insn=1 kstack.debug"
     opts = qemu_options(arch, args.icount)
