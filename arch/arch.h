@@ -184,6 +184,9 @@ void arch_timer_start(unsigned hz);
 /* Any context: interrupt CPU `cpu` (its trap handler then looks at its
  * need_resched, or stops for IPI_STOP). */
 void arch_send_ipi(unsigned cpu, int kind);
+/* Ticks per second of the counter the timer's lateness is given in
+ * (timer_fired, kernel/arch_callbacks.h); valid after arch_timer_start. */
+uint64_t arch_timer_hz(void);
 
 /* ---- Time ------------------------------------------------------------ */
 

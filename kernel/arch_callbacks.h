@@ -34,6 +34,13 @@ __noreturn void panic_trap(const struct trapframe *tf, const char *fmt, ...) __p
  * with failure. Called on this CPU's emergency stack where the arch can. */
 __noreturn void panic_stack_overflow(const struct trapframe *tf, uintptr_t addr);
 
+/* The timer interrupt's handler, first, IRQs off: how long ago the timer
+ * raised it, the timer's counter now less the compare value the tick was
+ * programmed with, in ticks of arch_timer_hz() (TIMER_LATE_UNKNOWN if the
+ * arch cannot tell). Recorded by kernel/latency/timer_lag.c. */
+#define TIMER_LATE_UNKNOWN (~0ull)
+void timer_fired(uint64_t late);
+
 /* The boot devicetree, validated (NULL if none): for arch_init and probes. */
 const struct fdt *boot_fdt(void);
 

@@ -35,6 +35,7 @@ struct latency_cpu {
     uint64_t mark; /* id + interrupts taken * LATENCY_MARK_IRQ (kernel/latency/latency.h) */
     unsigned long migrated; /* samples dropped here: the call began on another CPU */
     struct hist *hist[KSTACK_NR + 1][LATENCY_SLOTS]; /* NULL until timing is first on */
+    struct hist *timer; /* the tick's lateness (kernel/latency/timer_lag.c); NULL until then */
 };
 
 /* The scheduler's per-CPU state (kernel/sched/sched.c). */
@@ -69,16 +70,15 @@ struct cpu {
     bool online;
     /* What every return to user mode tests (kernel/user_return.h), but the
      * thread's own flag, in one aligned 8-byte word so that the test loads
-     * them at once. The padding after latency_due stays zero: cpus[] is
+     * them at once. The padding after pool_low stays zero: cpus[] is
      * static, and nothing writes the word itself. */
     union {
         struct {
             unsigned preempt_count; /* > 0: no preemption (spinlocks held, preempt_disable) */
             bool need_resched;      /* the scheduler wants this CPU (kernel/sched/sched.c) */
             bool pool_low;          /* refill the stack offset pool (kstack_offset_tick) */
-            bool latency_due;       /* drain the latency timers' rings (latency_tick) */
         };
-        uint64_t return_checks; /* all four, for the test alone */
+        uint64_t return_checks; /* all three, for the test alone */
     };
     uint64_t interrupts;   /* taken on this CPU (interrupt_enter) */
     const char *lock_site; /* file:line of the last spinlock taken (diagnostics) */

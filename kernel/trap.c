@@ -9,7 +9,6 @@
  */
 #include "kernel/arch_callbacks.h"
 #include "kernel/kstack_offset/kstack_offset.h"
-#include "kernel/latency/latency.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
@@ -25,8 +24,6 @@ void user_return_work(void)
               c->preempt_count, c->lock_site ? c->lock_site : "?");
     if (c->pool_low)
         kstack_offset_user_return(c);
-    if (c->latency_due)
-        latency_user_return(c);
     for (;;) {
         c = this_cpu();
         if (c->sched.current->killed) {

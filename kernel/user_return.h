@@ -2,12 +2,13 @@
 /*
  * kernel/user_return.h - the last check before any return to user mode.
  *
- * Five things stop a thread on its way out (kernel/trap.c does them): its
+ * Four things stop a thread on its way out (kernel/trap.c does them): its
  * task is being killed, this CPU wants to reschedule, its stack offset pool
- * asked for a refill (kernel/kstack_offset/select.c) or its latency rings
- * for a drain (kernel/latency/latency.c), both left by the timer tick so
- * that neither lands inside a system call, or a lock or preempt_disable()
- * is still held, which is a kernel bug and panics. All five are rare, so
+ * asked for a refill (kernel/kstack_offset/select.c), left by the timer
+ * tick so that it does not land inside a system call, or a lock or
+ * preempt_disable() is still held, which is a kernel bug and panics. (The
+ * latency timers' rings are drained by the idle loop and by reads, never on
+ * the way out: kernel/latency/latency.h.) All four are rare, so
  * the way out tests them together and calls out of line only when one is
  * set. The system call path inlines this test; traps call user_return(),
  * which is the same.

@@ -16,6 +16,7 @@ line that is not a record:
   BENCH arch <arch>                    starts an arch's records
   BENCH counter <name> <hz>            tsc | pmccntr | cntvct | cycle | time; hz 0 = unknown
   BENCH icount <0|1>                   1: QEMU -icount, values are instruction counts
+  BENCH timer <hz>                     the timer's counter (side "timer"), ticks a second
   BENCH row <side> <strategy> <syscall> <round> <count> <mean_x1000> <p50> <p99> <p999> <max>
   BENCH cdf <side> <strategy> <syscall> <lower>:<count> <lower>:<count> ...
   BENCH null <timed> <unknown> <getpid> <empty>
@@ -28,8 +29,8 @@ line that is not a record:
 (`make run`'s summary adds BENCH step and BENCH kstack records, which
 scripts/run_screen.py reads and this script ignores.)
 
-side is "user" (round trip timed in user space) or "kernel" (the in-kernel
-timers); strategy and syscall are any tokens without spaces (strategies off
+side is "user" (round trip timed in user space), "kernel" (the in-kernel
+timers) or "timer" (the tick's lateness, in ticks of the timer's counter); strategy and syscall are any tokens without spaces (strategies off
 counter crng16 task siphash prng prng-task pool hw; syscalls getpid getppid
 invalid, and the IPC round trips below). Values are integer counter ticks;
 the mean is times 1000. A row is one round of one (side, strategy, syscall);
@@ -54,7 +55,20 @@ each way. One-way rows, measured in calls of their own (call0 and call64):
                                           (left out where the CPUs' counters
                                           share no zero, e.g. arm64 PMCCNTR)
 
-Output: DIR/results.csv (one line per row record); printed, per arch and side,
+Interrupt rows (strategies off, prng and pool), idle, with a getpid loop on
+every CPU (-getpid) and with an IPC storm on every CPU (-ipc: call0 round
+trips to the echo server):
+  irq/uart  irq/uart-getpid  irq/uart-ipc      user side: from making the UART
+                                          raise its interrupt to the driver
+                                          thread's return from notify_wait
+  irq/timer irq/timer-getpid irq/timer-ipc     side timer: the tick handler's
+                                          entry less the deadline the kernel
+                                          programmed, in the timer counter's
+                                          ticks (BENCH timer gives its Hz)
+
+Output: DIR/results.csv (one line per row record); printed, DIR/irqsoff.txt
+if there is one (scripts/bench.py writes the IRQs-off tracker's worst
+windows and their sites there before it runs this), and per arch and side,
 the seeds' table (percent change of mean, p99 and p99.9 against "off", with
 (R)/(I) when the 95% Student-t intervals over the rounds do not overlap) and
 a table beside the published figures; DIR/tail-<syscall>.png (user side)
@@ -84,7 +98,8 @@ SYSCALL_ORDER = ["getpid", "getppid", "invalid", "ipc/call0", "ipc/call4", "ipc/
                  *ONE_WAY, "ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu",
                  *[n + "-xcpu" for n in ONE_WAY]]
 OVERFLOW = 1 << 20  # lib/hist.h: the lower edge of the overflow bucket (HIST_MAX + 1)
-SIDES = {"user": "round trip timed in user space", "kernel": "in-kernel timers, entry to exit"}
+SIDES = {"user": "round trip timed in user space", "kernel": "in-kernel timers, entry to exit",
+         "timer": "timer interrupt, handler entry less the programmed deadline"}
 STATS = [("mean", "mean"), ("p99", "p99"), ("p999", "p99.9")]  # (field, label as the seeds)
 CSV_HEADER = ["arch", "counter", "side", "strategy", "syscall", "round", "count",
               "mean", "p50", "p99", "p999", "max"]
@@ -127,7 +142,7 @@ PUBLISHED_IPC = {
     "riscv64": [("seL4 (sel4bench)", "SiFive U54", "Call + ReplyRecv round trip", 1128, False)],
 }
 
-RECORD = re.compile(r"\bBENCH (arch|counter|icount|row|cdf|null|end)\b ?(.*)$")
+RECORD = re.compile(r"\bBENCH (arch|counter|icount|timer|row|cdf|null|end)\b ?(.*)$")
 # user/bench/bench/bench.c's per-CPU pool counters, printed at the end.
 POOL_LINE = re.compile(r"bench: pool on cpu(\d+): (\d+) refills, (\d+) on the path "
                        r"\(ring found empty\), (\d+) fallback offsets")
@@ -146,6 +161,7 @@ class Run:
     def __init__(self, arch):
         self.arch = arch
         self.counter, self.hz, self.icount, self.ended = "unknown", 0, False, False
+        self.timer_hz = 0   # the timer's counter (side "timer")
         self.rows = []      # dicts with the CSV fields, ints except mean (mean_x1000)
         self.cdf = {}       # (side, strategy, syscall) -> {lower: count}
         self.null = {}      # timed (0/1) -> (unknown, getpid, empty)
@@ -190,6 +206,8 @@ def parse_log(lines):
                 run.counter, run.hz = f[0], int(f[1])
             elif kind == "icount":
                 run.icount = f[0] == "1"
+            elif kind == "timer":
+                run.timer_hz = int(f[0])
             elif kind == "end":
                 run.ended = True
             elif kind == "null":
@@ -260,7 +278,9 @@ def number(x, decimals):
     return str(int(x)) if x == int(x) else f"{x:.1f}"
 
 
-def unit(run):
+def unit(run, side="user"):
+    if side == "timer":
+        return "ticks of the timer's counter (not instructions)"
     return "instructions (exact, -icount)" if run.icount else f"counter ticks ({run.counter})"
 
 
@@ -270,10 +290,12 @@ def side_table(run, side):
     if not syscalls:
         return []
     others = [s for s in strategies if s != "off"]
-    head = ["syscall", "stat", "off (instructions)" if run.icount else "off (ticks)"]
-    head += ["off (ns)"] if run.hz > 0 else []
-    lines = [f"## {run.arch}, {side}: {SIDES[side]}", f"values: {unit(run)}"
-             + (f", {run.hz} Hz" if run.hz > 0 else ""), ""]
+    hz = run.timer_hz if side == "timer" else run.hz
+    head = ["syscall", "stat", "off (instructions)" if run.icount and side != "timer"
+            else "off (ticks)"]
+    head += ["off (ns)"] if hz > 0 else []
+    lines = [f"## {run.arch}, {side}: {SIDES[side]}", f"values: {unit(run, side)}"
+             + (f", {hz} Hz" if hz > 0 else ""), ""]
     lines += ["| " + " | ".join(head + others) + " |", "|" + "---|" * (len(head) + len(others))]
     few = False
     for sc in syscalls:
@@ -284,8 +306,8 @@ def side_table(run, side):
                 o = statistics.fmean(off)
                 over = field != "mean" and max(off) >= OVERFLOW
                 row.append(f">= {OVERFLOW}" if over else number(o, 3 if field == "mean" else 0))
-                if run.hz > 0:
-                    ns = f"{(OVERFLOW if over else o) * 1e9 / run.hz:.1f}"
+                if hz > 0:
+                    ns = f"{(OVERFLOW if over else o) * 1e9 / hz:.1f}"
                     row.append(f">= {ns}" if over else ns)
             else:
                 row += ["-"] * (len(head) - 2)
@@ -308,6 +330,14 @@ def side_table(run, side):
         lines.append("ipc/oneway-: one way, measured: call leg from the client's user mode "
                      "before ipc_call to the server's after ipc_reply_recv returns, reply leg "
                      "from the server's before ipc_reply_recv to the client's after ipc_call")
+    if any(sc.startswith("irq/") for sc in syscalls):
+        lines.append("irq/: interrupt latency, idle, with a getpid loop on every CPU (-getpid), "
+                     "with an IPC storm on every CPU (-ipc); irq/uart: the UART raising its "
+                     "interrupt to the driver thread's return from notify_wait; irq/timer: "
+                     "the tick handler's entry less its programmed deadline"
+                     + (" (under -icount too, ticks of the timer's counter)" if run.icount
+                        and side == "timer" else "")
+                     + ("" if run.icount else "; QEMU TCG: ratios only"))
     if any(r["side"] == side and r["syscall"] in syscalls and r[f] >= OVERFLOW
            for r in run.rows for f in ("p99", "p999")):
         lines.append(f"overflow: a percentile in lib/hist.h's overflow bucket: at least "
@@ -403,12 +433,14 @@ def plots(run, outdir):
     what = "instructions" if run.icount else "counter ticks"
     for side in SIDES:
         for sc in run.keys(side, 2) + sorted({k[2] for k in run.cdf if k[0] == side}):
-            name = ("tail-" if side == "user" else "tail-kernel-") + sc.replace("/", "-") + ".png"
-            script = bp.tail_script(run, side, sc, os.path.join(outdir, name), what)
+            name = ("tail-" if side == "user" else f"tail-{side}-") + sc.replace("/", "-") + ".png"
+            unit_ = "timer ticks" if side == "timer" else what
+            script = bp.tail_script(run, side, sc, os.path.join(outdir, name), unit_)
             if name not in made and script:
                 gnuplot(script)
                 made.append(name)
-        script = bp.cost_script(run, side, os.path.join(outdir, f"cost-{side}.png"), what)
+        script = side != "timer" and bp.cost_script(run, side,
+                                                    os.path.join(outdir, f"cost-{side}.png"), what)
         if script:
             gnuplot(script)
             made.append(f"cost-{side}.png")
@@ -428,6 +460,8 @@ def check(run):
         for sc in run.keys(side, 2):
             if sc != "invalid" and not run.values(side, "off", sc, "mean"):
                 bad.append(f"{run.arch} {side}: no off rows for {sc}: nothing to compare with")
+        if side == "timer":
+            continue  # interrupt rows only: nothing to rank on invalid
         off = run.values(side, "off", "invalid", "mean")
         if not off:
             bad.append(f"{run.arch} {side}: no off rows for invalid")
@@ -519,6 +553,11 @@ def main(argv=None):
             print("\n".join(published_ipc_table(run)) + "\n")
         if null_lines(run):
             print("\n".join(null_lines(run)) + "\n")
+        irqsoff = os.path.join(outdir, "irqsoff.txt")
+        if os.path.exists(irqsoff):  # scripts/bench.py's IRQs-off boot, made before this
+            with open(irqsoff) as f:
+                print("IRQs-off windows (the make IRQSOFF=1 kernel under the irqsoff "
+                      "workload):\n" + f.read())
         for cpu, refills, path, fallback in run.pool:
             print(f"pool on cpu{cpu}: {refills} refills, {path} of them by a draw that found "
                   f"the ring empty; {fallback} fallback offsets (LFSR113)")

@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""scripts/check_dispatch.py ARCH ELF OBJDUMP NM - the stack bump in the
-generated code (docs/kstack.md, "Checked in the generated code").
+"""scripts/check_dispatch.py [--symbol NAME] [--mask MASK] ARCH FILE [OBJDUMP [NM]] -
+the stack bump in the generated code (docs/kstack.md, "Checked in the
+generated code").
+
+FILE is a linked ELF or a relocatable object (.o): in an object, a call's
+target is a relocation, which is read with the instruction (objdump -r), so
+a call to memset is seen there too. OBJDUMP and NM default to ARCH's cross
+tools (x86_64-linux-gnu-objdump, ...). Another kernel names its dispatcher
+with --symbol (repeatable; default: this kernel's syscall_dispatch and its
+syscall_dispatch_<strategy> copies) and its offset mask with --mask
+(default 0x3F0; an 8-byte ABI's is 0x1F8).
 
 Finds the functions that run the system call handler: every
 syscall_dispatch_<strategy> and syscall_dispatch_<strategy>_timed (the
@@ -37,12 +46,13 @@ Works on any linked ELF with such a syscall_dispatch
 skeleton (the bump is the exercise) a missing bump is only a warning.
 Python standard library only.
 """
+import argparse
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-MASK = 0x3F0  # KSTACK_OFFSET_MASK
+MASK = 0x3F0  # KSTACK_OFFSET_MASK; --mask changes it
 ENTRY = re.compile(r"syscall_dispatch(_\w+)?$")
 UNBUMPED = {"syscall_dispatch_off", "syscall_dispatch_off_timed"}  # `off`: no offset at all
 LAB_TREE = Path("kernel/kstack_offset/kstack_offset.h")
@@ -56,8 +66,9 @@ LAB_TREE = Path("kernel/kstack_offset/kstack_offset.h")
 #   mask         an `and` with an immediate (it must be MASK), or on arm64 a
 #                `ubfiz` whose field is MASK's bits (a byte's low 6 bits
 #                moved up by 4: the mask and the shift in one); an `and`
-#                with MASK >> 4 followed by a shift left by 4 (`shift4`)
-#                counts as MASK (gcc's form for a byte times 16)
+#                with MASK >> s followed by a shift left by s (`shift`, s
+#                the alignment's log2) counts as MASK (gcc's form for a
+#                byte times 16)
 #
 # x86_64: `and $0x3f0,%eax; sub %rax,%rsp`, then `call *%rax` (clang sets
 #   %rsp with a mov). A tail call is `jmp *%rax`; a probe is `or $0x0,(%rsp)`.
@@ -75,7 +86,7 @@ ARCHES = {
         sp_write=lambda m, o: o.endswith(",%rsp") and m.startswith(("sub", "mov", "add", "lea")),
         store=lambda m, o: "(" in o.split(",")[-1] and not m.startswith(("cmp", "test", "lea")),
         mask=lambda m, o: m.startswith("and") and o.startswith("$"),
-        shift4=lambda m, o: m.startswith("shl") and o.startswith("$0x4,"),
+        shift=lambda m, o, s: m.startswith("shl") and o.startswith(f"${s:#x},"),
     ),
     "arm64": dict(
         call=lambda m, o: m == "blr",
@@ -84,7 +95,7 @@ ARCHES = {
         sp_write=lambda m, o: re.match(r"sp, ", o) is not None and m in ("sub", "add", "mov"),
         store=lambda m, o: m.startswith("st"),
         mask=lambda m, o: (m == "and" and "#" in o) or m == "ubfiz",
-        shift4=lambda m, o: m == "lsl" and o.endswith(", #4"),
+        shift=lambda m, o, s: m == "lsl" and o.endswith(f", #{s}"),
     ),
     "riscv64": dict(
         call=lambda m, o: m in ("jalr", "c.jalr") and re.fullmatch(r"[a-z][a-z0-9]*", o) is not None
@@ -95,7 +106,7 @@ ARCHES = {
         sp_write=lambda m, o: o.startswith("sp,") and m in ("sub", "add", "mv", "addi"),
         store=lambda m, o: m in ("sd", "sw", "sh", "sb", "c.sd", "c.sw"),
         mask=lambda m, o: m in ("and", "andi"),
-        shift4=lambda m, o: m in ("sll", "slli", "sllw", "slliw", "c.slli") and o.endswith(",0x4"),
+        shift=lambda m, o, s: m in ("sll", "slli", "sllw", "slliw", "c.slli") and o.endswith(f",{s:#x}"),
     ),
 }
 INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*?)\s*$")
@@ -120,17 +131,50 @@ def fail(arch, msg):
     sys.exit(1)
 
 
-def disassemble(objdump, elf, name):
-    """[(address, mnemonic, operands, text)] of one function."""
-    out = subprocess.run([objdump, "-d", "--no-show-raw-insn", f"--disassemble={name}", elf],
-                         capture_output=True, text=True, check=True).stdout
+# A relocation objdump -r prints under its instruction: `1b: R_X86_64_PLT32 memset-0x4`.
+RELOC = re.compile(r"^\s*[0-9a-f]+:\s+R_\w+\s+([\w.]+)")
+
+
+def relocatable(path):
+    """True for an ELF relocatable object (e_type ET_REL, little-endian)."""
+    with open(path, "rb") as f:
+        head = f.read(18)
+    return head[:4] == b"\x7fELF" and head[16:18] == b"\x01\x00"
+
+
+def objdump_cmd(objdump, elf):
+    return [objdump, "-d", "--no-show-raw-insn"] + (["-r"] if relocatable(elf) else [])
+
+
+def parse_disassembly(lines, on_function=None):
+    """[(address, mnemonic, operands, text)]: a relocation's symbol is added
+    to its instruction's text as `<symbol>`, as a linked ELF's objdump names
+    a call's target. on_function(name) starts a new function's list."""
     insns = []
-    for line in out.splitlines():
+    for line in lines:
+        f = FUNC.match(line)
+        if f and on_function:
+            insns = on_function(f.group(2))
+            continue
+        r = RELOC.match(line)
+        if r and insns:
+            a, mn, ops, text = insns[-1]
+            insns[-1] = (a, mn, ops, f"{text} <{r.group(1)}>")
+            continue
         m = INSN.match(line)
         if m:
             ops = re.sub(r"\s*(#\s|//).*$", "", m.group(3))  # objdump's comments
             insns.append((int(m.group(1), 16), m.group(2), ops, f"{m.group(2)} {m.group(3)}".strip()))
     return insns
+
+
+def disassemble(objdump, elf, name):
+    """[(address, mnemonic, operands, text)] of one function."""
+    out = subprocess.run(objdump_cmd(objdump, elf) + [f"--disassemble={name}"] + [elf],
+                         capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.endswith(f"<{name}>:")), len(lines))
+    return parse_disassembly(lines[start + 1:])
 
 
 def immediate(ops):
@@ -150,8 +194,9 @@ def mask_at(a, insns, i):
     if mn == "ubfiz":
         return ((1 << int(m.group(2))) - 1) << int(m.group(1)) if m else None
     bits = immediate(ops)
-    if bits == MASK >> 4 and i + 1 < len(insns) and a["shift4"](*insns[i + 1][1:3]):
-        return bits << 4
+    s = (MASK & -MASK).bit_length() - 1  # the alignment's log2
+    if s and bits == MASK >> s and i + 1 < len(insns) and a["shift"](*insns[i + 1][1:3], s):
+        return bits << s
     return bits
 
 
@@ -203,18 +248,10 @@ def check(arch, insns, name, a):
 
 def whole_kernel(objdump, elf):
     """{function: [(address, mnemonic, operands, text)]} of the whole ELF."""
-    out = subprocess.run([objdump, "-d", "--no-show-raw-insn", elf], capture_output=True,
+    out = subprocess.run(objdump_cmd(objdump, elf) + [elf], capture_output=True,
                          text=True, check=True).stdout
-    funcs, cur = {}, None
-    for line in out.splitlines():
-        f = FUNC.match(line)
-        if f:
-            cur = funcs.setdefault(f.group(2), [])
-            continue
-        m = INSN.match(line)
-        if m and cur is not None:
-            ops = re.sub(r"\s*(#\s|//).*$", "", m.group(3))
-            cur.append((int(m.group(1), 16), m.group(2), ops, f"{m.group(2)} {m.group(3)}".strip()))
+    funcs = {}
+    parse_disassembly(out.splitlines(), lambda name: funcs.setdefault(name, []))
     return funcs
 
 
@@ -338,14 +375,43 @@ def functions(nm, elf, kinds):
     return {p[2] for p in (l.split() for l in out.splitlines()) if len(p) == 3 and p[1] in kinds}
 
 
+TRIPLES = {"x86_64": "x86_64-linux-gnu", "arm64": "aarch64-linux-gnu",
+           "riscv64": "riscv64-linux-gnu"}
+
+
+def arguments():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("arch", choices=sorted(ARCHES))
+    ap.add_argument("file", help="a linked ELF or a relocatable object")
+    ap.add_argument("objdump", nargs="?", help="default: ARCH's cross objdump")
+    ap.add_argument("nm", nargs="?", help="default: ARCH's cross nm")
+    ap.add_argument("--symbol", action="append", default=[],
+                    help="the function that bumps and calls the handler (repeatable)")
+    ap.add_argument("--mask", type=lambda v: int(v, 0), default=MASK,
+                    help="the offset mask, a run of bits from the alignment up (default 0x3F0)")
+    args = ap.parse_args()
+    low = args.mask & -args.mask
+    if args.mask <= 0 or (args.mask + low) & args.mask:
+        ap.error(f"--mask {args.mask:#x} is not one run of bits")
+    args.objdump = args.objdump or f"{TRIPLES[args.arch]}-objdump"
+    args.nm = args.nm or f"{TRIPLES[args.arch]}-nm"
+    return args
+
+
 def main():
-    arch, elf, objdump, nm = sys.argv[1:5]
+    global MASK, ENTRY, UNBUMPED
+    args = arguments()
+    arch, elf, objdump, nm = args.arch, args.file, args.objdump, args.nm
+    MASK = args.mask
+    if args.symbol:
+        ENTRY = re.compile("(?:" + "|".join(re.escape(s) for s in args.symbol) + ")$")
+        UNBUMPED = set()
     a = ARCHES[arch]
     statics = functions(nm, elf, "t")
     # Every copy of the path the entry code can be made to call.
-    todo = sorted(f for f in functions(nm, elf, "T") if ENTRY.match(f))
+    todo = sorted(f for f in functions(nm, elf, "T") if ENTRY.fullmatch(f))
     if not todo:
-        fail(arch, f"no syscall_dispatch in {elf}")
+        fail(arch, f"no {' or '.join(args.symbol) or 'syscall_dispatch'} in {elf}")
     seen, checked, exercise = set(), 0, set()
     while todo:
         name = todo.pop()

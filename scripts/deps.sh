@@ -13,7 +13,9 @@
 # newlib-source is the tarball lib/user/newlib.mk builds the user C library from.
 # device-tree-compiler (dtc) builds the test devicetrees in tests/dtb/.
 # clang-format (14 in Debian 12, what .clang-format is written for) is
-# `make format` and CI's `make check-format`.
+# `make format` and CI's `make check-format`. clang and g++ build lib/kstack
+# as another kernel would (tests/host/test_kstack_build.py, and the clang
+# cases of tests/host/test_check_dispatch.py).
 # ccache lets the kernel variants make test builds share their compiles.
 # frama-c-base (Frama-C 25: EVA and WP), why3 and the provers z3 and cvc4 are
 # make verify's (docs/verification.md), which make test runs.
@@ -33,7 +35,7 @@ gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
 mtools gdb-multiarch newlib-source device-tree-compiler
-gnuplot-nox clang-format chromium ccache
+gnuplot-nox clang-format clang g++ chromium ccache
 frama-c-base why3 z3 cvc4"
 OPTIONAL=""
 

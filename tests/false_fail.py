@@ -76,7 +76,17 @@ def rows():
     yield ("user/demos/vuln_demo.c refused_fill_plants_nothing: at most 25 of 256",
            upper(256, 26, 1e-3), VULN_BOOTS)
     yield (f"tools/kstack-conformance: each statistical test at ALPHA={a:g}", a,
-           9 * KSTACK_BOOTS)
+           9 * KSTACK_BOOTS)  # 9 strategies
+    # linear_complexity on a kernel sample: 2 CPUs x 8 windows of 320 offsets,
+    # 7 Berlekamp-Massey runs each (6 offset bits, then them concatenated).
+    runs = 2 * kit.LC_WINDOWS_PER_STREAM * (kit.BITS + 1)
+    bit_t = kit.low_complexity_bound(kit.LC_WINDOW, a / runs)
+    cat_t = kit.low_complexity_bound(kit.LC_WINDOW * kit.BITS, a / runs)
+    rate = (2 * kit.LC_WINDOWS_PER_STREAM
+            * (kit.BITS * 2 ** kit.log2_low_complexity_rate(kit.LC_WINDOW, bit_t)
+               + 2 ** kit.log2_low_complexity_rate(kit.LC_WINDOW * kit.BITS, cat_t)))
+    yield (f"tools/kstack-conformance linear_complexity: L <= {bit_t} of {kit.LC_WINDOW} bits "
+           f"or <= {cat_t} of {kit.LC_WINDOW * kit.BITS}, {runs} runs", rate, 9 * KSTACK_BOOTS)
 
 
 def main():

@@ -128,6 +128,11 @@ static void timer_rearm(void)
     __asm__ volatile("isb" : : : "memory");
 }
 
+uint64_t arch_timer_hz(void)
+{
+    return arch_counter_hz(); /* the virtual timer counts CNTVCT_EL0 */
+}
+
 /* Every CPU (the boot CPU from kmain, the others from secondary_main), IRQs
  * off: this CPU's part of the GIC, with the IPIs and the tick enabled. */
 void arch_timer_start(unsigned hz)
@@ -218,8 +223,13 @@ void arm64_irq(struct trapframe *tf)
     interrupt_enter();
     if (id == timer_intid) {
         bool fired = READ_SYSREG(cntv_ctl_el0) & CNTV_CTL_ISTATUS;
-        if (fired)
+        if (fired) {
+            /* CNTV_CVAL_EL0: the CNTVCT_EL0 value it fired at (TVAL's write
+             * set it to the count then plus TVAL; Arm ARM D11.2.4). */
+            uint64_t now = arch_counter(), due = READ_SYSREG(cntv_cval_el0);
+            timer_fired(now > due ? now - due : 0);
             timer_rearm();
+        }
         gic->eoi(token);
         if (fired)
             sched_tick();

@@ -53,6 +53,7 @@ void riscv_timer_init(const struct fdt *f, uint32_t boot_hart)
 
 static void program(uint64_t when)
 {
+    arch_this_cpu()->arch.timer_deadline = when;
     if (use_sstc)
         __asm__ volatile("csrw 0x14d, %0" : : "r"(when) : "memory");
     else
@@ -66,10 +67,17 @@ void arch_timer_start(unsigned hz)
     csr_set(sie, SIE_STIE | SIE_SSIE);
 }
 
+uint64_t arch_timer_hz(void)
+{
+    return arch_counter_hz(); /* stimecmp and set_timer compare with `time` */
+}
+
 /* Timer interrupt, IRQs off: the next deadline a period from now (not from
  * the last one, so a late tick never causes a burst), then the scheduler. */
 void riscv_timer_interrupt(void)
 {
+    uint64_t now = arch_counter(), due = arch_this_cpu()->arch.timer_deadline;
+    timer_fired(now > due ? now - due : 0);
     program(arch_counter() + period);
     sched_tick();
 }

@@ -39,6 +39,7 @@ static bool x2apic;               /* decided once, by the boot CPU; every CPU th
 static uint32_t ticks_per_period; /* APIC timer counts per scheduler tick (periodic mode) */
 static bool tsc_deadline;         /* CPUID.1:ECX[24]: the timer fires at a TSC value */
 static uint64_t tsc_period;       /* TSC ticks per scheduler tick (deadline mode) */
+static unsigned timer_hz;         /* scheduler ticks a second */
 
 static uint32_t rd(unsigned reg)
 {
@@ -105,6 +106,14 @@ const char *x86_lapic_mode(void)
 
 static const char *x86_timer_mode_name(void);
 
+/* The next tick a period from now, in TSC-deadline mode. */
+static void arm_deadline(void)
+{
+    uint64_t when = arch_counter() + tsc_period;
+    arch_this_cpu()->arch.timer_deadline = when;
+    x86_wrmsr(MSR_TSC_DEADLINE, when);
+}
+
 /*
  * The tick. With TSC-deadline mode (SDM vol. 3A 11.5.4.1) the timer fires
  * when the TSC reaches IA32_TSC_DEADLINE, so no calibration against the
@@ -117,6 +126,7 @@ void arch_timer_start(unsigned hz)
     x86_lapic_init();
     x86_cpuid(1, 0, r);
     tsc_deadline = r[2] & (1u << 24);
+    timer_hz = hz;
     if (arch_this_cpu()->id == 0)
         kprintf("timer: local APIC (%s), %s mode, %u Hz\n", x86_lapic_mode(), x86_timer_mode_name(),
                 hz);
@@ -124,7 +134,7 @@ void arch_timer_start(unsigned hz)
         tsc_period = arch_counter_hz() / hz;
         wr(LAPIC_LVT_TIMER, TIMER_TSC_DEADLINE | VECTOR_TIMER);
         __asm__ volatile("mfence" : : : "memory"); /* SDM: order the LVT write before the MSR */
-        x86_wrmsr(MSR_TSC_DEADLINE, arch_counter() + tsc_period);
+        arm_deadline();
         return;
     }
     if (!ticks_per_period)
@@ -134,11 +144,30 @@ void arch_timer_start(unsigned hz)
     wr(LAPIC_TIMER_INIT, ticks_per_period);
 }
 
-/* Timer interrupt: arm the next deadline (periodic mode needs nothing). */
+/* How long ago the timer raised this interrupt: in TSC-deadline mode the
+ * TSC past the deadline it was armed for; in periodic mode the APIC
+ * timer's counts since it reached 0 and reloaded (SDM vol. 3A 11.5.4). */
+static uint64_t late(void)
+{
+    if (tsc_deadline) {
+        uint64_t now = arch_counter(), due = arch_this_cpu()->arch.timer_deadline;
+        return due ? (now > due ? now - due : 0) : TIMER_LATE_UNKNOWN;
+    }
+    return ticks_per_period - rd(LAPIC_TIMER_CUR);
+}
+
+uint64_t arch_timer_hz(void)
+{
+    return tsc_deadline ? arch_counter_hz() : (uint64_t)ticks_per_period * timer_hz;
+}
+
+/* Timer interrupt: say how late it is, then arm the next deadline
+ * (periodic mode needs nothing). */
 void x86_timer_rearm(void)
 {
+    timer_fired(late());
     if (tsc_deadline)
-        x86_wrmsr(MSR_TSC_DEADLINE, arch_counter() + tsc_period);
+        arm_deadline();
 }
 
 static const char *x86_timer_mode_name(void)

@@ -137,6 +137,13 @@ void kstack_pool_drain(struct cpu *c);
 /* Each strategy file's own set-up and integrity check (select.c calls them). */
 void kstack_siphash_key_init(void);
 void kstack_siphash_cpu_init(struct cpu *c);
+void kstack_siphash_cpu_reseed(struct cpu *c);
+/* Tests: does this CPU's siphash still hold the key drawn at boot? */
+bool kstack_siphash_cpu_has_boot_key(const struct cpu *c);
+/* The offset generators were seeded before the CRNG was (docs/porting.md,
+ * MUST 6): each CPU's tick reseeds its prng and siphash once it is, and
+ * counts it in c->kstack.reseeds. */
+extern bool kstack_seeded_before_crng;
 void kstack_pool_cpu_init(struct cpu *c);
 void kstack_pool_cpu_refill(struct cpu *c, unsigned max_bytes, bool until_work);
 /* KSTACK_DEBUG_POOL_TICK: do the tick and the idle loop refill pools? */

@@ -26,7 +26,8 @@
 unsigned kstack_prng_verify(struct cpu *c)
 {
     struct lfsr113 replay = c->kstack.prng_seed;
-    for (unsigned long n = c->kstack.count[KSTACK_PRNG][KSTACK_CNT_DRAWS]; n; n--)
+    unsigned long draws = c->kstack.count[KSTACK_PRNG][KSTACK_CNT_DRAWS];
+    for (unsigned long n = draws - c->kstack.prng_seed_draws; n; n--)
         lfsr113_next(&replay);
     for (int i = 0; i < 4; i++) {
         if (replay.z[i] != c->kstack.prng.z[i])

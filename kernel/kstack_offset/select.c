@@ -103,9 +103,28 @@ static void cpu_init(struct cpu *c)
     struct kstack_offset_cpu *k = &c->kstack;
     k->offset = get_random_u16();
     seed_lfsr(&k->prng);
-    k->prng_seed = k->prng;
+    k->prng_seed = k->prng_boot_seed = k->prng;
+    k->crng_was_ready = crng_ready();
     kstack_pool_cpu_init(c);
     kstack_siphash_cpu_init(c);
+}
+
+bool kstack_seeded_before_crng;
+
+/* MUST 6 (docs/porting.md): seeds drawn before the CRNG was seeded are
+ * redrawn once it is, on the CPU that owns them, IRQs off (from its tick),
+ * so no draw sees a half-written state. The pool needs nothing: every
+ * refill takes a fresh key from the CRNG, so it is all new keystream within
+ * one ring. Threads (task, prng-task) keep the seeds they were created with. */
+static void reseed_cpu(struct cpu *c)
+{
+    struct kstack_offset_cpu *k = &c->kstack;
+    seed_lfsr(&k->prng);
+    k->prng_seed = k->prng;
+    k->prng_seed_draws = k->count[KSTACK_PRNG][KSTACK_CNT_DRAWS];
+    kstack_siphash_cpu_reseed(c);
+    k->crng_was_ready = true;
+    k->reseeds++;
 }
 
 /* kstack=<name>: the strategy to boot with; anything else keeps the default. */
@@ -133,6 +152,10 @@ static unsigned boot_choice(const char *cmdline)
 void kstack_offset_init(const struct boot_info *bi)
 {
     kstack_siphash_key_init();
+    kstack_seeded_before_crng = !crng_ready();
+    if (kstack_seeded_before_crng)
+        kprintf("kstack: the CRNG is not seeded: prng and siphash will be reseeded on each CPU "
+                "when it is\n");
     uint64_t t0 = arch_counter();
     for (unsigned i = 0; i < cpus_present; i++)
         cpu_init(&cpus[i]);
@@ -168,6 +191,8 @@ void kstack_offset_init(const struct boot_info *bi)
  * ring 49,152 calls of slack meanwhile. */
 void kstack_offset_tick(struct cpu *c)
 {
+    if (!c->kstack.crng_was_ready && crng_ready())
+        reseed_cpu(c);
     if (kstack_pool_cpu_level(c) < KSTACK_POOL_LOW_WATER && kstack_pool_background_refills())
         c->pool_low = true;
 }

@@ -46,6 +46,13 @@ struct kstack_offset_cpu {
     struct kstack_siphash sip; /* siphash: this CPU's counter and unused bits */
     uint32_t fixed;            /* KSTACK_FIXED: the offset to use */
     unsigned long count[KSTACK_NR + 1][KSTACK_NR_COUNTERS]; /* see kernel/uapi/kstack.h */
+    /* Seeded while the CRNG was not yet seeded: the tick reseeds prng and
+     * siphash once it is (select.c), and the integrity checks then replay
+     * only the draws made since (the *_seed_draws). */
+    bool crng_was_ready;
+    unsigned reseeds;
+    unsigned long prng_seed_draws, sip_seed_draws;
+    struct lfsr113 prng_boot_seed; /* the seed of kstack_offset_init (tests) */
 };
 
 struct kstack_offset_thread {

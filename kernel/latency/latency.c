@@ -6,6 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/irqsoff.h"
+#include "kernel/mm/kvmap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
@@ -18,7 +19,8 @@
 _Static_assert(sizeof(struct hist) <= PAGE_SIZE, "a histogram fits in one page");
 _Static_assert(MAX_CPUS <= LATENCY_MARK_CPU + 1, "a CPU id fits in the stamp's low 8 bits");
 _Static_assert(NR_SYSCALLS <= 1 << LATENCY_INDEX_BITS, "a table index fits in its 8 bits");
-_Static_assert(LATENCY_RING_BYTES == PAGE_SIZE, "the ring is one page, page-aligned");
+_Static_assert(LATENCY_RING_PAGE == PAGE_SIZE && LATENCY_RING_BYTES % PAGE_SIZE == 0,
+               "the ring is whole pages, page-aligned (kvmap_alloc)");
 _Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
                "samples tile the ring: `next` lands exactly on its end");
 
@@ -158,29 +160,30 @@ static void drain(struct cpu *c)
     c->preempt_count--;
 }
 
+/* `next` crossed a page of strategy s's ring: drain only at its end. */
+static bool ring_full(struct cpu *c, unsigned s)
+{
+    return c->latency.next[s] == c->latency.ring[s] + LATENCY_RING;
+}
+
 long latency_drain_full(long ret)
 {
-    drain(arch_this_cpu()); /* IRQs are off: this CPU */
+    struct cpu *c = arch_this_cpu(); /* IRQs are off: this CPU */
+    for (unsigned s = 0; s < LATENCY_STRATEGIES; s++) {
+        if (ring_full(c, s)) {
+            drain(c);
+            break;
+        }
+    }
     return ret;
 }
 
-/* The tick may have interrupted a timed system call, whose sample would
- * then carry the drain: it drains only an idle CPU, one step per tick (an
- * idle CPU adds no samples), and otherwise leaves a note for the next
- * return to user mode, after the call's exit timestamp. Every sample comes
- * from a system call, which returns to user mode, so none waits for long. */
-void latency_tick(struct cpu *c)
+/* The idle loop (IRQs off): one step of draining, if a ring has samples.
+ * The loop looks for work again between steps, so a thread that wakes
+ * meanwhile waits for one step at most. */
+bool latency_idle(struct cpu *c)
 {
-    if (c->sched.current == c->sched.idle)
-        drain_step(c);
-    else
-        c->latency_due = true;
-}
-
-void latency_user_return(struct cpu *c)
-{
-    c->latency_due = false;
-    drain(c);
+    return drain_step(c);
 }
 
 /* Drain the rings of the CPU this runs on (IRQs on, from a system call). */
@@ -191,7 +194,7 @@ static void drain_here(void)
     arch_irq_enable();
 }
 
-/* Give every CPU present its histograms and rings (one page each), once. */
+/* Give every CPU present its histograms (a page each) and rings, once. */
 static int allocate(void)
 {
     for (unsigned i = 0; i < cpus_present; i++) {
@@ -208,13 +211,15 @@ static int allocate(void)
                 WRITE_ONCE(l->hist[s][k], h);
             }
         }
+        if (latency_timer_allocate(&cpus[i]))
+            return -ENOMEM;
         for (unsigned s = 0; s < LATENCY_STRATEGIES; s++) {
             if (l->ring[s])
                 continue;
-            uint64_t pa = page_alloc();
-            if (!pa)
+            struct latency_sample *ring = kvmap_alloc(LATENCY_RING_BYTES);
+            if (!ring)
                 return -ENOMEM;
-            WRITE_ONCE(l->ring[s], (struct latency_sample *)page_va(pa));
+            WRITE_ONCE(l->ring[s], ring);
             WRITE_ONCE(l->next[s], l->ring[s]);
         }
     }
@@ -241,10 +246,11 @@ void latency_status(struct latency_status *st)
             st->counter = i;
     }
     st->hz = arch_timestamp_hz();
+    st->timer_hz = arch_timer_hz();
     st->read_cost = read_cost;
     for (unsigned i = 0; i < cpus_present; i++)
         st->migrated += READ_ONCE(cpus[i].latency.migrated);
-    st->bytes_per_cpu = LATENCY_HISTS * PAGE_SIZE + LATENCY_STRATEGIES * LATENCY_RING_BYTES;
+    st->bytes_per_cpu = (LATENCY_HISTS + 1) * PAGE_SIZE + LATENCY_STRATEGIES * LATENCY_RING_BYTES;
 }
 
 int latency_copy(long cpu, unsigned strategy, unsigned slot, struct hist *out, bool reset)

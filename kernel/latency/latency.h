@@ -31,28 +31,36 @@
  *     is capped at 0.1 s). When the mark's interrupt count wraps inside a
  *     call (once per 65,536 interrupts) the ticks read one low.
  *
- * Each copy of the path has its own ring (one page per strategy per CPU),
- * so no sample needs to say which strategy it timed, even one that ends
- * after a switch. A CPU's rings are drained only on that CPU, with IRQs
- * off, under the CPU's drain lock (latency.c): by the path itself when a
- * page is full (one call in LATENCY_RING = 512 then also adds 512 samples
- * to a histogram, about 40 instructions each, after its own exit timestamp,
- * so no kernel sample includes that work; the user-side round trip of that
- * call does), at every timer tick (on the way back to user mode after it,
- * unless the CPU is idle: a drain inside a timed call would count in it),
- * and by a SYS_latency_read on that CPU before it copies. So a read sees
- * every sample of its own CPU, and another CPU's as of that CPU's last tick
- * and return to user mode (about 1 ms at SCHED_TICK_HZ). No
+ * Each copy of the path has its own ring (LATENCY_RING_BYTES, 2048 samples,
+ * per strategy per CPU), so no sample needs to say which strategy it
+ * timed, even one that ends after a switch. A CPU's rings are drained only
+ * on that CPU, with IRQs off, under the CPU's drain lock (latency.c), and
+ * never where a timed program would count the work: by the idle loop, one
+ * step of 32 samples at a time (latency_idle), and by a SYS_latency_read
+ * on that CPU before it copies (the benchmark reads after every block, in
+ * its untimed part). Only a ring that fills, after 2048 calls with no idle
+ * moment or read between them, is drained by the path itself, after the
+ * call's exit timestamp: that one call's user-side round trip then carries
+ * 2048 samples' work (about 40 instructions each), one call in 2048, below
+ * the p99.9 make bench prints. The path tests only
+ * whether `next` crossed a page (one call in 512), and the out-of-line
+ * part looks whether that was the ring's end. Before, the timer tick left
+ * a note that drained a busy CPU's rings on its next return to user mode,
+ * and a ring was one page: the drain then landed in a timed program's
+ * user-side sample every few hundred calls, 25,856 instructions in one
+ * sample, and the user-side p99.9 of every strategy was that drain. So a
+ * read sees every sample of its own CPU, and another CPU's as of that
+ * CPU's last idle moment or full ring. No
  * sample is lost: a ring is never full when the path writes to it
  * (user/tests/test_latency.c, latency.no_sample_lost). The histograms are
  * written only under the drain lock, which a read (and its reset) takes
  * too, so a copy is never torn.
  *
  * Memory per CPU: one page per histogram, LATENCY_HISTS of them (10
- * strategies x 5 slots: 200 KiB), and one page of ring per strategy (40
- * KiB), allocated for every CPU present the first time timing is switched
- * on. Off, the path carries none of it: the entry code calls the untimed
- * copy.
+ * strategies x 5 slots: 200 KiB), one for the timer's lateness, and 16
+ * KiB of ring per strategy (160 KiB, kvmap_alloc), allocated for every CPU
+ * present the first time timing is switched on. Off, the path carries
+ * none of it: the entry code calls the untimed copy.
  */
 #ifndef KERNEL_LATENCY_LATENCY_H
 #define KERNEL_LATENCY_LATENCY_H
@@ -77,7 +85,8 @@ struct latency_sample {
 #define LATENCY_INDEX_BITS 8            /* the table index, above the CPU id */
 #define LATENCY_MARK_IRQ   (1ull << 16) /* per interrupt; the mark stays below 2^32 */
 #define LATENCY_TICKS_AT   32           /* the counter's low 32 bits, up here */
-#define LATENCY_RING_BYTES 4096ul       /* one page, page-aligned: full when `next` crosses it */
+#define LATENCY_RING_PAGE  4096ul       /* the path's test: `next` crossed one of these */
+#define LATENCY_RING_BYTES (4 * LATENCY_RING_PAGE) /* page-aligned; full at its end */
 #define LATENCY_RING       (LATENCY_RING_BYTES / sizeof(struct latency_sample))
 
 /* The slot of system call nr (implemented: whether the table has it). */
@@ -96,14 +105,12 @@ static inline unsigned latency_slot(unsigned long nr, bool implemented)
 
 /* Boot CPU after arch_init: calibrate the counter and say which it is. */
 void latency_init(void);
-/* A ring of this CPU's is full (IRQs off): drain them; returns ret as it
- * came (latency_record). */
+/* A ring of this CPU's crossed a page (IRQs off): if one is full, drain
+ * them; returns ret as it came (latency_record). */
 long latency_drain_full(long ret);
-/* The timer tick on this CPU (IRQs off): drain its rings if they have
- * samples, now if the CPU is idle, else on the way back to user mode. */
-void latency_tick(struct cpu *c);
-/* On the way back to user mode, IRQs off, when the tick asked (c->latency_due). */
-void latency_user_return(struct cpu *c);
+/* The idle loop on this CPU (IRQs off): one step of draining its rings;
+ * false if they were empty. */
+bool latency_idle(struct cpu *c);
 
 /* The start of a timed call, at entry, IRQs off: the counter and where it
  * was read, in the stamp's layout (above). */
@@ -117,7 +124,7 @@ static inline __attribute__((always_inline)) uint64_t latency_begin(void)
  * The end of a timed call by copy `strategy`, on the CPU it ends on, IRQs
  * off: start is latency_begin()'s, perhaps on another CPU, less the index
  * << LATENCY_INDEX_BITS. Just the sample into the ring; the drain does the
- * rest. True when that filled the ring: the caller then calls
+ * rest. True when that crossed a page of the ring: the caller then calls
  * latency_drain_full(), passing the call's result through it, so that no
  * saved register has to keep the result across that rare call.
  */
@@ -128,8 +135,14 @@ static inline __attribute__((always_inline)) bool latency_record(unsigned strate
     struct latency_sample *p = c->latency.next[strategy];
     p->stamp = end - start;
     c->latency.next[strategy] = ++p;
-    return __builtin_expect(((uintptr_t)p & (LATENCY_RING_BYTES - 1)) == 0, 0);
+    return __builtin_expect(((uintptr_t)p & (LATENCY_RING_PAGE - 1)) == 0, 0);
 }
+
+/* The timer interrupt's lateness (timer_lag.c): CPU c's histogram, made
+ * with its rings (latency_switch); one CPU's or all CPUs' summed into *out,
+ * then optionally emptied: 0 or -EINVAL. */
+int latency_timer_allocate(struct cpu *c);
+int latency_timer_copy(long cpu, struct hist *out, bool reset);
 
 /* SYS_latency_ctl / SYS_latency_read helpers. */
 int latency_switch(bool on);

@@ -22,7 +22,9 @@
  *
  * Reseeding: if a hardware seed source passed its checks, the base key is
  * refreshed with 256 new bits from it every RESEED_INTERVAL_NS, at the next
- * refill after the interval has passed.
+ * refill after the interval has passed. A CRNG that was not seeded at boot
+ * (rng.credit_late withholds the boot's credit, as on a machine whose source
+ * is trusted only later) is seeded by its first such reseed.
  */
 #include "kernel/random/internal.h"
 #include "kernel/random/random.h"
@@ -43,6 +45,7 @@ static uint32_t pool_chunks;
 static uint8_t base_key[CHACHA20_KEY_SIZE];
 static uint64_t generation;
 static bool ready;
+static bool selftest_passed;
 static unsigned (*reseed_read)(uint64_t *out);
 static uint64_t next_reseed_ns;
 
@@ -91,6 +94,7 @@ void crng_seed(unsigned credited, bool selftest_ok)
     memcpy(base_key, pool, sizeof(base_key));
     memzero_explicit(pool, sizeof(pool));
     generation++;
+    selftest_passed = selftest_ok;
     ready = selftest_ok && credited >= CRNG_READY_BITS;
     next_reseed_ns = time_now_ns() + RESEED_INTERVAL_NS;
     spin_unlock_irqrestore(&base_lock, flags);
@@ -141,6 +145,9 @@ static void reseed_locked(void)
         absorb_chunk((const uint8_t *)fresh);
         memcpy(base_key, pool, sizeof(base_key));
         generation++;
+        /* CRNG_READY_BITS of health-tested seed: seeded now, if it was not
+         * at boot (the offset generators follow: kernel/kstack_offset). */
+        WRITE_ONCE(ready, selftest_passed);
     }
     memzero_explicit(pool, sizeof(pool));
     memzero_explicit(fresh, sizeof(fresh));

@@ -26,6 +26,7 @@
  * with the health tests still running on every sample.
  *
  * Switches: rng.no_cpu, rng.no_firmware, rng.no_jitter, rng.trust_firmware=0,
+ * rng.credit_late (nothing credited at boot: the first reseed seeds it),
  * and fault injection rng.inject=<source>:<stuck|ones|zeros|intermittent|fail>
  * (source as printed, e.g. rdseed, rndr, zkr) for the tests.
  */
@@ -396,7 +397,10 @@ void random_init(struct boot_info *bi)
     total += firmware_sources(bi, cmdline_flag(cl, "rng.no_firmware"),
                               cmdline_ulong(cl, "rng.trust_firmware", 1) != 0);
     total += jitter_source(total, cmdline_flag(cl, "rng.no_jitter"));
-    crng_seed(total, kat);
+    bool late = cmdline_flag(cl, "rng.credit_late");
+    if (late)
+        kprintf("random: rng.credit_late: %u bits withheld until the first reseed\n", total);
+    crng_seed(late ? 0 : total, kat);
     if (reseed_source >= 0)
         crng_set_reseed_source(reseed_read64);
     if (crng_ready())
@@ -405,6 +409,10 @@ void random_init(struct boot_info *bi)
                 reseed_source >= 0 ? " every 60 s" : "");
     else if (!kat)
         kprintf("random: CRNG NOT READY: the ChaCha20 self-test failed\n");
+    else if (late)
+        kprintf(
+            "random: CRNG NOT SEEDED: only 0 of %u bits credited; seeded at the first reseed%s\n",
+            CRNG_READY_BITS, reseed_source >= 0 ? "" : ", but nothing can reseed it");
     else
         kprintf("random: CRNG NOT SEEDED: only %u of %u bits credited; its output is %s\n", total,
                 CRNG_READY_BITS, total == 0 && jitter_deterministic ? "deterministic" : "weak");

@@ -337,6 +337,8 @@ static void idle_loop(void *unused)
             arch_irq_restore(flags);
         } else if (kstack_offset_idle(c)) {
             arch_irq_restore(flags); /* topped up the offset pool: look again */
+        } else if (latency_idle(c)) {
+            arch_irq_restore(flags); /* timed samples into their histograms: look again */
         } else {
             irqsoff_exit(); /* the wait unmasks them */
             arch_idle();    /* waits for an interrupt, returns with IRQs enabled */
@@ -529,7 +531,6 @@ void sched_tick(void)
     struct cpu *c = this_cpu();
     c->sched.ticks++;
     kstack_offset_tick(c);
-    latency_tick(c);                          /* this CPU's timed samples into its histograms */
     bool user_open = arch_user_access_open(); /* as the interrupt left it */
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     sched_stats.user_access_ticks += user_open;

@@ -27,6 +27,25 @@ static long irqsoff_ctl(long cpu, uintptr_t out, unsigned long reset)
     return err ? err : copy_to_user(out, &w, sizeof(w));
 }
 
+/* LATENCY_TIMER: (cpu, out, reset), through a bounce page (a histogram is
+ * too big for the stack). */
+static long timer_ctl(long cpu, uintptr_t out, unsigned long reset)
+{
+    if (reset > 1 || cpu < -1 || cpu >= MAX_CPUS)
+        return -EINVAL;
+    if (!user_range_ok(out, sizeof(struct hist)))
+        return -EFAULT;
+    uint64_t pa = page_alloc();
+    if (!pa)
+        return -ENOMEM;
+    struct hist *h = page_va(pa);
+    long ret = latency_timer_copy(cpu, h, reset);
+    if (ret == 0)
+        ret = copy_to_user(out, h, sizeof(*h));
+    page_free(pa);
+    return ret;
+}
+
 long sys_latency_ctl(const struct sysargs *args)
 {
     if (args->a[0] != LATENCY_STATUS && !debug_call_allowed(IPC_RIGHT_LATENCY))
@@ -35,6 +54,7 @@ long sys_latency_ctl(const struct sysargs *args)
     case LATENCY_OFF:
     case LATENCY_ON: return latency_switch(args->a[0] == LATENCY_ON);
     case LATENCY_IRQSOFF: return irqsoff_ctl((long)args->a[1], args->a[2], args->a[3]);
+    case LATENCY_TIMER: return timer_ctl((long)args->a[1], args->a[2], args->a[3]);
     case LATENCY_STATUS: {
         struct latency_status st;
         latency_status(&st);

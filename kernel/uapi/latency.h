@@ -29,6 +29,11 @@
  * -ENOSYS in a kernel built without make IRQSOFF=1, -EINVAL for a CPU
  * that is not online. */
 #define LATENCY_IRQSOFF 3
+/* (cpu or -1 for all, struct hist *out, reset) -> 0: how late the timer
+ * interrupt's handler ran after the compare value the kernel programmed,
+ * in ticks of the timer's counter (status.timer_hz a second), one sample
+ * per tick since timing was first on (kernel/latency/timer_lag.c). */
+#define LATENCY_TIMER   4
 
 /* The counter the kernel times with (user programs should read the same one). */
 #define LATENCY_COUNTER_TSC     0 /* x86_64 RDTSC */
@@ -44,6 +49,7 @@ struct latency_status {
     unsigned long read_cost;     /* ticks of an empty begin/end pair, subtracted */
     unsigned long migrated;      /* samples dropped: the call ended on another CPU */
     unsigned long bytes_per_cpu; /* histogram memory per CPU while timing is on */
+    unsigned long timer_hz;      /* the timer's counter (LATENCY_TIMER's unit), ticks a second */
 };
 
 /* LATENCY_IRQSOFF's answer. */

@@ -37,6 +37,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A C++ kernel includes this header as it is and links the C objects. */
+#ifdef __cplusplus
+extern "C" {
+#define KSTACK_STATIC_ASSERT static_assert
+#else
+#define KSTACK_STATIC_ASSERT _Static_assert
+#endif
+
 /* ---- The offset ------------------------------------------------------- */
 
 /* Override both before including this header for an ABI with another stack
@@ -54,12 +62,13 @@
 #define KSTACK_BUMP_ALIGN_BITS (KSTACK_OFFSET_ALIGN < 8 ? KSTACK_OFFSET_ALIGN * 8 : 64)
 #define KSTACK_OFFSET_VALUES   (KSTACK_OFFSET_MASK / KSTACK_OFFSET_ALIGN + 1)
 
-_Static_assert(KSTACK_OFFSET_ALIGN != 0 && (KSTACK_OFFSET_ALIGN & (KSTACK_OFFSET_ALIGN - 1)) == 0,
-               "KSTACK_OFFSET_ALIGN: a power of two");
-_Static_assert(KSTACK_OFFSET_MASK >= KSTACK_OFFSET_ALIGN &&
-                   (KSTACK_OFFSET_MASK & (KSTACK_OFFSET_ALIGN - 1)) == 0 &&
-                   ((KSTACK_OFFSET_MASK + KSTACK_OFFSET_ALIGN) & KSTACK_OFFSET_MASK) == 0,
-               "KSTACK_OFFSET_MASK: contiguous bits from log2(KSTACK_OFFSET_ALIGN) up");
+KSTACK_STATIC_ASSERT(KSTACK_OFFSET_ALIGN != 0 &&
+                         (KSTACK_OFFSET_ALIGN & (KSTACK_OFFSET_ALIGN - 1)) == 0,
+                     "KSTACK_OFFSET_ALIGN: a power of two");
+KSTACK_STATIC_ASSERT(KSTACK_OFFSET_MASK >= KSTACK_OFFSET_ALIGN &&
+                         (KSTACK_OFFSET_MASK & (KSTACK_OFFSET_ALIGN - 1)) == 0 &&
+                         ((KSTACK_OFFSET_MASK + KSTACK_OFFSET_ALIGN) & KSTACK_OFFSET_MASK) == 0,
+                     "KSTACK_OFFSET_MASK: contiguous bits from log2(KSTACK_OFFSET_ALIGN) up");
 
 /* The specifications below are ACSL (the comments that start with an @),
  * proved with Frama-C by `make verify` (docs/verification.md). An offset is
@@ -106,16 +115,27 @@ static inline bool kstack_offset_valid(uint32_t offset)
  *  - The calling function must not tail-call the handler (build it with
  *    -fno-optimize-sibling-calls, or make the call not the last thing it
  *    does): a sibling call releases the block first.
- *  - gcc's -fstack-clash-protection and clang's -ftrivial-auto-var-init
- *    change what this compiles to (a probe loop, a memset of the block):
- *    build the function that bumps without them (docs/porting.md).
+ *  - gcc's -fstack-clash-protection changes what this compiles to (a probe
+ *    loop): build the function that bumps without it (docs/porting.md).
+ *    clang's -ftrivial-auto-var-init=pattern|zero would fill the block (a
+ *    memset of up to KSTACK_OFFSET_MAX bytes on every call) but for the
+ *    _uninitialized builtin, used where the compiler has it (clang 14 has
+ *    it; gcc 12, which never fills an alloca block, does not).
  */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_alloca_with_align_uninitialized)
+#define KSTACK_ALLOCA_WITH_ALIGN __builtin_alloca_with_align_uninitialized
+#endif
+#endif
+#ifndef KSTACK_ALLOCA_WITH_ALIGN
+#define KSTACK_ALLOCA_WITH_ALIGN __builtin_alloca_with_align
+#endif
 #define KSTACK_BUMP(offset)                                                                        \
-    __asm__ volatile(""                                                                            \
-                     :                                                                             \
-                     : "m"(*(char *)__builtin_alloca_with_align(kstack_offset_of(offset),          \
-                                                                KSTACK_BUMP_ALIGN_BITS))           \
-                     : "memory")
+    __asm__ volatile(                                                                              \
+        ""                                                                                         \
+        :                                                                                          \
+        : "m"(*(char *)KSTACK_ALLOCA_WITH_ALIGN(kstack_offset_of(offset), KSTACK_BUMP_ALIGN_BITS)) \
+        : "memory")
 
 /* ---- prng: LFSR113 ----------------------------------------------------- */
 
@@ -436,5 +456,9 @@ static inline uint32_t kstack_siphash_draw(struct kstack_siphash *g)
     assigns \nothing;
 */
 uint64_t kstack_siphash24(const uint8_t key[16], const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

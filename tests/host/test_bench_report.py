@@ -335,11 +335,31 @@ def check_fails_without_off_ipc():
     expect("no off rows for ipc/call64: nothing to compare with" in out, "names ipc/call64")
 
 
+def timer_table():
+    # Timer rows (side timer) get a table of their own, in the timer
+    # counter's ticks at BENCH timer's rate, even under -icount; --check
+    # does not ask them for an invalid row.
+    rows = "\n".join(f"BENCH row timer {s} irq/timer{load} {r} 200 {v * 1000} {v} {v} {v} {v}"
+                     for s, v in (("off", 40), ("prng", 44)) for load in ("", "-getpid")
+                     for r in range(3))
+    text = canned().replace("BENCH icount 0", "BENCH icount 1\nBENCH timer 62500000")
+    rc, out, files = run(text.replace("BENCH end", rows + "\nBENCH end"), "--check")
+    expect_eq(rc, 0, "check passes")
+    t = table(out, "x86_64, timer:")
+    expect_eq(t[("irq/timer", "mean")]["off (ticks)"], "40.000", "off in ticks, not instructions")
+    expect_eq(t[("irq/timer", "mean")]["off (ns)"], "640.0", "ns at the timer's rate")
+    expect_eq(t[("irq/timer-getpid", "mean")]["prng"], "+10.00% (R)", "prng")
+    expect("ticks of the timer's counter (not instructions), 62500000 Hz" in out, "unit")
+    expect("irq/: interrupt latency" in out, "note")
+    expect(",timer,off,irq/timer," in files["results.csv"].decode(), "csv")
+    expect(not any(k[0].startswith("irq/") for k in table(out, "x86_64, user:")), "own table")
+
+
 CASES = [csv_header_and_rows, percent_change, regression_mark, improvement_mark, overlap_no_mark,
          student_t, absolute_off, few_rounds, icount_label, published_table, noise_ignored,
          check_passes, check_fails_when_off_not_fastest, two_arches, plots, no_gnuplot,
          null_budget, ipc_rows, ipc_table, one_way_table, ipc_published,
-         check_fails_without_off_ipc]
+         check_fails_without_off_ipc, timer_table]
 
 
 def main():

@@ -48,6 +48,18 @@ kernel's -O2 (gcc 12.2 and clang 14 here):
                      unmasks interrupts (sti, msr daifclr, csrsi sstatus)
                      called before the draw and the bump: must fail, named.
 
+  object_*           clang's pattern initialisation and gcc's stack clash
+                     probes in a relocatable object (.o), not linked: the
+                     same verdicts (memset is a relocation there).
+  symbol_mask, symbol_mask_wrong  another kernel's dispatcher, my_entry,
+                     with an 8-byte ABI's mask 0x1F8, checked with --symbol
+                     my_entry --mask 0x1F8: passes; the same check on a
+                     dispatcher that masks with 0x3F0: must fail, "no stack
+                     bump".
+  uninit_clang       clang -ftrivial-auto-var-init=pattern with
+                     lib/kstack's KSTACK_BUMP, which uses the _uninitialized
+                     alloca builtin where the compiler has it: passes.
+
 The clang cases are skipped where clang is not installed (it is not one of
 scripts/deps.sh's packages). Standard library only.
 """
@@ -61,6 +73,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CHECK = os.path.join(ROOT, "scripts", "check_dispatch.py")
 
 DISPATCH_C = r"""
+#ifdef KSTACK_LIB
+#include "kstack.h"
+#endif
 typedef long (*syscall_fn)(void *tf);
 const syscall_fn syscall_table[64];
 unsigned (*volatile draw)(void);
@@ -103,7 +118,9 @@ long syscall_dispatch(void *tf)
 #ifdef MASK_ONLY
     __asm__ volatile("" : : "r"(off & 0x3F0) : "memory");
 #endif
-#ifndef NO_BUMP
+#if defined(KSTACK_LIB) /* lib/kstack's bump */
+    KSTACK_BUMP(off & MASKV);
+#elif !defined(NO_BUMP)
     void *block = __builtin_alloca_with_align(off & MASKV, 64);
 #ifdef MEMSET
     memset(block, 0xAA, off & 0x3F0);
@@ -214,7 +231,21 @@ VARIANTS = [
     ("entry", False, [NOSIB, "-DCOPIES", "-DBYTE", "-DENTRY"], ["ok"], None),
     ("entry_unmask", False, [NOSIB, "-DCOPIES", "-DBYTE", "-DENTRY", "-DUNMASK_EARLY"],
      ["unmask"], "syscall_dispatch_pool"),
+    ("object_auto_init_clang", True, [NOSIB, "-ftrivial-auto-var-init=pattern"], ["memset"],
+     "syscall_dispatch"),
+    ("object_stack_clash", False, [NOSIB, "-fstack-clash-protection"], ["probe"],
+     "syscall_dispatch"),
+    ("symbol_mask", False, [NOSIB, "-Dsyscall_dispatch=my_entry", "-DMASKV=0x1F8"], ["ok"], None),
+    ("symbol_mask_wrong", False, [NOSIB, "-Dsyscall_dispatch=my_entry"], ["no-bump"], "my_entry"),
+    ("uninit_clang", True, [NOSIB, "-ftrivial-auto-var-init=pattern", "-DKSTACK_LIB"], ["ok"],
+     None),
 ]
+# Variants checked as a relocatable object, and check_dispatch.py's options.
+OBJECT = {"object_auto_init_clang", "object_stack_clash", "symbol_mask", "symbol_mask_wrong"}
+# Built by the cross gcc only (not again by an x86_64 host's own gcc).
+CROSS_ONLY = OBJECT
+OPTIONS = {"symbol_mask": ["--symbol", "my_entry", "--mask", "0x1F8"],
+           "symbol_mask_wrong": ["--symbol", "my_entry", "--mask", "0x1F8"]}
 ARCHES = [("x86_64", "x86_64-linux-gnu-", "x86_64-linux-gnu"),
           ("arm64", "aarch64-linux-gnu-", "aarch64-linux-gnu"),
           ("riscv64", "riscv64-linux-gnu-", "riscv64-linux-gnu")]
@@ -240,8 +271,11 @@ def case(tmp, arch, prefix, cc, variant):
             f.write('__asm__(".text\\n.globl syscall_dispatch\\n.type syscall_dispatch, %function\\n"\n'
                     f'"syscall_dispatch:\\n"\n{body}\n'
                     '".size syscall_dispatch, .-syscall_dispatch\\n");\n')
-    p = run(cc + CFLAGS + flags + ["-c", src, "-o", obj])
-    if p.returncode == 0:
+    inc = ["-I", os.path.join(ROOT, "lib", "kstack")]
+    p = run(cc + CFLAGS + inc + flags + ["-c", src, "-o", obj])
+    if name in OBJECT:
+        elf = obj
+    elif p.returncode == 0:
         p = run([prefix + "gcc", "-nostdlib", "-static", "-no-pie", "-Wl,-e,syscall_dispatch",
                  obj, "-o", elf])
     if p.returncode != 0:
@@ -252,7 +286,8 @@ def case(tmp, arch, prefix, cc, variant):
         os.makedirs(os.path.join(cwd, "kernel", "kstack_offset"), exist_ok=True)
         with open(os.path.join(cwd, "kernel", "kstack_offset", "kstack_offset.h"), "w") as f:
             f.write("/* LAB 4 TODO: the stack bump */\n")
-    p = run([sys.executable, CHECK, arch, elf, prefix + "objdump", prefix + "nm"], cwd=cwd)
+    p = run([sys.executable, CHECK, *OPTIONS.get(name, []), arch, elf, prefix + "objdump",
+             prefix + "nm"], cwd=cwd)
     got = "ok" if p.returncode == 0 else outcome(p.stderr)
     diag = [f"{' '.join(os.path.basename(c) for c in cc)} {' '.join(flags)}: {got}"]
     diag += [line for line in (p.stdout + p.stderr).splitlines()]
@@ -275,7 +310,7 @@ def main():
             compilers.insert(0, ("gcc", ["gcc"]))
         for label, cc in compilers:
             for v in VARIANTS:
-                if not v[1]:
+                if not v[1] and not (label == "gcc" and v[0] in CROSS_ONLY):
                     plan.append((arch, prefix, label, cc, v))
         for v in VARIANTS:
             if v[1]:

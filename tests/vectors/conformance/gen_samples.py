@@ -25,6 +25,10 @@ Each sample is 4 CPUs taking turns in an order drawn from the keystream,
   carry      a mask that rounds: ((raw & 0x3ff) + 15) & ~15
   biased     good, but offset 0 one time in 32 more than chance
   repeat     good, but the previous offset again one time in 4
+  align8     good for an ABI that keeps 8 bytes: offsets (byte & 63) << 3,
+             mask 0x1F8, said by a "geometry 8 64" line
+  uniprocessor  good on one CPU, so no migrate lines: cross_cpu and
+             migration are not applicable
 
 tests/host/test_conformance.py runs the kit on each and checks every test's
 verdict.
@@ -137,20 +141,29 @@ class RepeatCpu(PoolCpu):
         return self.last
 
 
+class Align8Cpu(PoolCpu):
+    def entry(self):
+        return (self.ks.byte() & 63) << 3
+
+
 class CarryCpu(PoolCpu):
     def entry(self):
         raw = self.ks.byte() | self.ks.byte() << 8
         return ((raw & 0x3FF) + 15) & ~15
 
 
-def sample_lines(make_cpu, labels, calls):
+def sample_lines(make_cpu, labels, calls, geometry=None):
     cpus = [make_cpu(label) for label in labels]
     order = Keystream(1000)
+    if geometry:
+        yield "geometry %d %d" % geometry
     yield "# cpu offset thread call"
     for _ in range(calls):
-        c = order.byte() % CPUS
+        c = order.byte() % len(cpus)
         yield f"{c} {cpus[c].entry()} t{c} getpid"
         cpus[c].exit(cpus[c])
+    if len(cpus) < 2:
+        return  # a call cannot move: no Bug 1 trials
     yield "# migrate from to leaked next"
     for _ in range(TRIALS):
         leaked = cpus[0].entry()
@@ -169,6 +182,8 @@ SAMPLES = {
     "carry": (CarryCpu, range(CPUS), CALLS),
     "biased": (BiasedCpu, range(CPUS), CALLS),
     "repeat": (RepeatCpu, range(CPUS), CALLS),
+    "align8": (Align8Cpu, range(CPUS), CALLS, (8, 64)),
+    "uniprocessor": (PoolCpu, [0], CALLS),
 }
 
 
@@ -182,8 +197,8 @@ def compressed(lines):
 def main():
     check = "--check" in sys.argv[1:]
     stale = 0
-    for name, (make_cpu, labels, calls) in SAMPLES.items():
-        data = compressed(sample_lines(make_cpu, labels, calls))
+    for name, spec in SAMPLES.items():
+        data = compressed(sample_lines(*spec))
         path = os.path.join(HERE, name + ".txt.gz")
         if check:
             with open(path, "rb") as f:

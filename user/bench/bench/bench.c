@@ -36,6 +36,14 @@
  * meanwhile: they do not time IPC, and their cost would be in the round
  * trip. User-side rows only.
  *
+ * Interrupt latency, under off, prng and pool each round, idle and under
+ * load (a getpid loop on every CPU, then an IPC storm on every CPU):
+ * irq/uart, irq/uart-getpid, irq/uart-ipc (the UART's interrupt to the
+ * user-space driver's return from notify_wait, user side) and irq/timer,
+ * irq/timer-getpid, irq/timer-ipc (the tick handler's entry less the
+ * deadline the kernel programmed, side "timer", in the timer counter's
+ * ticks: BENCH timer gives its rate).
+ *
  * Output: the BENCH lines scripts/bench_report.py reads (its header says
  * the format), one row per side (user, kernel), strategy, call and round,
  * and at the end each histogram's buckets summed over the rounds. The exit
@@ -182,6 +190,43 @@ static void read_kernel(unsigned id, unsigned slot, struct hist *out)
     syscall6(SYS_latency_read, -1, id, slot, (long)out, 1, 0);
 }
 
+/*
+ * Under -icount (exact counts): QUIET_CALLS timed getpid calls under off,
+ * timers on, with no read between them and fewer than a ring holds. The
+ * kernel drains its rings only where no timed call sees it (the idle loop,
+ * a read: kernel/latency/latency.h), so the slowest of them is the median
+ * plus at most a timer tick's own handling. When the tick left the drain
+ * to the next return to user mode, one call in a tick's worth carried every
+ * sample since the last one (25,856 instructions at make bench's shift=0,
+ * 40 each): the check fails (exit status 1) above QUIET_BOUND medians.
+ */
+#define QUIET_CALLS 2000
+#define QUIET_BOUND 60
+static bool quiet_check(void)
+{
+    static struct hist h;
+    long before = syscall0(SYS_kstack_get);
+    syscall1(SYS_kstack_set, KSTACK_OFF);
+    read_kernel(KSTACK_OFF, LATENCY_GETPID, &discard); /* the rings empty */
+    sleep_ns(5000000);                                 /* the pool topped up meanwhile */
+    hist_reset(&h);
+    for (long i = 0; i < QUIET_CALLS; i++) {
+        uint64_t t0 = counter_begin(counter_kind);
+        raw_syscall0(SYS_getpid); /* as above */
+        uint64_t d = counter_end(counter_kind) - t0;
+        hist_add(&h, d > empty_cost ? d - empty_cost : 0);
+    }
+    read_kernel(KSTACK_OFF, LATENCY_GETPID, &discard);
+    syscall1(SYS_kstack_set, (unsigned long)before);
+    uint64_t median = hist_percentile(&h, MEDIAN);
+    bool ok = h.max <= QUIET_BOUND * median;
+    printf("bench: %sno drain in a timed call: %d getpid calls under off, timers on, no read "
+           "between: median %lu, slowest %lu (at most %d medians)\n",
+           ok ? "" : "FAIL: ", QUIET_CALLS, (unsigned long)median, (unsigned long)h.max,
+           QUIET_BOUND);
+    return ok;
+}
+
 static void row(const char *side, unsigned id, const char *call, int round, const struct hist *h)
 {
     printf("BENCH row %s %s %s %d %lu %lu %lu %lu %lu %lu\n", side, names[id], call, round,
@@ -190,12 +235,24 @@ static void row(const char *side, unsigned id, const char *call, int round, cons
            (unsigned long)hist_percentile(h, 99900), (unsigned long)h->max);
 }
 
+/* Timed calls between two reads of the kernel's histogram inside a block:
+ * fewer than a ring of samples holds (2048, kernel/latency/latency.h), so
+ * the ring never fills and no timed call carries its drain; each read, in
+ * the untimed part, drains this CPU's rings. */
+#define READ_EVERY 1024
+
 /* One block: `n` timed calls of one kind under one strategy. */
 static void block(unsigned id, unsigned k, long n, int round)
 {
+    static struct hist kernel_part;
     hist_reset(&scratch);
+    hist_reset(&kernel_part);
     read_kernel(id, calls[k].slot, &discard); /* empty the kernel's: this block only */
     for (long i = 0; i < n; i++) {
+        if (i % READ_EVERY == READ_EVERY - 1) {
+            read_kernel(id, calls[k].slot, &discard);
+            hist_merge(&kernel_part, &discard);
+        }
         uint64_t t0 = counter_begin(counter_kind);
         raw_syscall0(calls[k].nr); /* as above */
         uint64_t d = counter_end(counter_kind) - t0;
@@ -203,9 +260,10 @@ static void block(unsigned id, unsigned k, long n, int round)
     }
     row("user", id, calls[k].name, round, &scratch);
     hist_merge(&sums[0][id][k], &scratch);
-    read_kernel(id, calls[k].slot, &scratch);
-    row("kernel", id, calls[k].name, round, &scratch);
-    hist_merge(&sums[1][id][k], &scratch);
+    read_kernel(id, calls[k].slot, &discard);
+    hist_merge(&kernel_part, &discard);
+    row("kernel", id, calls[k].name, round, &kernel_part);
+    hist_merge(&sums[1][id][k], &kernel_part);
 }
 
 static void print_cdf(const char *side, unsigned id, const char *call, const struct hist *h)
@@ -349,13 +407,25 @@ static void ipc_stop(void)
     }
 }
 
-/* Interrupt to user-space handler (user/bench/bench/bench_irq.h): irq/uart rows
- * under the IPC strategies, a tenth of the calls (each sample sends a byte
- * on a PL011), if this program was given the console device. */
+/* Interrupt latency (user/bench/bench/bench_irq.h), under the IPC
+ * strategies, idle and under each load (LOADS: none, a getpid loop on every
+ * CPU, an IPC storm on every CPU): irq/uart*, from making the UART raise
+ * its interrupt to the user-space handler thread's return from notify_wait
+ * (a tenth of the calls idle, a hundredth under load; each sample sends a
+ * byte on a PL011), if this
+ * program was given the console device; irq/timer*, how late the tick's
+ * handler ran after its programmed deadline, in the timer counter's ticks
+ * (a hundredth of the calls in ticks, every CPU's), rows of side "timer". */
+#define LOADS        3
+/* Under load a hundredth of the calls: on one CPU each sample waits for the
+ * load thread's time slice to end (SCHED_SLICE_TICKS, 4 ms). */
+#define LOADED_SHARE 100
+static const char *const uart_rows[LOADS] = {"irq/uart", "irq/uart-getpid", "irq/uart-ipc"};
+static const char *const timer_rows[LOADS] = {"irq/timer", "irq/timer-getpid", "irq/timer-ipc"};
 static bool irq_on;
-static long irq_missed;
-static unsigned irq_cpus; /* CPUs online: one getpid loop each for irq/uart-load */
-static struct hist irq_sums[KSTACK_NR], irq_load_sums[KSTACK_NR];
+static long irq_missed, load_failed;
+static unsigned irq_cpus; /* CPUs online: one load thread each */
+static struct hist irq_sums[KSTACK_NR][LOADS], timer_sums[KSTACK_NR][LOADS];
 
 static void irq_start(void)
 {
@@ -367,40 +437,62 @@ static void irq_start(void)
                err);
     else
         printf("bench: irq/uart: from making the UART raise its interrupt to the handler "
-               "thread's return from notify_wait, on CPU 0 (1/%d of the calls); "
-               "irq/uart-load: the same with a getpid loop on every CPU\n",
-               IPC_XCPU_SHARE);
+               "thread's return from notify_wait, on CPU 0 (1/%d of the calls; under load "
+               "1/%d)\n",
+               IPC_XCPU_SHARE, LOADED_SHARE);
+    printf("bench: irq/timer: the tick handler's entry less the deadline the kernel "
+           "programmed, in ticks of the timer's counter (side timer), every CPU's, over "
+           "1/100 of the calls in ticks; -getpid: with a getpid loop on every CPU, -ipc: with "
+           "an IPC storm (call0 round trips to the echo server) on every CPU\n");
 }
 
-/* One irq/uart row (loaded: irq/uart-load, a getpid loop on every CPU). */
-static void irq_row(unsigned id, long n, int round, bool loaded)
+/* One irq/uart row under load `load` (0: none). */
+static void uart_row(unsigned id, long n, int round, unsigned load)
 {
-    const char *name = loaded ? "irq/uart-load" : "irq/uart";
     hist_reset(&scratch);
-    syscall1(SYS_latency_ctl, LATENCY_OFF); /* as for the IPC rows: user side only */
-    if (loaded)
-        bench_irq_load(irq_cpus);
-    long missed = bench_irq_samples((n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE, 2, counter_kind,
-                                    empty_cost, &scratch);
-    if (loaded)
-        bench_irq_unload();
-    syscall1(SYS_latency_ctl, LATENCY_ON);
+    long share = load ? LOADED_SHARE : IPC_XCPU_SHARE;
+    long missed = bench_irq_samples((n + share - 1) / share, 2, counter_kind, empty_cost, &scratch);
     if (missed) {
-        printf("bench: %s under %s: %ld interrupts never reached the handler: row left out\n", name,
-               names[id], missed);
+        printf("bench: %s under %s: %ld interrupts never reached the handler: row left out\n",
+               uart_rows[load], names[id], missed);
         irq_missed += missed;
         return;
     }
-    row("user", id, name, round, &scratch);
-    hist_merge(loaded ? &irq_load_sums[id] : &irq_sums[id], &scratch);
+    row("user", id, uart_rows[load], round, &scratch);
+    hist_merge(&irq_sums[id][load], &scratch);
+}
+
+/* One irq/timer row under load `load`. */
+static void timer_row(unsigned id, long n, int round, unsigned load)
+{
+    hist_reset(&scratch);
+    long err = bench_timer_samples((n + 99) / 100, &scratch);
+    if (err || scratch.count == 0) {
+        printf("bench: %s under %s: no samples (error %ld): row left out\n", timer_rows[load],
+               names[id], err);
+        return;
+    }
+    row("timer", id, timer_rows[load], round, &scratch);
+    hist_merge(&timer_sums[id][load], &scratch);
 }
 
 static void irq_block(unsigned id, long n, int round)
 {
-    if (!irq_on || !(IPC_STRATEGIES & (1u << id)))
+    if (!(IPC_STRATEGIES & (1u << id)))
         return;
-    irq_row(id, n, round, false);
-    irq_row(id, n, round, true);
+    syscall1(SYS_latency_ctl, LATENCY_OFF); /* as for the IPC rows: user side only */
+    for (unsigned load = 0; load < LOADS; load++) {
+        if (load == BENCH_LOAD_IPC && ipc_server[IPC_SAME] < 0)
+            continue; /* ipc_start said why */
+        if (load)
+            bench_irq_load(irq_cpus, (int)load, ipc_server[IPC_SAME]);
+        if (irq_on)
+            uart_row(id, n, round, load);
+        timer_row(id, n, round, load);
+        if (load)
+            load_failed += bench_irq_unload();
+    }
+    syscall1(SYS_latency_ctl, LATENCY_ON);
 }
 
 static void print_ipc_cdfs(void)
@@ -419,10 +511,12 @@ static void print_ipc_cdfs(void)
                 }
             }
         }
-        if (irq_sums[id].count)
-            print_cdf("user", id, "irq/uart", &irq_sums[id]);
-        if (irq_load_sums[id].count)
-            print_cdf("user", id, "irq/uart-load", &irq_load_sums[id]);
+        for (unsigned load = 0; load < LOADS; load++) {
+            if (irq_sums[id][load].count)
+                print_cdf("user", id, uart_rows[load], &irq_sums[id][load]);
+            if (timer_sums[id][load].count)
+                print_cdf("timer", id, timer_rows[load], &timer_sums[id][load]);
+        }
     }
 }
 
@@ -565,6 +659,7 @@ int main(int argc, char **argv)
     printf("BENCH arch %s\n", ARCH_USER_NAME);
     printf("BENCH counter %s %lu\n", counters[counter_kind % 5], st.hz);
     printf("BENCH icount %ld\n", icount);
+    printf("BENCH timer %lu\n", st.timer_hz);
     null_calls(0);
     /* BENCH null 2: the same with kstack.erase on (kernel/syscall/erase.c) */
     if (syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 1) == 0) {
@@ -577,6 +672,7 @@ int main(int argc, char **argv)
         return 1;
     }
     null_calls(1);
+    bool quiet = !icount_run || quiet_check();
     printf("bench: %ld calls x %d system calls x %ld rounds per strategy; counter %s; empty "
            "read pair %lu ticks (user), %lu (kernel), both subtracted\n",
            n, NCALLS, rounds, counters[counter_kind % 5], (unsigned long)empty_cost, st.read_cost);
@@ -634,8 +730,10 @@ int main(int argc, char **argv)
         printf("bench: %ld IPC round trips failed\n", ipc_failed);
     if (irq_missed)
         printf("bench: %ld interrupts never reached the handler\n", irq_missed);
+    if (load_failed)
+        printf("bench: %ld IPC storm calls failed\n", load_failed);
     if (one_way_bad)
         printf("bench: FAIL: %ld one-way blocks failed their sanity check\n", one_way_bad);
     printf("BENCH end\n");
-    return ipc_failed || irq_missed || one_way_bad ? 1 : 0;
+    return ipc_failed || irq_missed || one_way_bad || load_failed || !quiet ? 1 : 0;
 }

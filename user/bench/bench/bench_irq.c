@@ -2,9 +2,11 @@
 /* user/bench/bench/bench_irq.c - interrupt to user-space handler latency (see bench_irq.h). */
 #include "user/bench/bench/bench_irq.h"
 
+#include "kernel/uapi/latency.h"
 #include "lib/user/counter.h"
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
+#include "user/common/bench_ipc.h"
 #include "user/common/uart_dev.h"
 
 #define DEV_H    0
@@ -105,34 +107,75 @@ long bench_irq_samples(long n, long warm, unsigned long counter, uint64_t empty,
 }
 
 #define LOAD_MAX 8
-static volatile int load_stop, load_running;
+static volatile int load_stop, load_running, load_kind, load_server;
+static volatile long load_failed;
 static char load_stacks[LOAD_MAX][8192] __attribute__((aligned(16)));
+static unsigned long load_bufs[LOAD_MAX][IPC_BUF_WORDS];
+static struct hist load_hists[LOAD_MAX]; /* the storm's round trips: not reported */
+
+/* One IPC storm thread's calls, a burst at a time, until stopped. */
+static void storm(unsigned long c)
+{
+    ipc_set_buffer(load_bufs[c]);
+    while (!load_stop) {
+        long err;
+        hist_reset(&load_hists[c]);
+        long failed = bench_ipc_round_trips(load_server, 0, 64, 0, kind, 0, &load_hists[c], &err);
+        if (failed) {
+            __atomic_fetch_add(&load_failed, failed, __ATOMIC_RELAXED);
+            break;
+        }
+    }
+}
 
 static void load_loop(void *arg)
 {
-    sys_sched_setaffinity(0, 1ul << (unsigned long)arg);
+    unsigned long c = (unsigned long)arg;
+    sys_sched_setaffinity(0, 1ul << c);
     yield();
     __atomic_fetch_add(&load_running, 1, __ATOMIC_RELEASE);
-    while (!load_stop)
-        getpid();
+    if (load_kind == BENCH_LOAD_IPC)
+        storm(c);
+    else {
+        while (!load_stop)
+            getpid();
+    }
     __atomic_fetch_sub(&load_running, 1, __ATOMIC_RELEASE);
 }
 
-void bench_irq_load(unsigned cpus)
+int bench_irq_load(unsigned cpus, int which, int ipc_server)
 {
     int started = 0;
     load_stop = 0;
+    load_failed = 0;
+    load_kind = which;
+    load_server = ipc_server;
     for (unsigned long c = 0; c < cpus && c < LOAD_MAX; c++)
         started += thread_create(load_loop, (void *)c, load_stacks[c], sizeof(load_stacks[c])) > 0;
     while (__atomic_load_n(&load_running, __ATOMIC_ACQUIRE) < started)
         yield();
+    return started;
 }
 
-void bench_irq_unload(void)
+long bench_irq_unload(void)
 {
     load_stop = 1;
     while (__atomic_load_n(&load_running, __ATOMIC_ACQUIRE) > 0)
         yield();
+    return load_failed;
+}
+
+long bench_timer_samples(long ticks, struct hist *out)
+{
+    static struct hist h;
+    long err = syscall6(SYS_latency_ctl, LATENCY_TIMER, -1, (long)&h, 1, 0, 0); /* start afresh */
+    if (err)
+        return err;
+    sleep_ns((uint64_t)ticks * 1000000ull); /* SCHED_TICK_HZ: 1000 */
+    err = syscall6(SYS_latency_ctl, LATENCY_TIMER, -1, (long)&h, 1, 0, 0);
+    if (!err)
+        hist_merge(out, &h);
+    return err;
 }
 
 void bench_irq_stop(void)

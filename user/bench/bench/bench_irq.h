@@ -32,10 +32,23 @@ long bench_irq_start(void);
  * (not reset first). Returns how many got no interrupt within 1 s. */
 long bench_irq_samples(long n, long warm, unsigned long counter, uint64_t empty, struct hist *out);
 
-/* Load for the irq/uart-load rows: a getpid loop pinned to each of the
- * first `cpus` CPUs (at most 8), running until bench_irq_unload(). */
-void bench_irq_load(unsigned cpus);
-void bench_irq_unload(void);
+/* The load of the rows under load (irq/uart-getpid, irq/uart-ipc,
+ * irq/timer-getpid, irq/timer-ipc): a thread pinned to each of the first
+ * `cpus` CPUs (at most 8), running until bench_irq_unload(): a getpid loop
+ * (BENCH_LOAD_GETPID), or an IPC storm (BENCH_LOAD_IPC): call0 round trips
+ * to echo server `ipc_server` (user/common/bench_ipc.h), as fast as they go.
+ * Returns the threads started. */
+#define BENCH_LOAD_GETPID 1
+#define BENCH_LOAD_IPC    2
+int bench_irq_load(unsigned cpus, int kind, int ipc_server);
+/* Stop the load; the IPC storm's failed calls (0 for getpid). */
+long bench_irq_unload(void);
+
+/* How late the timer interrupt's handler ran after its programmed deadline
+ * (SYS_latency_ctl LATENCY_TIMER; kernel/latency/timer_lag.c), every
+ * CPU's, over `ticks` ticks of this thread sleeping: into out (not reset
+ * first), in the timer counter's ticks. 0, or -errno. */
+long bench_timer_samples(long ticks, struct hist *out);
 
 /* Stop the handler thread and give the interrupt back to the kernel. */
 void bench_irq_stop(void);

@@ -116,6 +116,7 @@ struct arch_cpu {
     uint64_t icache_writes_seen; /* riscv_icache_writes at this hart's last FENCE.I */
     uint64_t retried_fault_pc;   /* the user page fault last retried here (trap.c) */
     uint64_t retried_fault_va;
+    uint64_t timer_deadline; /* the `time` value the tick was programmed for (timer.c) */
 };
 
 #define SSTATUS_SIE (1ul << 1) /* supervisor interrupt enable (priv spec 4.1.1) */
