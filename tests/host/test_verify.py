@@ -6,9 +6,11 @@ Runs lib/kstack/verify/verify.py over lib/kstack, lib/lfsr113.c and
 lib/chacha20.c (its lines verify.<function>, verify.eva.<unit>, which
 tests/run.py prints as host.verify.*), then, when every one passed, each
 contract mutant (tests/mutants/*.mut with `host: verify`) in a copy of those
-files: verify.mutant.<name>_killed is ok when the lines its `kills:` names
-fail. Results are kept in build/verify/ under a hash of every file they
-depend on, so an unchanged tree answers at once. A course lab's tree (no
+files, re-proving only the runs its `kills:` lines belong to:
+verify.mutant.<name>_killed is ok when a line its `kills:` names (a
+property, verify.<function>.<property>) fails. Results are kept in
+build/verify/ under a hash of every file they depend on and of the tools'
+versions, so an unchanged tree answers at once. A course lab's tree (no
 lib/kstack/verify) has nothing to verify: skipped. Python standard library.
 """
 import fnmatch

@@ -4,12 +4,18 @@
 """lib/kstack/verify/verify.py - the library's proofs, with Frama-C (Debian's
 frama-c-base: EVA and WP), why3 and the provers z3 and cvc4.
 
-  verify.py [--build DIR] [--kernel-libs ROOT] [--only NAME,...]
+  verify.py [--build DIR] [--kernel-libs ROOT] [--only LINE,...] [--jobs N]
 
-Runs, two at a time:
+Runs, N at a time (the CPU count), the longest first:
   * WP on the ACSL contracts of kstack.h and the library's .c files, the
-    run-time errors (-wp-rte) of the same functions included; one KTAP line
-    verify.<function> per function, ok when every goal is proved;
+    run-time errors (-wp-rte) of the same functions included, one Frama-C
+    run per function; a KTAP line verify.<function>, ok when every goal is
+    proved, and verify.<function>.<property> per property (a clause's
+    label, rte, <callee>_requires);
+  * the same for the functions that make an offset with the alignment and
+    mask unknown (verify/geometry.c): verify.any_geometry.<function>; and
+    kstack_offset_of() in each of the 528 geometries of a 32-bit offset:
+    verify.any_geometry.kstack_offset_of;
   * EVA (value analysis) from verify/eva_main.c over the C alone: one line
     verify.eva.kstack, ok when it reports zero alarms, reaches the end and
     no CHECK failed; with --kernel-libs, the same for the kernel's
@@ -18,8 +24,9 @@ Runs, two at a time:
     component live (verify.kstack_lfsr_step_keeps_state_alive).
 Prints KTAP and exits 1 if anything failed. The why3 configuration is made
 in DIR (why3 config detect), never read from ~/.why3.conf; DIR also keeps
-each tool's log. --only runs the named functions and EVA units (eva.kstack).
-docs/verification.md says what each line proves. Python standard library.
+each tool's log. --only runs the named runs (a function, any_geometry.<function>,
+eva.<unit>, kstack_lfsr_step_keeps_state_alive). docs/verification.md says
+what each line proves. Python standard library.
 """
 import argparse
 import os
