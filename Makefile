@@ -17,6 +17,7 @@
 #   make mutate [MUTANTS=a,b] [ARCH=...] break each safety check, check a test fails
 #   make lab LAB=n DEST=dir             a course lab's student tree (docs/labs/)
 #   make grade LAB=n [ARCH=...]         grade a lab: each test with its points, Score: X/Y
+#   make bench LINUX=1 / make conformance-linux  Debian's own Linux beside it (linux/linux.mk)
 #   make newlib [ARCH=...]              build newlib for user programs (cached in build/newlib)
 #   make deps                           install the Debian packages (as root)
 #   make qemu-gdb / make gdb            debug with gdb-multiarch
@@ -99,7 +100,12 @@ Q := $(if $(filter 1,$(V)),,@)
 
 include arch/$(ARCH)/arch.mk
 
-CC := $(CROSS_COMPILE)gcc
+# ccache (a Debian package, in scripts/deps.sh) compiles a file once for all
+# the kernel variants make test builds (DEBUG_CALLS=0, VULN=1, IRQSOFF=1): it
+# hashes the preprocessed source, so a file whose text the variant's define
+# does not change is not compiled again. CCACHE= compiles everything.
+CCACHE ?= $(shell command -v ccache 2>/dev/null)
+CC := $(if $(CCACHE),$(CCACHE) )$(CROSS_COMPILE)gcc
 LD := $(CROSS_COMPILE)ld
 OBJCOPY := $(CROSS_COMPILE)objcopy
 OBJDUMP := $(CROSS_COMPILE)objdump
@@ -384,6 +390,9 @@ endif
 # make bench: the full benchmark on every arch (or ARCH=...), with the
 # tables, build/bench/<arch>/results.csv and the plots (scripts/bench.py),
 # then the scaling table at SCALING CPUs ("" for none).
+# LINUX=1 also boots Debian's own Linux kernel (x86_64, arm64) with
+# randomize_kstack_offset=on and =off, timing the same calls the same way,
+# and puts its rows beside every strategy (linux/linux.mk, linux/README.md).
 N ?= 20000
 ROUNDS ?= 5
 STRATEGIES ?= all
@@ -393,8 +402,11 @@ BENCH_ARCHES := $(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES))
 bench: check-deps
 	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; \
 	    $(MAKE) --no-print-directory ARCH=$$a IRQSOFF=1 image || exit 1; done
+	$(Q)$(if $(filter 1,$(LINUX)),$(MAKE) --no-print-directory linux-client \
+	    LINUX_ARCHES="$(filter-out riscv64,$(BENCH_ARCHES))" &&) true
 	$(Q)$(PYTHON) scripts/bench.py --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
-	    --strategies $(STRATEGIES) --icount $(ICOUNT) --scaling "$(SCALING)"
+	    --strategies $(STRATEGIES) --icount $(ICOUNT) --scaling "$(SCALING)" \
+	    $(if $(filter 1,$(LINUX)),--linux)
 
 # make fuzz: user/longrun/fuzz on every arch (or ARCH=), FUZZ_CALLS calls from
 # FUZZ_SEED (default: from the clock, printed); FUZZ_REPLAY=B runs batch B of
@@ -408,6 +420,8 @@ fuzz soak: check-deps
 	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
 	$(Q)$(PYTHON) scripts/longrun.py $@ --arches "$(BENCH_ARCHES)" --calls $(FUZZ_CALLS) \
 	    --seed "$(FUZZ_SEED)" --replay "$(FUZZ_REPLAY)" --minutes $(MINUTES) --smp $(SMP)
+
+include linux/linux.mk
 
 # tests/run.py asks for the exact command line through this target; a boot
 # path may need files made first (QEMU_DEPS_<boot>: a test devicetree).

@@ -311,7 +311,7 @@ void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next);
 
 /* (inline) System call ABI: the number and the six arguments, contiguous in
  * the trapframe in ABI order so that handlers read them in place. (The
- * result is syscall_dispatch()'s return value: the entry code returns it.) */
+ * result is syscall_dispatch_<s>()'s return value: the entry code returns it.) */
 static inline unsigned long arch_sc_nr(const struct trapframe *tf);
 static inline const uintptr_t *arch_sc_args(const struct trapframe *tf);
 /* (inline) The user trapframe of the thread whose kernel stack top is

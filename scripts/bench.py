@@ -35,6 +35,12 @@ under the table says whether it is within 2% (all kept in
 build/bench/scaling.txt). The mean can move more: under -icount every
 CPU reads one virtual clock, which another CPU's busy time slice (QEMU
 runs the CPUs in turn on one thread) advances during a timed call. Logs in build/bench/<arch>/scale-<cpus>.log.
+With --linux (make bench LINUX=1), after each of x86_64 and arm64 its
+benchmark boots Debian's own Linux kernel twice through scripts/linux_run.py
+(randomize_kstack_offset=off, then =on), with the same calls, rounds and
+-icount setting and one CPU, and hands both logs to the report (--linux),
+which puts Linux's rows beside every strategy (scripts/bench_linux.py).
+Debian 12 ships no riscv64 kernel: riscv64 says so and has no Linux rows.
 Python standard library only.
 """
 import argparse
@@ -50,6 +56,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 import harness  # noqa: E402  (the one place that boots QEMU)
 
 ICOUNT = "-icount shift=0,align=off,sleep=off -rtc clock=vm"
+LINUX_ARCHES = ("x86_64", "arm64")  # Debian 12 has kernels for these
 ROUND = re.compile(r"bench: round (\d+) of (\d+), strategy (\S+)")
 
 
@@ -86,14 +93,17 @@ def show_progress(progress, arch):
     return on_line
 
 
-def report(log_path, out_dir, check):
-    """scripts/bench_report.py on the log: its tables printed and kept as report.txt."""
+def report(log_path, out_dir, check, linux_logs=(), note=""):
+    """scripts/bench_report.py on the log (and Debian's Linux's, --linux):
+    its tables printed and kept as report.txt."""
     cmd = [sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
            log_path, "--out", out_dir] + (["--check"] if check else [])
+    cmd += [a for log in linux_logs for a in ("--linux", log)]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
-    sys.stdout.write(r.stdout)
+    text = r.stdout + (f"\n{note}\n" if note else "")
+    sys.stdout.write(text)
     with open(os.path.join(out_dir, "report.txt"), "w") as f:
-        f.write(r.stdout)
+        f.write(text)
     return r.returncode == 0
 
 
@@ -117,7 +127,29 @@ def run_arch(arch, args):
         print(f"bench: {arch}: timed out after {args.timeout} s", flush=True)
         return False
     print(f"bench: {arch}: {s.secs:.0f} s", flush=True)
-    return report(f"{path}.log", out_dir, args.check)
+    logs = linux(arch, args) if args.linux else []
+    note = (f"{arch}: no Linux rows: Debian 12 ships no {arch} kernel (not one of its release "
+            "architectures)" if args.linux and arch not in LINUX_ARCHES else "")
+    return report(f"{path}.log", out_dir, args.check, logs, note)
+
+
+def linux(arch, args):
+    """LINUX=1: Debian's own kernel booted twice in the same QEMU
+    (scripts/linux_run.py), randomize_kstack_offset=on and =off, timing the
+    same calls the same way (linux/client/lx_bench.c); the logs that ran."""
+    if arch not in LINUX_ARCHES:
+        return []
+    run, logs = _load("linux_run"), []
+    for state in ("off", "on"):
+        log = os.path.join(ROOT, "build", "bench", arch, f"linux-{state}.log")
+        print(f"bench: {arch}: booting Debian's Linux, randomize_kstack_offset={state}",
+              flush=True)
+        s = run.run(arch, "bench", log, f"{args.calls},{args.rounds},{args.icount}",
+                    f"linux-{state}", state, args.icount, 1, args.timeout)
+        print(f"bench: {arch}: Linux {state}: {s.secs:.0f} s"
+              + (" (timed out)" if s.timed_out else ""), flush=True)
+        logs += [] if s.timed_out else [log]
+    return logs
 
 
 WINDOW = re.compile(r"cpu(\d+): longest IRQs-off window (\d+) instructions \((\d+) ticks\) "
@@ -245,6 +277,8 @@ def main():
     ap.add_argument("--scaling", default="1 2 4 8", help="CPU counts of the scaling table "
                     "('' for none)")
     ap.add_argument("--scale-calls", type=int, default=5000)
+    ap.add_argument("--linux", action="store_true", help="Debian's own Linux's rows beside "
+                    "ours (x86_64, arm64; scripts/linux_run.py)")
     args = ap.parse_args()
     ok = True
     for arch in args.arches.split():

@@ -93,8 +93,8 @@ def arch_section(bench_dir, arch):
                      + (f' &middot; serial log: <a href="{esc(arch)}/bench.log">{esc(arch)}/bench.log'
                         "</a>" if os.path.exists(os.path.join(d, "bench.log")) else "") + "</p>")
     pngs = sorted(n for n in os.listdir(d) if n.endswith(".png")) if os.path.isdir(d) else []
-    # The change tables first, then the latency CDFs.
-    pngs.sort(key=lambda n: (not n.startswith("table-"), n))
+    # What each strategy adds first, then the latency tails.
+    pngs.sort(key=lambda n: (not n.startswith("cost-"), n))
     if pngs:
         parts.append("<div>")
         for n in pngs:
@@ -110,7 +110,8 @@ def write_index(bench_dir, arches):
     body = [f"<h1>stackshift: make bench</h1>",
             '<p class="note">Per arch: the change of each stack offset strategy against '
             "<code>off</code> (scripts/bench_report.py), the comparison with the published "
-            "figures, and the plots. Under QEMU TCG only ratios within one run mean anything; "
+            "figures, Debian's own Linux beside them (<code>make bench LINUX=1</code>) and the "
+            "plots. Under QEMU TCG only ratios within one run mean anything; "
             "under <code>ICOUNT=1</code> the values are exact instruction counts.</p>",
             "<nav>" + "".join(f'<a href="#{esc(a)}">{esc(a)}</a>' for a in arches) + "</nav>"]
     body += [arch_section(bench_dir, a) for a in arches]

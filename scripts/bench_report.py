@@ -57,10 +57,14 @@ each way. One-way rows, measured in calls of their own (call0 and call64):
 Output: DIR/results.csv (one line per row record); printed, per arch and side,
 the seeds' table (percent change of mean, p99 and p99.9 against "off", with
 (R)/(I) when the 95% Student-t intervals over the rounds do not overlap) and
-a table beside the published figures; DIR/cdf-<syscall>.png (user side),
-DIR/cdf-kernel-<syscall>.png and DIR/table-<side>.png ("/" in a syscall
-becomes "-"); beside the IPC rows, other kernels' published IPC costs for
-scale. --check exits 1 unless every arch has finished tables, every
+a table beside the published figures; DIR/tail-<syscall>.png (user side)
+and DIR/tail-kernel-<syscall>.png, the latency tails as exceedance plots,
+and DIR/cost-<side>.png, what each strategy adds to getpid
+(scripts/bench_plots.py; "/" in a syscall becomes "-"); beside the IPC rows,
+other kernels' published IPC costs for scale. --linux LOG (repeatable) adds
+Debian's own Linux's rows from `make bench LINUX=1` (scripts/bench_linux.py):
+its columns in every table and plot, and a table of absolute figures with
+the ratios the README quotes. --check exits 1 unless every arch has finished tables, every
 syscall in them has rows for "off", and "off" has the lowest mean on the
 invalid syscall.
 """
@@ -361,17 +365,14 @@ def write_csv(run, path):
         w.writerow(CSV_HEADER)
         for r in run.rows:
             mean = f"{r['mean'] // 1000}.{r['mean'] % 1000:03d}"
-            w.writerow([run.arch, run.counter, r["side"], r["strategy"], r["syscall"], r["round"],
+            w.writerow([run.arch, r.get("counter", run.counter), r["side"], r["strategy"],
+                        r["syscall"], r["round"],
                         r["count"], mean, r["p50"], r["p99"], r["p999"], r["max"]])
 
 
 # ---- Plots (gnuplot) ------------------------------------------------------
 # Each plot is one gnuplot script on stdin with its data inline (datablocks),
-# so no temporary files are left. pngcairo when this gnuplot has it, else png.
-# noenhanced: names like x86_64 must not turn into subscripts.
-TERMINAL = ('if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) '
-            '{ set terminal pngcairo noenhanced size 1000,600 } '
-            'else { set terminal png noenhanced size 1000,600 }\n')
+# so no temporary files are left (scripts/bench_plots.py writes them).
 
 
 def gnuplot(script):
@@ -380,77 +381,37 @@ def gnuplot(script):
         warn("gnuplot failed: " + p.stderr.strip().replace("\n", "; "))
 
 
-def quote(s):
-    return '"' + s.replace('"', "'") + '"'
-
-
-def cdf_plot(run, side, syscall, path):
-    series = [(s, run.cdf[(side, s, syscall)]) for s in run.keys(side, 1)
-              if (side, s, syscall) in run.cdf] + \
-             [(k[1], b) for k, b in sorted(run.cdf.items())
-              if k[0] == side and k[2] == syscall and k[1] not in run.keys(side, 1)]
-    series = [(s, b) for s, b in series if sum(b.values()) > 0]
-    if not series:
-        return False
-    out = [TERMINAL, f"set output {quote(path)}",
-           f"set title {quote(f'{run.arch} {syscall}, {side} side: latency CDF per strategy')}",
-           f"set xlabel {quote(unit(run) + ': lower edge of the histogram bucket')}",
-           'set ylabel "fraction of calls up to this bucket"',
-           "set yrange [0:1.02]", "set key bottom right", "set grid"]
-    lows = [lo for _, b in series for lo in b]
-    if min(lows) > 0 and max(lows) > 20 * min(lows):
-        out.append("set logscale x")
-    plots = []
-    for i, (strategy, buckets) in enumerate(series):
-        total, seen = sum(buckets.values()), 0
-        out.append(f"$d{i} << EOD")
-        for lower in sorted(buckets):
-            seen += buckets[lower]
-            out.append(f"{lower} {seen / total:.6f}")
-        out.append("EOD")
-        plots.append(f"$d{i} using 1:2 with steps linewidth 2 title {quote(strategy)}")
-    out.append("plot " + ", ".join(plots))
-    gnuplot("\n".join(out) + "\n")
-    return True
-
-
-def table_plot(run, side, path):
-    others = [s for s in run.keys(side, 1) if s != "off"]
-    if not others:
-        return False
-    out = [TERMINAL, f"set output {quote(path)}",
-           f"set title {quote(f'{run.arch}, {side} side: change against off')}",
-           'set ylabel "change of the per-round average (%)"', "set style data histograms",
-           "set style histogram clustered gap 1", "set style fill solid 0.8 border -1",
-           "set xtics rotate by -30 nomirror", "set grid ytics", 'set datafile missing "?"',
-           "set key outside right", "$d << EOD", " ".join(["label"] + [quote(s) for s in others])]
-    for sc in run.keys(side, 2):
-        for field, label in STATS:
-            off = run.values(side, "off", sc, field)
-            vals = []
-            for s in others:
-                other = run.values(side, s, sc, field)
-                change = compare(off, other)[0] if off and other else None
-                vals.append("?" if change is None else f"{change:.4f}")
-            out.append(" ".join([quote(f"{sc} {label}")] + vals))
-    out += ["EOD", f"plot for [i=2:{len(others) + 1}] $d using i:xtic(1) title columnheader(i)"]
-    gnuplot("\n".join(out) + "\n")
-    return True
+def _bench_plots():
+    """scripts/bench_plots.py (the pictures), loaded beside this file."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_plots.py")
+    spec = importlib.util.spec_from_file_location("bench_plots", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def plots(run, outdir):
+    """tail-*.png (exceedance, log-log) per call and side, cost-<side>.png
+    (added instructions, the legacy designs in their own panel):
+    scripts/bench_plots.py says what each shows."""
     if not shutil.which("gnuplot"):
         print("plots: gnuplot is missing (Debian package gnuplot-nox, see scripts/deps.sh): "
               "skipped")
         return
-    made = []
+    bp, made = _bench_plots(), []
+    what = "instructions" if run.icount else "counter ticks"
     for side in SIDES:
         for sc in run.keys(side, 2) + sorted({k[2] for k in run.cdf if k[0] == side}):
-            name = ("cdf-" if side == "user" else "cdf-kernel-") + sc.replace("/", "-") + ".png"
-            if name not in made and cdf_plot(run, side, sc, os.path.join(outdir, name)):
+            name = ("tail-" if side == "user" else "tail-kernel-") + sc.replace("/", "-") + ".png"
+            script = bp.tail_script(run, side, sc, os.path.join(outdir, name), what)
+            if name not in made and script:
+                gnuplot(script)
                 made.append(name)
-        if table_plot(run, side, os.path.join(outdir, f"table-{side}.png")):
-            made.append(f"table-{side}.png")
+        script = bp.cost_script(run, side, os.path.join(outdir, f"cost-{side}.png"), what)
+        if script:
+            gnuplot(script)
+            made.append(f"cost-{side}.png")
     print(f"plots: {', '.join(made) if made else 'none (no data)'} in {outdir}")
 
 
@@ -474,7 +435,9 @@ def check(run):
         o = statistics.fmean(off)
         for s in run.keys(side, 1):
             vals = run.values(side, s, "invalid", "mean")
-            if s != "off" and vals and statistics.fmean(vals) < o:
+            if s == "off" or s.startswith("linux"):  # Debian's Linux: another kernel
+                continue
+            if vals and statistics.fmean(vals) < o:
                 bad.append(f"{run.arch} {side}: {s} is faster than off on invalid by mean "
                            f"({statistics.fmean(vals):.3f} < {o:.3f})")
     return bad
@@ -503,6 +466,16 @@ def null_lines(run):
     return out
 
 
+def _bench_linux():
+    """scripts/bench_linux.py (Debian's Linux rows), loaded beside this file."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_linux.py")
+    spec = importlib.util.spec_from_file_location("bench_linux", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--log", required=True, help="the serial log of the benchmark")
@@ -510,9 +483,16 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless the tables were made and off is fastest on invalid")
     ap.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    ap.add_argument("--linux", action="append", default=[], metavar="LOG",
+                    help="a log of Debian's Linux (make bench LINUX=1): its rows beside ours")
     args = ap.parse_args(argv)
     with open(args.log, errors="replace") as f:
         runs = parse_log(f)
+    lx = _bench_linux() if args.linux else None
+    for path in args.linux:
+        arch = lx.merge(None, path, parse_log)
+        if lx.merge(runs.get(arch), path, parse_log) is None or arch not in runs:
+            warn(f"{path}: no Linux rows for an arch of this log: ignored")
     if not any(r.rows for r in runs.values()):
         warn(f"no BENCH row records in {args.log}")
         return 1
@@ -533,6 +513,8 @@ def main(argv=None):
             if lines:
                 print("\n".join(lines) + "\n")
         print("\n".join(published_table(run)) + "\n")
+        if lx and lx.table(run):
+            print("\n".join(lx.table(run)) + "\n")
         if published_ipc_table(run):
             print("\n".join(published_ipc_table(run)) + "\n")
         if null_lines(run):

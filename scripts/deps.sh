@@ -14,12 +14,13 @@
 # device-tree-compiler (dtc) builds the test devicetrees in tests/dtb/.
 # clang-format (14 in Debian 12, what .clang-format is written for) is
 # `make format` and CI's `make check-format`.
+# ccache lets the kernel variants make test builds share their compiles.
 # frama-c-base (Frama-C 25: EVA and WP), why3 and the provers z3 and cvc4 are
 # make verify's (docs/verification.md), which make test runs.
-# Optional (OPTIONAL, installed by `make deps` only, never required):
 # chromium renders make bench's build/bench/index.html in a host test
-# (tests/host/test_bench_html.py), which is skipped without it; about
-# 300 MB with its libraries.
+# (tests/host/test_bench_html.py: the page loads, every image decodes, no
+# table is empty); about 300 MB with its libraries.
+# Optional (OPTIONAL, installed by `make deps` only, never required): none.
 # make image BOARD=rpi4 fetches the Raspberry Pi 4's U-Boot (u-boot-rpi), TF-A
 # (arm-trusted-firmware) and devicetree (from the arm64 kernel package) the
 # same way, unpacked under build/rpi4-firmware by boot/rpi/fetch.sh (the same
@@ -32,9 +33,9 @@ gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 qemu-system-x86 qemu-system-arm qemu-system-misc
 gnu-efi ovmf qemu-efi-aarch64 opensbi u-boot-qemu
 mtools gdb-multiarch newlib-source device-tree-compiler
-gnuplot-nox clang-format
+gnuplot-nox clang-format chromium ccache
 frama-c-base why3 z3 cvc4"
-OPTIONAL="chromium"
+OPTIONAL=""
 
 # Firmware files the boot paths load, and the package each comes from.
 FIRMWARE="/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf

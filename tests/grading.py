@@ -294,6 +294,14 @@ def grading_boot(lab, arch):
     return f"{main}.{lab.boot}" if lab.boot else main
 
 
+def grading_builds(lab, arch):
+    """The build folders a graded copy needs: build/<arch> and the one of
+    the grading boot's kernel (build/<arch>-vuln for lab 8, say)."""
+    name = grading_boot(lab, arch)
+    found = [b for b in boots.boot_matrix() if b.name == name]
+    return [arch] + [boots.build_dir(b) for b in found]
+
+
 def grading_make_vars(lab, arch):
     """The make variables of the lab's grading boot (tests/boots.py's Boot.make_vars),
     e.g. ["VULN=1"]: the kernel that boot runs is built with them."""
@@ -488,7 +496,7 @@ def graded_copy(lab, arch, as_skeleton):
     dest = tempfile.mkdtemp(prefix=f"lab{lab.number}.{arch}.", dir=work)
     try:
         shutil.rmtree(dest)
-        copy_tree(dest, arch)
+        copy_tree(dest, arch, builds=grading_builds(lab, arch))
         n = write_skeleton(dest, lab) if as_skeleton else 0
         return (n, *grade_arch(dest, lab, arch))
     finally:
@@ -666,7 +674,7 @@ def check_wrong_lab(lab, arch, wrongs):
     out = []
     try:
         shutil.rmtree(dest)
-        copy_tree(dest, arch)
+        copy_tree(dest, arch, builds=grading_builds(lab, arch))
         for w in wrongs:
             name = f"labs.{lab.number}.wrong.{w.name}.scores_below_full"
             if len(w.arches) > 1:

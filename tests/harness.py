@@ -471,20 +471,29 @@ class Progress:
 
 # ---- tree copies ---------------------------------------------------------------
 
-def copy_tree(dest, arch, root=ROOT):
+# What a copy of build/<arch> leaves out: boot logs and images, and what
+# only `make run` and the Pi 4 card use (make rebuilds them if asked).
+NOT_COPIED = ("test", "disk.img", "run.img", "rpi4")
+
+
+def copy_tree(dest, arch, root=ROOT, builds=None):
     """The sources plus build/<arch> (or build/host), mtimes kept so make
-    rebuilds only what changes in the copy (a mutant, a lab's skeleton)."""
+    rebuilds only what changes in the copy (a mutant, a lab's skeleton).
+    builds: the build folders to copy (default: the arch's plain, -nodebug
+    and -vuln ones); a lab's grading copies only what its boot's kernel uses."""
     def skip(d, names):
         top = os.path.abspath(d) == root
         return [n for n in names if (top and n in ("build", ".git")) or n == "__pycache__"]
     shutil.copytree(root, dest, ignore=skip, symlinks=True)
-    builds = ["host"] if arch == "host" else \
-        [arch, f"{arch}-nodebug", f"{arch}-vuln"] + (["gnu-efi-arm64"] if arch == "arm64" else [])
-    for b in builds:
+    if builds is None:
+        builds = ["host"] if arch == "host" else [arch, f"{arch}-nodebug", f"{arch}-vuln"]
+    if arch == "arm64":
+        builds = list(builds) + ["gnu-efi-arm64"]
+    for b in dict.fromkeys(builds):
         src = os.path.join(root, "build", b)
         if os.path.isdir(src):
             shutil.copytree(src, os.path.join(dest, "build", b), symlinks=True,
-                            ignore=lambda d, names: [n for n in names if n in ("test", "disk.img")])
+                            ignore=lambda d, names: [n for n in names if n in NOT_COPIED])
     # newlib (lib/user/newlib.mk) is shared, not copied: it takes minutes to build.
     newlib = os.path.join(root, "build", "newlib")
     if os.path.isdir(newlib):

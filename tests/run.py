@@ -36,6 +36,7 @@ import concurrent.futures
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import threading
@@ -99,7 +100,7 @@ def host_jobs(results, flt):
             programs.append((script[5:-3], [sys.executable, os.path.join(pydir, script)]))
     # The conformance kit takes half a minute, make verify's proofs (host.verify)
     # two to three minutes on a busy host, longer when a contract changed.
-    guess = {"conformance": 30, "verify": 180}
+    guess = {"conformance": 30, "verify": 180, "linux_recorder": 70, "bench_html": 30}
     return [Job(f"host.{suite}", guess.get(suite, 5), lambda suite=suite, cmd=cmd:
                 report_host_program(results, suite,
                                     run_host_program(cmd, 1800 if suite == "verify" else 300)))
@@ -325,6 +326,17 @@ def run_pool(todo, results, jobs):
     save_times(took)
 
 
+def cpu_line(wall, jobs):
+    """The host CPU time the run's programs (QEMU, make, the compilers, the
+    host tests) used, and how many of the cores that kept busy on average:
+    well below the number of jobs means the boots waited (guest timers,
+    timeouts) rather than computed, and more jobs at once would finish sooner."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = ru.ru_utime + ru.ru_stime
+    return (f"# host CPU {cpu:.0f} s (user {ru.ru_utime:.0f} s, system {ru.ru_stime:.0f} s): "
+            f"{cpu / max(wall, 1):.2f} of {os.cpu_count()} cores busy on average, {jobs} jobs at once")
+
+
 def main():
     """Parse the options, run what they pick, print the verdict line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -365,8 +377,10 @@ def main():
     check_groups(matrix, {j.name: j.out for j in booting}, results)
     if labs:
         check_references(results)
+    wall = time.time() - started
     print(f"# {len(testing)} host tests, {len(matrix)} boots and {len(grading_jobs)} lab gradings in "
-          f"{time.time() - started:.0f} s")
+          f"{wall:.0f} s")
+    print(cpu_line(wall, args.jobs))
     print(f"{results.passed} passed, {results.failed} failed")
     return 1 if results.failed or results.passed == 0 else 0
 

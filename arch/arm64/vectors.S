@@ -18,7 +18,7 @@
  *
  * Kernel (EL1) exceptions: save, arm64_trap(tf), restore, ERET.
  * User (EL0) exceptions:   an SVC takes the fast path el0_svc, which saves
- *   only the registers C may clobber and calls syscall_dispatch(tf);
+ *   only the registers C may clobber and calls syscall_dispatch_<s>(tf);
  *   anything else saves everything (with SP_EL0) and calls arm64_trap(tf).
  *   Both return with IRQs off after user_return(); restore, ERET.
  */
@@ -237,7 +237,7 @@ save_el0:
  *   pointer that is not a kernel address. ELR_EL1 already points past the
  *   SVC (Arm ARM, "Exception entry": the preferred return address of a
  *   supervisor call is the next instruction).
- *   Out: x0 = syscall_dispatch(tf) (the copy in force: the kernel rewrites
+ *   Out: x0 = syscall_dispatch_<s>(tf) (the copy in force: the kernel rewrites
  *   the BL), x1-x18 and x30 restored, ERET.
  */
 el0_svc:

@@ -165,7 +165,7 @@ riscv_trap_entry:
  *   already 0: a return to U mode always restores a frame saved from U
  *   mode, where it was 0, so the clear that other traps need is skipped.
  *   sepc is the ecall itself (priv spec 3.3.1): resume 4 bytes on.
- * Exit: a0 = syscall_dispatch(tf) (the copy in force: the kernel rewrites
+ * Exit: a0 = syscall_dispatch_<s>(tf) (the copy in force: the kernel rewrites
  *   the call), everything else as it was, sret.
  */
 .Lsyscall:

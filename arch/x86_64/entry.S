@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arch/x86_64/entry.S - the SYSCALL entry point (MSR_LSTAR). No policy:
- * save, call syscall_dispatch(tf), restore.
+ * save, call syscall_dispatch_<s>(tf), restore.
  *
  * On entry (SDM vol. 2B "SYSCALL"): %rcx = user RIP, %r11 = user RFLAGS,
  * RFLAGS masked by MSR_FMASK (IF, TF, DF, AC clear), CS/SS = kernel, but
@@ -23,7 +23,7 @@
  *         it and switch to the thread's kernel stack (cpu->arch.kstack_top).
  * Step 2: push ss rsp rflags cs rip, skip error/vector, push rax and the
  *         arguments, skip the rest: %rsp is then a struct trapframe.
- * Step 3: the copy of syscall_dispatch(tf) in force (one per stack offset
+ * Step 3: the copy of syscall_dispatch_<s>(tf) in force (one per stack offset
  *         strategy, timed or not: the kernel rewrites this call's target)
  *         returns the result, with IRQs off.
  * Step 4: back to user with SYSRET, unless the saved RIP is not a user

@@ -4,7 +4,7 @@
  * randomisation: the mechanism and the strategies behind it.
  *
  * What it does. On every system call, after the entry code has saved the
- * user's registers and before the handler runs, syscall_dispatch() moves its
+ * user's registers and before the handler runs, syscall_dispatch_<s>() moves its
  * own stack pointer down by a random multiple of 16 bytes (an alloca), so
  * every frame the handler and its callees build sits at a depth that changes
  * from one call to the next. Interrupts and faults get no offset: the attacks
@@ -62,7 +62,7 @@ struct kstack_strategy {
 /*
  * Move the stack pointer down by (off & KSTACK_OFFSET_MASK) bytes for the
  * rest of the calling function, i.e. for everything it calls. It must be a
- * macro expanded in syscall_dispatch() itself: an alloca in a helper would be
+ * macro expanded in syscall_dispatch_<s>() itself: an alloca in a helper would be
  * freed when the helper returns. The alignment asked for is 8 bytes (64
  * bits), not alloca's default 16: the size is already a multiple of 16, so
  * the stack stays aligned, and gcc then emits one AND and one subtraction
@@ -72,7 +72,7 @@ struct kstack_strategy {
  * code: docs/kstack.md); as memory, not as a pointer in a register, so that
  * arm64 needs no copy of sp to hand it over. One statement, not a do-while block: gcc documents
  * that an alloca_with_align block lives only to the end of the block it is
- * made in, so it must be made in syscall_dispatch()'s own body.
+ * made in, so it must be made in syscall_dispatch_<s>()'s own body.
  */
 /* LAB 4 BEGIN: the stack bump: move the stack pointer down by the offset's masked bits */
 #define KSTACK_OFFSET_APPLY(off)                                                                   \
@@ -85,7 +85,7 @@ struct kstack_strategy {
 LAB 4 END */
 
 /*
- * What the mechanism does when a call ends: nothing. syscall_dispatch()
+ * What the mechanism does when a call ends: nothing. syscall_dispatch_<s>()
  * expands this after the handler, with IRQs and preemption on, on whatever
  * CPU the call ends on (where the legacy strategies' exit() runs). The
  * offset is drawn at entry and used at once; an offset chosen here for the

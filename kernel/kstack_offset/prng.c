@@ -4,7 +4,7 @@
  * merged (`prng`, the default) and its per-thread variant from the RFC
  * (`prng-task`).
  *
- * The draw happens in syscall_dispatch() before IRQs are enabled, on the CPU
+ * The draw happens in syscall_dispatch_<s>() before IRQs are enabled, on the CPU
  * and thread that will use the offset, so there is no exit step for a
  * migration to misdirect (Bug 1) and no per-CPU access with preemption on
  * (Bug 2). Linux disables and re-enables preemption around the draw; here

@@ -3,8 +3,9 @@
  * kernel/syscall/syscall.c - the one C function every system call goes through.
  *
  * arch/<arch>/entry code saves the user's registers into the trapframe at
- * the top of the thread's kernel stack and calls syscall_dispatch(tf). This
- * is the single place where the project's subject happens:
+ * the top of the thread's kernel stack and calls syscall_dispatch_<s>(tf), the
+ * copy of this path for the stack offset strategy s in force (SYSCALL_PATH,
+ * below). This is the single place where the project's subject happens:
  *   (a) the entry timestamp for the latency histograms,
  *   (b) the random kernel stack offset, applied before the handler runs,
  *   (c) the exit timestamp,

@@ -7,11 +7,15 @@ Makes a bench directory as scripts/bench.py leaves it from
 tests/host/bench_canned.log (scripts/bench_report.py's tables as report.txt,
 results.csv and, with gnuplot, the plots), writes the page, checks what it
 holds, and renders it in headless Chromium to a PNG that must not be blank
-(its pixels decoded here). Without chromium (Debian package chromium,
-optional in scripts/deps.sh) the rendering case is skipped, saying so. One
+(its pixels decoded here), and loads it in Chromium again with a checker
+that reports whether every image decoded and every table has data. Without
+chromium (Debian package chromium, which scripts/deps.sh installs) the
+rendering cases fail, saying so. One
 KTAP line per case ("ok N - bench_html.<case>"); tests/run.py collects them.
 """
+import base64
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -137,8 +141,8 @@ def blank_check_can_fail():
 def renders_in_chromium():
     browser = next((b for b in BROWSERS if shutil.which(b)), None)
     if not browser:
-        return ("SKIP chromium is not installed (Debian package chromium; scripts/deps.sh "
-                "install adds it as an optional package)")
+        expect(False, "chromium is not installed (Debian package chromium, which "
+                      "scripts/deps.sh installs)")
     with tempfile.TemporaryDirectory() as tmp:
         page = make_bench_dir(tmp, shutil.which("gnuplot") is not None)
         shot = os.path.join(tmp, "shot.png")
@@ -151,7 +155,114 @@ def renders_in_chromium():
     return None
 
 
-CASES = [page_contents, blank_check_can_fail, renders_in_chromium]
+# Run by Chromium after the page has loaded: whether every image decoded (a
+# natural size above zero) and every table has a data row with a filled
+# cell; the verdict lands in the DOM that --dump-dom prints.
+CHECKER = """<script>
+window.addEventListener("load", () => {
+  const bad = [];
+  const imgs = [...document.images];
+  imgs.forEach((im, i) => { if (!im.complete || im.naturalWidth === 0)
+    bad.push("image " + i + " (" + im.alt + ") did not decode"); });
+  const tables = [...document.querySelectorAll("table")];
+  tables.forEach((t, i) => { const cells = [...t.querySelectorAll("td")];
+    if (!cells.some(c => c.textContent.trim() && c.textContent.trim() !== "-"))
+      bad.push("table " + i + " is empty"); });
+  const v = document.createElement("pre"); v.id = "verdict";
+  v.textContent = "VERDICT images=" + imgs.length + " tables=" + tables.length + " " +
+    (bad.length ? "BAD " + bad.join("; ") : "GOOD");
+  document.body.appendChild(v);
+});
+</script>"""
+
+
+def chromium_verdict(browser, page, tmp):
+    """The checker's line from Chromium's DOM of a copy of page."""
+    with open(page) as f:
+        text = f.read()
+    probe = os.path.join(os.path.dirname(page), "checked.html")
+    with open(probe, "w") as f:
+        f.write(text.replace("</body>", CHECKER + "</body>"))
+    cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu",
+           f"--user-data-dir={os.path.join(tmp, 'profile-dom')}", "--virtual-time-budget=10000",
+           "--dump-dom", "file://" + os.path.abspath(probe)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=tmp)
+    m = re.search(r"VERDICT images=\d+ tables=\d+ [^<]*", p.stdout)
+    expect(m is not None, f"no verdict in Chromium's DOM (exit {p.returncode}): "
+           f"{p.stderr[-600:]}")
+    return m.group(0)
+
+
+def png_complete(data):
+    """(width, height) of a PNG whose every chunk is there with its CRC and
+    whose image data inflates to exactly its rows; raises otherwise."""
+    expect(data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG")
+    pos, idat, head, ended = 8, b"", None, False
+    while pos < len(data) and not ended:
+        expect(pos + 12 <= len(data), "a chunk cut short")
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        expect(len(body) == n and data[pos + 8 + n:pos + 12 + n] ==
+               struct.pack(">I", zlib.crc32(kind + body)), f"chunk {kind!r} cut or corrupt")
+        head = struct.unpack(">IIBBBBB", body) if kind == b"IHDR" else head
+        idat += body if kind == b"IDAT" else b""
+        ended = kind == b"IEND"
+        pos += 12 + n
+    expect(head is not None and ended, "no IHDR or no IEND")
+    w, h, depth, color = head[:4]
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[color]
+    stride = (w * channels * depth + 7) // 8
+    expect(len(zlib.decompress(idat)) == h * (stride + 1), "image data of the wrong size")
+    return w, h
+
+
+def embedded_pngs_complete(page):
+    """Every data: PNG of the page decodes completely (Chromium shows a cut
+    PNG's first rows and reports its size all the same)."""
+    with open(page) as f:
+        uris = re.findall(r'src="data:image/png;base64,([^"]*)"', f.read())
+    for i, uri in enumerate(uris):
+        try:
+            png_complete(base64.b64decode(uri))
+        except (AssertionError, ValueError, zlib.error, KeyError, struct.error) as e:
+            raise AssertionError(f"embedded image {i} does not decode: {e}")
+    return len(uris)
+
+
+def images_decode_tables_filled():
+    """The page in Chromium: it loads, every image decodes, no table is empty
+    (and the check can fail: a broken image and an empty table are caught)."""
+    browser = next((b for b in BROWSERS if shutil.which(b)), None)
+    if not browser:
+        expect(False, "chromium is not installed (Debian package chromium, which "
+                      "scripts/deps.sh installs)")
+    with tempfile.TemporaryDirectory() as tmp:
+        plots = shutil.which("gnuplot") is not None
+        page = make_bench_dir(tmp, plots)
+        verdict = chromium_verdict(browser, page, tmp)
+        expect("GOOD" in verdict and " tables=0 " not in verdict, verdict)
+        expect(embedded_pngs_complete(page) == int(re.search(r"images=(\d+)", verdict).group(1)),
+               "Chromium saw another number of images than the page embeds")
+        expect(not plots or " images=0 " not in verdict, "no images: " + verdict)
+        with open(page) as f:
+            text = f.read()
+        with open(page, "w") as f:
+            f.write(text.replace("<body>", '<body><img alt="broken" src="data:image/png;base64,'
+                                 'iVBORw0KGgoAAAA"><table><tr><th>x</th></tr><tr><td></td></tr>'
+                                 "</table>", 1))
+        verdict = chromium_verdict(browser, page, tmp)
+        expect("did not decode" in verdict and "is empty" in verdict,
+               "the check missed a broken image or an empty table: " + verdict)
+        try:
+            embedded_pngs_complete(page)
+            missed = True
+        except AssertionError:
+            missed = False
+        expect(not missed, "the PNG check missed a broken image")
+    return None
+
+
+CASES = [page_contents, blank_check_can_fail, renders_in_chromium, images_decode_tables_filled]
 
 
 def main():

@@ -222,7 +222,7 @@ def plots():
         return "SKIP gnuplot is not installed"
     rc, out, files = run(canned(), plots=True)
     expect_eq(rc, 0, "exit status")
-    for name in ("cdf-getpid.png", "cdf-kernel-invalid.png", "table-user.png", "table-kernel.png"):
+    for name in ("tail-getpid.png", "tail-kernel-invalid.png", "cost-user.png", "cost-kernel.png"):
         expect(files.get(name, b"").startswith(b"\x89PNG"), f"{name} missing or not a PNG")
     expect("gnuplot failed" not in out, out)
     return None
