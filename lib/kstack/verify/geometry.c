@@ -21,12 +21,4 @@ extern const uint32_t kstack_any_mask;
  * in the requires of every function that makes an offset, states it. */
 #define _Static_assert(cond, why) struct kstack_geometry_checked_by_wp
 
-/* The one fact about AND the provers need as a step (z3 proves it for
- * 32-bit operands, not for unbounded integers): masking never makes a
- * value larger than the mask. */
-/*@ lemma kstack_and_at_most_mask:
-        \forall integer x, m; 0 <= x <= 0xFFFFFFFF ==> 0 <= m <= 0xFFFFFFFF ==>
-            (x & m) <= m && (m & x) <= m;
-*/
-
 #include "all.c"
