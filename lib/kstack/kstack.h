@@ -77,9 +77,19 @@ KSTACK_STATIC_ASSERT(KSTACK_OFFSET_MASK >= KSTACK_OFFSET_ALIGN &&
  * ACSL predicate, so that WP's simplifier sees the bit operations. */
 #define KSTACK_OFFSET_OK(o)                                                                        \
     (0 <= (o) && (o) <= KSTACK_OFFSET_MAX && ((o) & (KSTACK_OFFSET_ALIGN - 1)) == 0)
+/* The geometry the static assertions above allow, as a precondition of
+ * every function that makes an offset: with this header's constants it is
+ * true at once; verify/geometry.c makes the alignment and mask unknowns and
+ * proves the same contracts for every geometry that satisfies it. */
+#define KSTACK_GEOMETRY_OK                                                                         \
+    (0 < KSTACK_OFFSET_ALIGN && (KSTACK_OFFSET_ALIGN & (KSTACK_OFFSET_ALIGN - 1)) == 0 &&          \
+     KSTACK_OFFSET_MASK >= KSTACK_OFFSET_ALIGN &&                                                  \
+     (KSTACK_OFFSET_MASK & (KSTACK_OFFSET_ALIGN - 1)) == 0 &&                                      \
+     ((KSTACK_OFFSET_MASK + KSTACK_OFFSET_ALIGN) & KSTACK_OFFSET_MASK) == 0)
 
 /* The offset a raw random word gives. */
-/*@ assigns \nothing;
+/*@ requires geometry: KSTACK_GEOMETRY_OK;
+    assigns \nothing;
     ensures offset_ok: KSTACK_OFFSET_OK(\result);
     ensures masked: \result == (raw & KSTACK_OFFSET_MASK);
 */
@@ -189,7 +199,7 @@ static inline uint32_t kstack_prng_next(struct kstack_prng *g)
 }
 
 /* The next offset. */
-/*@ requires \valid(g);
+/*@ requires \valid(g) && KSTACK_GEOMETRY_OK;
     assigns g->z[0 .. 3];
     ensures offset_ok: KSTACK_OFFSET_OK(\result);
 */
@@ -332,9 +342,9 @@ uint32_t kstack_pool_refill_step(struct kstack_pool *p, uint8_t key[KSTACK_KEY_S
         \at(kstack_pool_head_at(p), Before) < \at(p->tail, After) &&
         \at(kstack_pool_head_at(p), After) == \at(kstack_pool_head_at(p), Before) + 1 &&
         \at(p->buf < p->next, After) &&
-        offset == \at((*(p->next - 1) * KSTACK_OFFSET_ALIGN) & KSTACK_OFFSET_MASK, After);
+        offset == \at((uint32_t)(*(p->next - 1) * KSTACK_OFFSET_ALIGN) & KSTACK_OFFSET_MASK, After);
 */
-/*@ requires kstack_pool_ok(p) && \valid(offset);
+/*@ requires kstack_pool_ok(p) && \valid(offset) && KSTACK_GEOMETRY_OK;
     requires \separated(offset, p, p->buf + (0 .. p->size - 1));
     assigns p->next, *offset;
     ensures ring_ok: kstack_pool_ok(p);
@@ -353,7 +363,7 @@ static inline bool kstack_pool_draw_fast(struct kstack_pool *p, uint32_t *offset
 
 /* A draw at the stop, out of line: starts the reader's next pass over buf
  * if it was at the end, then draws; false only when the ring is empty. */
-/*@ requires kstack_pool_ok(p) && \valid(offset);
+/*@ requires kstack_pool_ok(p) && \valid(offset) && KSTACK_GEOMETRY_OK;
     requires \separated(offset, p, p->buf + (0 .. p->size - 1));
     assigns p->next, p->lap, p->stop, *offset;
     ensures ring_ok: kstack_pool_ok(p) && p->tail == \old(p->tail);
@@ -366,7 +376,7 @@ bool kstack_pool_draw_slow(struct kstack_pool *p, uint32_t *offset);
 /* Take the next offset into *offset; false when the ring is empty. The
  * caller must then refill (or use a fallback, say its kstack_prng) and
  * count the event: never block, never reuse a byte. */
-/*@ requires kstack_pool_ok(p) && \valid(offset);
+/*@ requires kstack_pool_ok(p) && \valid(offset) && KSTACK_GEOMETRY_OK;
     requires \separated(offset, p, p->buf + (0 .. p->size - 1));
     assigns p->next, p->lap, p->stop, *offset;
     ensures ring_ok: kstack_pool_ok(p) && p->tail == \old(p->tail);
@@ -424,7 +434,7 @@ uint64_t kstack_siphash_block(const struct kstack_siphash *g, uint64_t counter);
  * so that the nine draws out of ten that only shift cost no call. The
  * message counter wraps after 2^64 hashes (unsigned: defined, and then the
  * offsets would repeat, 10 x 2^64 draws on). */
-/*@ requires \valid(g) && g->left <= KSTACK_SIPHASH_OFFSETS;
+/*@ requires \valid(g) && g->left <= KSTACK_SIPHASH_OFFSETS && KSTACK_GEOMETRY_OK;
     assigns g->bits, g->left, g->counter;
     ensures offset_ok: KSTACK_OFFSET_OK(\result);
     ensures left_in_range: g->left < KSTACK_SIPHASH_OFFSETS;

@@ -6,9 +6,11 @@ Runs lib/kstack/verify/verify.py over lib/kstack, lib/lfsr113.c and
 lib/chacha20.c (its lines verify.<function>, verify.eva.<unit>, which
 tests/run.py prints as host.verify.*), then, when every one passed, each
 contract mutant (tests/mutants/*.mut with `host: verify`) in a copy of those
-files: verify.mutant.<name>_killed is ok when the lines its `kills:` names
-fail. Results are kept in build/verify/ under a hash of every file they
-depend on, so an unchanged tree answers at once. A course lab's tree (no
+files, re-proving only the runs its `kills:` lines belong to:
+verify.mutant.<name>_killed is ok when a line its `kills:` names (a
+property, verify.<function>.<property>) fails. Results are kept in
+build/verify/ under a hash of every file they depend on and of the tools'
+versions, so an unchanged tree answers at once. A course lab's tree (no
 lib/kstack/verify) has nothing to verify: skipped. Python standard library.
 """
 import fnmatch
@@ -27,6 +29,7 @@ VERIFY = os.path.join("lib", "kstack", "verify", "verify.py")
 INPUTS = ["lib/kstack", "lib/lfsr113.c", "lib/lfsr113.h", "lib/chacha20.c", "lib/chacha20.h",
           "tests/verify"]
 BUILD = os.path.join(ROOT, "build", "verify")
+TOOLS = ""  # tool_versions(), once main() knows frama-c is there
 
 
 def files(root):
@@ -52,7 +55,7 @@ def digest(root, extra=""):
 
 def verify(root, only=None):
     """(exit status, KTAP lines) of verify.py on the tree at root, cached."""
-    key = digest(root, only or "")
+    key = digest(root, (only or "") + TOOLS)
     cache = os.path.join(BUILD, f"result-{key}.ktap")
     if os.path.exists(cache):
         with open(cache) as f:
@@ -81,10 +84,32 @@ def verdicts(lines):
     return out
 
 
+def run_of(line):
+    """The verify.py run a line belongs to: a property line
+    <function>.<property> is its function's run (any_geometry.<function>
+    and eva.<unit> are runs of their own)."""
+    parts = line.split(".")
+    return ".".join(parts[:2] if parts[0] in ("any_geometry", "eva") else parts[:1])
+
+
+def tool_versions():
+    """The provers' and Frama-C's versions: part of the results' key, so that
+    another tool never answers from a result it did not compute."""
+    out = []
+    for cmd in (["frama-c", "-version"], ["why3", "--version"], ["z3", "--version"],
+                ["cvc4", "--version"]):
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            out.append(p.stdout.splitlines()[0] if p.stdout else "")
+        except OSError:
+            out.append("missing")
+    return "\n".join(out)
+
+
 def mutant_killed(m):
     """(killed?, diagnostics) of one contract mutant, applied to a copy."""
     names = [k[len("host."):] for k in m.kills("host")]
-    only = ",".join(n[len("verify."):] for n in names)
+    only = ",".join(sorted({run_of(n[len("verify."):]) for n in names}))
     with tempfile.TemporaryDirectory() as tmp:
         for path in files(ROOT):
             os.makedirs(os.path.dirname(os.path.join(tmp, path)), exist_ok=True)
@@ -108,6 +133,8 @@ def main():
         print("KTAP version 1\n1..1\nnot ok 1 - verify.tools\n    # frama-c not installed "
               "(scripts/deps.sh installs frama-c-base, why3, z3, cvc4)")
         return 1
+    global TOOLS
+    TOOLS = tool_versions()
     rc, lines = verify(ROOT)
     results = [l for l in lines if l.startswith(("ok ", "not ok ", "    #", "# "))]
     mutants = [m for m in mutation.load() if m.fields.get("host") == "verify"]

@@ -4,12 +4,18 @@
 """lib/kstack/verify/verify.py - the library's proofs, with Frama-C (Debian's
 frama-c-base: EVA and WP), why3 and the provers z3 and cvc4.
 
-  verify.py [--build DIR] [--kernel-libs ROOT] [--only NAME,...]
+  verify.py [--build DIR] [--kernel-libs ROOT] [--only LINE,...] [--jobs N]
 
-Runs, two at a time:
+Runs, N at a time (the CPU count), the longest first:
   * WP on the ACSL contracts of kstack.h and the library's .c files, the
-    run-time errors (-wp-rte) of the same functions included; one KTAP line
-    verify.<function> per function, ok when every goal is proved;
+    run-time errors (-wp-rte) of the same functions included, one Frama-C
+    run per function; a KTAP line verify.<function>, ok when every goal is
+    proved, and verify.<function>.<property> per property (a clause's
+    label, rte, <callee>_requires);
+  * the same for the functions that make an offset with the alignment and
+    mask unknown (verify/geometry.c): verify.any_geometry.<function>; and
+    kstack_offset_of() in each of the 528 geometries of a 32-bit offset:
+    verify.any_geometry.kstack_offset_of;
   * EVA (value analysis) from verify/eva_main.c over the C alone: one line
     verify.eva.kstack, ok when it reports zero alarms, reaches the end and
     no CHECK failed; with --kernel-libs, the same for the kernel's
@@ -18,8 +24,9 @@ Runs, two at a time:
     component live (verify.kstack_lfsr_step_keeps_state_alive).
 Prints KTAP and exits 1 if anything failed. The why3 configuration is made
 in DIR (why3 config detect), never read from ~/.why3.conf; DIR also keeps
-each tool's log. --only runs the named functions and EVA units (eva.kstack).
-docs/verification.md says what each line proves. Python standard library.
+each tool's log. --only runs the named runs (a function, any_geometry.<function>,
+eva.<unit>, kstack_lfsr_step_keeps_state_alive). docs/verification.md says
+what each line proves. Python standard library.
 """
 import argparse
 import os
@@ -31,24 +38,79 @@ from concurrent.futures import ThreadPoolExecutor
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIB = os.path.dirname(HERE)
 FRAMA_C = ["frama-c", "-c11", "-machdep", "gcc_x86_64", f"-cpp-extra-args=-I{LIB}"]
-WP = ["-wp", "-wp-rte", "-wp-prover", "z3,cvc4", "-wp-timeout", "20", "-wp-par", "1"]
-
-# The functions WP proves, in two runs. The second needs -wp-model
-# Typed+cast, because kstack_wipe() takes a void * (a uint8_t array to WP's
-# typed memory model is another type than void's char) and draw_slow
-# compares a const pointer with a plain one (Frama-C casts both), and
-# -wp-no-volatile,
-# because WP otherwise forgets what a volatile store wrote (the proof is then
-# about the C abstract machine: docs/verification.md).
-WP_RUNS = [
-    ([], ["kstack_offset_of", "kstack_prng_seed", "seed_component", "kstack_prng_next",
-          "kstack_prng_draw", "kstack_lfsr_step", "kstack_pool_head", "kstack_pool_level",
-          "kstack_pool_draw_fast", "kstack_pool_draw", "kstack_siphash_draw"]),
-    (["-wp-model", "Typed+cast", "-wp-no-volatile"],
-     ["set_stop", "kstack_pool_init", "kstack_pool_discard", "kstack_pool_draw_slow",
-      "kstack_pool_refill_step", "kstack_pool_refill", "generate", "kstack_wipe"]),
-]
+# cvc4 first: it proves almost every goal here in well under a second, where
+# z3 runs to the timeout on a few (and, tried first, made the run four times
+# longer). z3 gets only what cvc4 leaves. The timeout is per prover and goal;
+# the slowest goal takes about 4 s of CPU, so 20 s leaves room for a loaded
+# host without making a false goal cost much.
+WP = ["-wp", "-wp-rte", "-wp-timeout", "20", "-wp-par", "1"]
+PROVERS = ["-wp-prover", "cvc4,z3"]
+# WP's memory model for a function: Typed+cast where kstack_wipe()'s void *
+# meets a uint8_t array (to the typed model another type) or draw_slow
+# compares a const pointer with a plain one (Frama-C casts both), with
+# -wp-no-volatile, because WP otherwise forgets what a volatile store wrote
+# (the proof is then about the C abstract machine: docs/verification.md).
+# WP's simplifier alone: enough for the 528 copies of kstack_offset_of(), and
+# a copy that is false fails at once instead of waiting for two provers each.
+QED_ONLY = ["-wp-prover", "qed"]
+CAST = ["-wp-model", "Typed+cast", "-wp-no-volatile"]
+PLAIN_FCTS = ["kstack_offset_of", "kstack_prng_seed", "seed_component", "kstack_prng_next",
+              "kstack_prng_draw", "kstack_lfsr_step", "kstack_pool_head", "kstack_pool_level",
+              "kstack_pool_draw_fast", "kstack_pool_draw", "kstack_siphash_draw"]
+CAST_FCTS = ["set_stop", "kstack_pool_init", "kstack_pool_discard", "kstack_pool_draw_slow",
+             "kstack_pool_refill_step", "kstack_pool_refill", "generate", "kstack_wipe"]
+# The functions that make an offset, proved again in verify/geometry.c with
+# the alignment and mask unknown (any geometry the header allows).
+ANY_GEOMETRY_FCTS = ["kstack_prng_draw", "kstack_siphash_draw", "kstack_pool_draw_fast",
+                     "kstack_pool_draw", "kstack_pool_draw_slow"]
+# Seconds of CPU each run took on an idle host (the rest take one or two):
+# the pool starts the longest first, so that the last to finish is short.
+HEAVY = {"kstack_pool_refill_step": 20, "kstack_pool_draw_slow": 12,
+         "any_geometry.kstack_pool_draw_slow": 12, "kstack_prng_seed": 10, "generate": 8,
+         "kstack_pool_draw_fast": 8, "any_geometry.kstack_pool_draw_fast": 8,
+         "kstack_pool_refill": 6, "eva.chacha20": 6, "eva.kstack": 6,
+         "any_geometry.kstack_offset_of": 5, "kstack_siphash_draw": 5,
+         "any_geometry.kstack_siphash_draw": 5}
 GOAL = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?")
+
+
+def wp_jobs():
+    """(line, source, WP options, functions) of every WP run: one run per
+    function, so that two cores share them evenly and a mutant reruns only
+    the function it breaks."""
+    all_c, geometry_c = os.path.join(HERE, "all.c"), os.path.join(HERE, "geometry.c")
+    jobs = [(f, all_c, CAST if f in CAST_FCTS else [], [f]) for f in PLAIN_FCTS + CAST_FCTS]
+    jobs += [(f"any_geometry.{f}", geometry_c, CAST if f in CAST_FCTS else [], [f])
+             for f in ANY_GEOMETRY_FCTS]
+    return jobs
+
+
+def every_geometry_offset_of(build):
+    """A unit holding kstack.h's kstack_offset_of(), contract and body as the
+    header has them, once per geometry the header allows for a 32-bit offset:
+    alignment 2^a, mask bits a..b, 0 <= a <= b <= 31 (528 copies). WP's
+    simplifier proves each copy's goals by evaluation; geometry.c cannot
+    (the provers do not bound an AND of two unknowns)."""
+    with open(os.path.join(LIB, "kstack.h")) as f:
+        header = f.read()
+    m = re.search(r"/\*@[^/]*?ensures offset_ok[^/]*?\*/\nstatic inline uint32_t "
+                  r"kstack_offset_of\(uint32_t raw\)\n\{.*?\n\}\n", header, re.S)
+    if not m:
+        return None, []
+    out = ["#include <stdint.h>", '#include "kstack.h"', "#undef KSTACK_OFFSET_ALIGN",
+           "#undef KSTACK_OFFSET_MASK"]
+    fcts = []
+    for a in range(32):
+        for b in range(a, 32):
+            align, mask = 1 << a, (1 << (b + 1)) - (1 << a)
+            fcts.append(f"kstack_offset_of_{a}_{b}")
+            out += [f"#define KSTACK_OFFSET_ALIGN {align:#x}u", f"#define KSTACK_OFFSET_MASK {mask:#x}u",
+                    f"#define kstack_offset_of {fcts[-1]}", m.group(0).rstrip("\n"),
+                    "#undef kstack_offset_of", "#undef KSTACK_OFFSET_ALIGN", "#undef KSTACK_OFFSET_MASK"]
+    path = os.path.join(build, "every_geometry_offset_of.c")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return path, fcts
 
 
 def run(cmd, log, env):
@@ -58,29 +120,52 @@ def run(cmd, log, env):
         return p.returncode, f.read().splitlines()
 
 
-def wp(extra, fcts, build, env):
-    """{function: [failed goals]} (an empty list: every goal proved)."""
-    log = os.path.join(build, f"wp-{fcts[0]}.log")
-    rc, lines = run(FRAMA_C + ["-pp-annot", os.path.join(HERE, "all.c")] + WP + extra +
+# A goal's property: the label of its clause in the source (ensures,
+# assert, loop invariant, behaviour), "rte" for a run-time error (undefined
+# behaviour), <callee>_requires for a callee's precondition at a call.
+PROPERTY = [
+    (re.compile(r"(?:^|_)assert_rte_"), lambda m, g: "rte"),
+    (re.compile(r"(?:^|_)call_(\w+?)_(?:\d+_)?requires"), lambda m, g: f"{m.group(1)}_requires"),
+    (re.compile(r"(?:^|_)(?:ensures|assert|loop_invariant)_([a-z]\w*?)"
+                r"(?:_part\d+)?(?:_preserved|_established)?$"), lambda m, g: m.group(1)),
+]
+
+
+def prop_of(goal):
+    for pattern, name in PROPERTY:
+        m = pattern.search(goal)
+        if m:
+            p = name(m, goal)
+            unnamed = re.fullmatch(r"\d+(_\w+)?|preserved|established|part\d+", p)
+            return None if unnamed else p
+    return None
+
+
+def wp(line, source, extra, fcts, build, env):
+    """{line: [failed goals]} for the run's function (an empty list: every
+    goal proved), and {line.property: [failed goals]} for its properties."""
+    log = os.path.join(build, f"wp-{line}.log")
+    provers = [] if "-wp-prover" in extra else PROVERS  # (a second -wp-prover adds to the first)
+    rc, lines = run(FRAMA_C + ["-pp-annot", source] + WP + provers + extra +
                     ["-wp-fct", ",".join(fcts)], log, env)
-    result = {f: None for f in fcts}
-    by_length = sorted(fcts, key=len, reverse=True)
-    for line in lines:
-        m = GOAL.match(line)
+    result, props = None, {}
+    for text in lines:
+        m = GOAL.match(text)
         if not m:
             continue
         goal = re.sub(r"^typed_(cast_)?", "", m.group(2))
-        fct = next((f for f in by_length if goal.startswith(f + "_")), None)
+        fct = next((f for f in sorted(fcts, key=len, reverse=True) if goal.startswith(f + "_")), None)
         if fct is None:
             continue
-        if result[fct] is None:
-            result[fct] = []
-        if m.group(3) != "Valid":
-            result[fct].append(goal)
-    for f in fcts:
-        if result[f] is None:
-            result[f] = [f"no goal proved or failed: frama-c exit {rc}, see {log}"]
-    return result
+        result = result or []
+        bad = [goal] if m.group(3) != "Valid" else []
+        result += bad
+        prop = prop_of(goal[len(fct) + 1:])
+        if prop:  # (a run of several functions is of copies of one: kstack_offset_of)
+            props.setdefault(f"{line}.{prop}", []).extend(bad)
+    if result is None:
+        result = [f"no goal proved or failed: frama-c exit {rc}, see {log}"]
+    return {line: result, **props}
 
 
 def eva(name, source, build, env, includes):
@@ -114,7 +199,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(LIB, "build", "verify"))
     ap.add_argument("--kernel-libs", metavar="ROOT", help="also EVA over ROOT/lib/lfsr113.c, chacha20.c")
-    ap.add_argument("--only", help="comma-separated functions / eva.<unit> to run")
+    ap.add_argument("--only", help="comma-separated lines to run (functions, eva.<unit>, "
+                    "any_geometry.<function>)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
+                    help="tool runs at a time (default: the CPU count)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     os.makedirs(build, exist_ok=True)
@@ -128,20 +216,24 @@ def main():
         root = os.path.abspath(args.kernel_libs)
         evas += [(n, os.path.join(root, "tests", "verify", f"eva_{n}.c"), f"-I{root}")
                  for n in ("lfsr113", "chacha20")]
-    jobs = {}
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        for extra, fcts in WP_RUNS:
-            fcts = [f for f in fcts if not only or f in only]
-            if fcts:
-                jobs[f"wp {fcts[0]}"] = pool.submit(wp, extra, fcts, build, env)
-        for name, src, inc in evas:
-            if not only or f"eva.{name}" in only:
-                jobs[f"eva.{name}"] = pool.submit(lambda n=name, s=src, i=inc:
-                                                  {f"eva.{n}": eva(n, s, build, env, i)})
-        if not only or "kstack_lfsr_step_keeps_state_alive" in only:
-            jobs["rank"] = pool.submit(rank, build)
-        results = {}
-        for job in jobs.values():
+    work = []  # (line, function returning {line: [what failed]})
+    for line, source, extra, fcts in wp_jobs():
+        work.append((line, lambda *a: wp(*a, build, env), (line, source, extra, fcts)))
+    if not only or "any_geometry.kstack_offset_of" in only:
+        source, fcts = every_geometry_offset_of(build)
+        work.append(("any_geometry.kstack_offset_of",
+                     lambda s, f: wp("any_geometry.kstack_offset_of", s, QED_ONLY, f, build, env)
+                     if s else {"any_geometry.kstack_offset_of": ["kstack_offset_of not found"]},
+                     (source, fcts)))
+    for name, src, inc in evas:
+        work.append((f"eva.{name}", lambda n, s, i: {f"eva.{n}": eva(n, s, build, env, i)},
+                     (name, src, inc)))
+    work.append(("kstack_lfsr_step_keeps_state_alive", lambda: rank(build), ()))
+    work = [w for w in work if not only or w[0] in only]
+    work.sort(key=lambda w: -HEAVY.get(w[0], 0))  # the longest first
+    results = {}
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for job in [pool.submit(fn, *a) for _, fn, a in work]:
             results.update(job.result())
     print("KTAP version 1")
     print(f"1..{len(results)}")
