@@ -2,7 +2,26 @@
 """tests/host/ktap_cases.py - a host test script's cases as KTAP: one result
 line per case (`<suite>.<function name>`), a case that raises fails with its
 reason and the others still run, a case that returns a string is skipped
-with that reason. Exit status 1 if any failed."""
+with that reason. Exit status 1 if any failed. Also what the cases share:
+expect() and load_script()."""
+import importlib.util
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def expect(cond, what):
+    """Fail the case, saying what, unless cond holds."""
+    if not cond:
+        raise AssertionError(what)
+
+
+def load_script(name):
+    """scripts/<name>.py as a module (the scripts are programs, not a package)."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def run(suite, cases):

@@ -13,27 +13,15 @@ the null call lowered (=off), beside tests/host/bench_canned.log. One KTAP
 line per case ("ok N - bench_linux.<case>"); tests/run.py collects them.
 """
 import gzip
-import importlib.util
 import os
 import subprocess
 import sys
 import tempfile
 import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
+from ktap_cases import expect, load_script as load
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-
-
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def expect(cond, what):
-    if not cond:
-        raise AssertionError(what)
 
 
 def read(name):

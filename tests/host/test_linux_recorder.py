@@ -20,11 +20,11 @@ calls under linux-on. The Linux kernel's other verdicts are findings,
 printed as diagnostics, not judged. One KTAP line per case
 ("ok N - linux_recorder.<case>").
 """
-import importlib.util
 import os
 import subprocess
 import sys
 import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
+from ktap_cases import expect, load_script as load
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -32,18 +32,6 @@ ARCH = "x86_64"
 LOG = os.path.join(ROOT, "build", "linux", ARCH, "test-record.log")
 SAMPLE = os.path.join(ROOT, "build", "linux", ARCH, "test-sample.txt")
 state = {}
-
-
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def expect(cond, what):
-    if not cond:
-        raise AssertionError(what)
 
 
 def built():
