@@ -213,7 +213,8 @@ def run_one(m, arch):
         harness.copy_tree(dest, arch)
         apply(m, dest)
         for target in build_targets(arch, build_vars(m, arch)):
-            p = subprocess.run(["make", "-s", "--no-print-directory", *target], cwd=dest,
+            # CCACHE=: a mutant's files are new to ccache (grading.py says why)
+            p = subprocess.run(["make", "-s", "--no-print-directory", "CCACHE=", *target], cwd=dest,
                                capture_output=True, text=True)
             if p.returncode != 0:
                 return build_verdict(m, arch, p.stdout + p.stderr) + (time.time() - start,)
