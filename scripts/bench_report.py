@@ -411,14 +411,19 @@ def gnuplot(script):
         warn("gnuplot failed: " + p.stderr.strip().replace("\n", "; "))
 
 
-def _bench_plots():
-    """scripts/bench_plots.py (the pictures), loaded beside this file."""
+def _sibling(name):
+    """scripts/<name>.py, loaded beside this file (the scripts are not a package)."""
     import importlib.util
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_plots.py")
-    spec = importlib.util.spec_from_file_location("bench_plots", path)
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _bench_plots():
+    """scripts/bench_plots.py (the pictures)."""
+    return _sibling("bench_plots")
 
 
 def plots(run, outdir):
@@ -501,13 +506,8 @@ def null_lines(run):
 
 
 def _bench_linux():
-    """scripts/bench_linux.py (Debian's Linux rows), loaded beside this file."""
-    import importlib.util
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_linux.py")
-    spec = importlib.util.spec_from_file_location("bench_linux", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """scripts/bench_linux.py (Debian's Linux rows)."""
+    return _sibling("bench_linux")
 
 
 def main(argv=None):
