@@ -179,7 +179,7 @@ bool arch_console_irq_maskable(void);
 
 /* ---- Timer and inter-processor interrupts ---------------------------- */
 
-/* This CPU, IRQs off: interrupt hz times a second, calling sched_tick(). */
+/* This CPU, IRQs off: interrupt hz times a second, calling tick(). */
 void arch_timer_start(unsigned hz);
 /* Any context: interrupt CPU `cpu` (its trap handler then looks at its
  * need_resched, or stops for IPI_STOP). */

@@ -80,7 +80,7 @@ __noreturn void user_fault(const char *why, uintptr_t addr, uintptr_t pc, int st
 /* Trap handlers, for a page fault in user mode at addr by an access that
  * needs prot (VM_READ, VM_WRITE or VM_EXEC): true if the current task's
  * page tables allow it after all, so that the fault came from a stale
- * "not mapped" this CPU cached (riscv64: kernel/trap.c says when). The
+ * "not mapped" this CPU cached (riscv64: kernel/syscall/user_fault.c says when). The
  * arch then forgets addr on this CPU and lets the program retry. */
 bool user_fault_was_stale(uintptr_t addr, unsigned prot);
 
@@ -97,8 +97,10 @@ void interrupt_enter(void);
  * (sched_preempt_point), and the IRQs-off tracker's window closes. */
 void interrupt_exit(void);
 
-/* Timer interrupt, every CPU, IRQs off. */
-void sched_tick(void);
+/* Timer interrupt, every CPU, IRQs off, after timer_fired: the periodic
+ * work of the scheduler and the stack offset strategies
+ * (kernel/syscall/interrupt.c). */
+void tick(void);
 
 /* End of an interrupt taken in kernel mode, IRQs off: maybe switch threads. */
 void sched_preempt_point(void);

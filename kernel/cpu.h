@@ -68,7 +68,7 @@ struct cpu {
     unsigned id;          /* logical index, 0 = boot CPU */
     uint64_t hwid;        /* APIC id, MPIDR affinity or hart id */
     bool online;
-    /* What every return to user mode tests (kernel/user_return.h), but the
+    /* What every return to user mode tests (kernel/syscall/user_return.h), but the
      * thread's own flag, in one aligned 8-byte word so that the test loads
      * them at once. The padding after pool_low stays zero: cpus[] is
      * static, and nothing writes the word itself. */

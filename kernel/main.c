@@ -27,6 +27,9 @@
 #include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
 #include "kernel/smp.h"
+#include "kernel/syscall/interrupt.h"
+#include "kernel/syscall/path.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/task.h"
 #include "kernel/time.h"
 #include "lib/cmdline.h"
@@ -287,15 +290,15 @@ void kmain(uint64_t boot_arg, uint64_t boot_magic, uint64_t hartid)
     mm_init(bi);
     arch_init(bi);
     time_init();
-    latency_init();
+    latency_init(syscall_implemented);
     report_boot(bi);
     smp_find_cpus(bi);
     asid_init(bi->cmdline);
     ipc_fastpath_init(bi->cmdline);
     emergency_stacks_init();
     random_init(bi);
-    kstack_offset_init(bi);
-    sched_init();
+    syscall_path_init(kstack_offset_init(bi));
+    sched_init(idle_work);
     arch_timer_start(SCHED_TICK_HZ);
     arch_irq_enable();
     smp_boot(bi);

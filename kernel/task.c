@@ -11,6 +11,7 @@
 #include "kernel/exec.h"
 #include "kernel/initrd.h"
 #include "kernel/ipc/ipc.h"
+#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/panic.h"
 #include "kernel/quota.h"
 #include "kernel/uapi/quota.h"
@@ -33,6 +34,16 @@ static void user_thread_start(void *unused)
     if (READ_ONCE(t->task->exiting))
         task_exit(0, false);
     arch_enter_user(t->user_start.pc, t->user_start.sp, t->user_start.arg0, t->user_start.arg1);
+}
+
+/* A thread of `task` that will start in user mode, with its own stack
+ * offset state (only threads that make system calls need one). */
+static struct thread *user_thread_create(const char *name, struct task *task)
+{
+    struct thread *th = thread_create(name, user_thread_start, NULL, ALL_CPUS, task);
+    if (th)
+        kstack_offset_thread_init(th);
+    return th;
 }
 
 /* Children of parent that still hold a slot: running, or zombies (sched_lock held). */
@@ -186,7 +197,7 @@ static int spawn(const char *name, int argc, const char *const argv[], struct ta
         err = exec_load(&t->as, prog->data, prog->size, argc, argv, &r);
     if (!err)
         err = give_handles(t, parent, handles, nhandles, gifts);
-    struct thread *th = err ? NULL : thread_create(name, user_thread_start, NULL, ALL_CPUS, t);
+    struct thread *th = err ? NULL : user_thread_create(name, t);
     if (!th) {
         free_task(t);
         return err ? err : -EAGAIN;
@@ -235,7 +246,7 @@ int task_thread_create(uintptr_t pc, uintptr_t arg, uintptr_t sp)
         return -ESRCH;
     if (full)
         return -EAGAIN;
-    struct thread *th = thread_create(task->name, user_thread_start, NULL, ALL_CPUS, task);
+    struct thread *th = user_thread_create(task->name, task);
     if (!th) {
         flags = spin_lock_irqsave(&sched_lock);
         task->threads--; /* the caller is still running: this never reaches 0 */

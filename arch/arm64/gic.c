@@ -232,7 +232,7 @@ void arm64_irq(struct trapframe *tf)
         }
         gic->eoi(token);
         if (fired)
-            sched_tick();
+            tick();
     } else if (id == SGI_RESCHEDULE) {
         gic->eoi(token); /* the sender set need_resched; the return path looks */
     } else if (id == SGI_STOP) {

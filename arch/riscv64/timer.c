@@ -79,7 +79,7 @@ void riscv_timer_interrupt(void)
     uint64_t now = arch_counter(), due = arch_this_cpu()->arch.timer_deadline;
     timer_fired(now > due ? now - due : 0);
     program(arch_counter() + period);
-    sched_tick();
+    tick();
 }
 
 void arch_send_ipi(unsigned cpu, int kind)

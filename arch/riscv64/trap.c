@@ -107,7 +107,7 @@ static void interrupt(struct trapframe *tf, unsigned long code)
 }
 
 /*
- * A page fault on a page the program has (kernel/trap.c,
+ * A page fault on a page the program has (kernel/syscall/user_fault.c,
  * user_fault_was_stale), taken in user mode or by the kernel's user copies
  * (sstatus.SUM = 1, uaccess.S): forget the address on this hart and run
  * the instruction again. The same fault (pc and address) twice in a row on

@@ -54,7 +54,7 @@ static void interrupt(struct trapframe *tf)
     case VECTOR_TIMER:
         x86_timer_rearm();
         x86_lapic_eoi();
-        sched_tick();
+        tick();
         break;
     case VECTOR_IPI_RESCHEDULE: /* the sender set need_resched; just look at it */
         x86_lapic_eoi();

@@ -97,10 +97,19 @@ LAB 4 END */
 #define KSTACK_OFFSET_AT_EXIT(id, self) ((void)(id), (void)(self))
 #endif
 
+/* What the command line chose: the strategy (kstack=<name>, if it is
+ * available here) and whether each call's used stack is erased
+ * (kstack.erase). The system call layer switches to them. */
+struct kstack_boot {
+    unsigned strategy;
+    bool erase;
+};
 /* Boot CPU, after random_init and before other CPUs start: seed every CPU's
- * state, fill the pools, take kstack=<name> from the command line. */
-void kstack_offset_init(const struct boot_info *bi);
-/* A new thread (its own generator and offset), from thread creation. */
+ * state, fill the pools, read kstack=<name>, kstack.erase, kstack.lock and
+ * kstack.debug from the command line, and say so. */
+struct kstack_boot kstack_offset_init(const struct boot_info *bi);
+/* A new user thread (its own generator and offset), from the task layer
+ * that makes it (kernel/task.c): kernel threads make no system calls. */
 void kstack_offset_thread_init(struct thread *t);
 /* Timer tick, IRQs off: if this CPU's pool is low, ask the next return to
  * user mode to top it up (kstack_offset_user_return), so that no refill
@@ -111,15 +120,12 @@ bool kstack_offset_idle(struct cpu *c);
 /* On the way back to user mode, IRQs off, when the tick asked (c->pool_low). */
 void kstack_offset_user_return(struct cpu *c);
 
-/* Switch every CPU to strategy id: 0, -EINVAL (no such strategy) or -ENODEV
- * (not available here). IRQs on, no lock held (it stops the other CPUs for
- * a moment: kernel/syscall/path.c). Safe while other CPUs are inside system
- * calls: each call finishes with the strategy it started with. */
-int kstack_offset_select(unsigned id);
-/* Tests (KSTACK_DEBUG_FIXED): every CPU uses this offset, strategy KSTACK_FIXED. */
-void kstack_offset_select_fixed(uint32_t offset);
-/* The id of the strategy in force. */
-unsigned kstack_offset_current(void);
+/* Whether strategy id may be switched to: 0, -EINVAL (no such strategy) or
+ * -ENODEV (not available here). The switch itself is the system call
+ * layer's (kernel/syscall/path.c: syscall_path_select). */
+int kstack_offset_available(unsigned id);
+/* Tests (KSTACK_DEBUG_FIXED): every CPU's offset for strategy KSTACK_FIXED. */
+void kstack_offset_set_fixed(uint32_t offset);
 /* The debug system calls are allowed: the kernel was built with them
  * (DEBUG_CALLS=1) and booted with kstack.debug. They leak offsets, pin them,
  * read kernel addresses and cost other programs time, so every other boot

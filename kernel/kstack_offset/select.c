@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/kstack_offset/select.c - which strategy is in force, how it is
- * chosen (kstack=<name> at boot, SYS_kstack_set at run time), the `off`
+ * kernel/kstack_offset/select.c - which strategies there are and which may
+ * be chosen (kstack=<name> at boot, SYS_kstack_set at run time), the `off`
  * baseline and the tests' `fixed` offset, and the set-up of every CPU's and
  * thread's state.
  *
- * Switching rewrites the entry code's call to the strategy's own copy of
- * the system call path (kernel/syscall/path.c), so a call costs its
+ * The system call layer switches: it rewrites the entry code's call to the
+ * strategy's own copy of the system call path (kernel/syscall/path.c,
+ * after asking kstack_offset_available() here), so a call costs its
  * strategy's draw and nothing for the choice: `off` costs nothing at all.
  * A call already inside a copy finishes in it, exit update included, so a
  * switch while other CPUs are inside system calls only affects their next
@@ -19,7 +20,6 @@
 #include "kernel/printk.h"
 #include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
-#include "kernel/syscall/path.h"
 #include "lib/cmdline.h"
 #include "lib/string.h"
 
@@ -44,32 +44,23 @@ static const struct kstack_strategy *const strategies[KSTACK_NR + 1] = {
 static bool debug_allowed;
 static bool locked; /* kstack.lock: the boot's choice stands */
 
-unsigned kstack_offset_current(void)
-{
-    return syscall_path_strategy();
-}
-
 static bool available(const struct kstack_strategy *s)
 {
     return !s->available || s->available();
 }
 
-int kstack_offset_select(unsigned id)
+int kstack_offset_available(unsigned id)
 {
     if (id >= KSTACK_NR)
         return -EINVAL;
-    if (!available(strategies[id]))
-        return -ENODEV;
-    syscall_path_select(id);
-    return 0;
+    return available(strategies[id]) ? 0 : -ENODEV;
 }
 
 /* KSTACK_DEBUG_FIXED: every CPU uses `offset` (the bounds test's deepest stack). */
-void kstack_offset_select_fixed(uint32_t offset)
+void kstack_offset_set_fixed(uint32_t offset)
 {
     for (unsigned i = 0; i < MAX_CPUS; i++)
         WRITE_ONCE(cpus[i].kstack.fixed, offset);
-    syscall_path_select(KSTACK_FIXED);
 }
 
 bool kstack_offset_locked(void)
@@ -149,7 +140,7 @@ static unsigned boot_choice(const char *cmdline)
     return KSTACK_DEFAULT;
 }
 
-void kstack_offset_init(const struct boot_info *bi)
+struct kstack_boot kstack_offset_init(const struct boot_info *bi)
 {
     kstack_siphash_key_init();
     kstack_seeded_before_crng = !crng_ready();
@@ -166,10 +157,7 @@ void kstack_offset_init(const struct boot_info *bi)
     debug_allowed = CONFIG_DEBUG_CALLS && cmdline_flag(bi->cmdline, "kstack.debug");
     locked = cmdline_flag(bi->cmdline, "kstack.lock");
     unsigned id = boot_choice(bi->cmdline);
-    kstack_offset_select(id);
     bool erase = cmdline_flag(bi->cmdline, "kstack.erase"); /* kernel/syscall/erase.c */
-    if (erase)
-        syscall_path_erase(true);
     kprintf("kstack: strategy %s%s (random offset 0..%u in 16-byte steps on every system "
             "call)%s%s; hw source: %s; debug calls %s\n",
             strategies[id]->name, id == KSTACK_DEFAULT ? " (default)" : "", KSTACK_OFFSET_MAX,
@@ -182,6 +170,7 @@ void kstack_offset_init(const struct boot_info *bi)
             "(%llu Hz)\n",
             KSTACK_POOL_BYTES / 1024, (unsigned long long)(centi / 100),
             (unsigned long long)(centi % 100), (unsigned long long)arch_counter_hz());
+    return (struct kstack_boot){id, erase};
 }
 
 /* The tick may have interrupted a system call: its refill (hundreds of

@@ -4,15 +4,11 @@
 
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
-#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/irqsoff.h"
 #include "kernel/mm/kvmap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
-#include "kernel/syscall/path.h"
-#include "kernel/syscall/syscall.h"
-#include "kernel/text_patch.h"
 #include "lib/hist.h"
 #include "lib/string.h"
 
@@ -24,28 +20,12 @@ _Static_assert(LATENCY_RING_PAGE == PAGE_SIZE && LATENCY_RING_BYTES % PAGE_SIZE 
 _Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
                "samples tile the ring: `next` lands exactly on its end");
 
-static uint64_t read_cost; /* ticks of an empty begin/end pair */
-static struct spinlock switch_lock = SPINLOCK_INIT;
+static uint64_t read_cost;                    /* ticks of an empty begin/end pair */
+static bool (*implemented)(unsigned long nr); /* latency_init's: the table has nr */
+static struct spinlock alloc_lock = SPINLOCK_INIT;
 /* drain_lock[i]: cpus[i]'s histograms and `migrated`, which only CPU i's
  * drains and the reads write. CPU i's rings and `next` are CPU i's alone. */
 static struct spinlock drain_lock[MAX_CPUS];
-
-void interrupt_enter(void)
-{
-    struct cpu *c = arch_this_cpu(); /* IRQs are off: this CPU */
-    irqsoff_entry();                 /* they were on until the CPU took it */
-    c->interrupts++;
-    /* Kept below 2^32, under the counter's bits in a stamp (latency.h). */
-    c->latency.mark = (uint32_t)(c->latency.mark + LATENCY_MARK_IRQ);
-    if (__builtin_expect(READ_ONCE(text_patch_generation) & 1, 0))
-        text_patch_join(); /* another CPU is rewriting kernel code */
-}
-
-void interrupt_exit(void)
-{
-    sched_preempt_point();
-    irqsoff_exit(); /* the interrupted code had IRQs on */
-}
 
 /* The cheapest of 1000 empty measurements, IRQs off: what every sample
  * includes besides the timed code. */
@@ -62,8 +42,9 @@ static uint64_t calibrate(void)
     return best;
 }
 
-void latency_init(void)
+void latency_init(bool (*table_has)(unsigned long nr))
 {
+    implemented = table_has;
     arch_timestamp_init();
     read_cost = calibrate();
     uint64_t hz = arch_timestamp_hz();
@@ -105,7 +86,7 @@ static void drain_ring(struct cpu *c, unsigned strategy)
         unsigned long i = (p->stamp >> LATENCY_INDEX_BITS) & ((1u << LATENCY_INDEX_BITS) - 1);
         if (i != index) {
             index = i;
-            unsigned slot = latency_slot(i, syscall_implemented(i));
+            unsigned slot = latency_slot(i, implemented(i));
             h = slot == LATENCY_NO_SLOT ? NULL : c->latency.hist[strategy][slot];
         }
         if (!h) /* a call without a slot: not timed */
@@ -226,21 +207,18 @@ static int allocate(void)
     return 0;
 }
 
-int latency_switch(bool on)
+int latency_allocate(void)
 {
-    unsigned long flags = spin_lock_irqsave(&switch_lock);
-    int err = on ? allocate() : 0;
-    spin_unlock_irqrestore(&switch_lock, flags);
-    if (!err)
-        syscall_path_time(on);
+    unsigned long flags = spin_lock_irqsave(&alloc_lock);
+    int err = allocate();
+    spin_unlock_irqrestore(&alloc_lock, flags);
     return err;
 }
 
 void latency_status(struct latency_status *st)
 {
     static const char *const names[] = {"tsc", "pmccntr", "cntvct", "cycle", "time"};
-    memset(st, 0, sizeof(*st));
-    st->on = syscall_path_timed();
+    memset(st, 0, sizeof(*st)); /* st->on: the caller's (which copy of the path runs) */
     for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
         if (strcmp(names[i], arch_timestamp_name()) == 0)
             st->counter = i;

@@ -103,8 +103,10 @@ static inline unsigned latency_slot(unsigned long nr, bool implemented)
     }
 }
 
-/* Boot CPU after arch_init: calibrate the counter and say which it is. */
-void latency_init(void);
+/* Boot CPU after arch_init: calibrate the counter and say which it is.
+ * table_has(nr): whether the system call table has a handler
+ * for nr (a sample of a number without one goes to LATENCY_INVALID). */
+void latency_init(bool (*table_has)(unsigned long nr));
 /* A ring of this CPU's crossed a page (IRQs off): if one is full, drain
  * them; returns ret as it came (latency_record). */
 long latency_drain_full(long ret);
@@ -139,13 +141,16 @@ static inline __attribute__((always_inline)) bool latency_record(unsigned strate
 }
 
 /* The timer interrupt's lateness (timer_lag.c): CPU c's histogram, made
- * with its rings (latency_switch); one CPU's or all CPUs' summed into *out,
+ * with its rings (latency_allocate); one CPU's or all CPUs' summed into *out,
  * then optionally emptied: 0 or -EINVAL. */
 int latency_timer_allocate(struct cpu *c);
 int latency_timer_copy(long cpu, struct hist *out, bool reset);
 
-/* SYS_latency_ctl / SYS_latency_read helpers. */
-int latency_switch(bool on);
+/* SYS_latency_ctl / SYS_latency_read helpers. Before the timed copies of
+ * the path run (kernel/syscall/sys_latency.c switches to them): every CPU's
+ * histograms and rings, once; 0 or -ENOMEM. */
+int latency_allocate(void);
+/* Everything but st->on, which copy of the path runs (the caller knows). */
 void latency_status(struct latency_status *st);
 /* Copy histogram (cpu or all, strategy, slot) into *out, then optionally
  * empty it; -EINVAL for a bad index, -ENODATA... (see sys_latency.c). */

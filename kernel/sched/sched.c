@@ -13,8 +13,6 @@
 #include "kernel/sched/sched.h"
 
 #include "kernel/arch_callbacks.h"
-#include "kernel/kstack_offset/kstack_offset.h"
-#include "kernel/latency/latency.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
@@ -26,7 +24,8 @@
 struct spinlock sched_lock = SPINLOCK_INIT;
 static struct thread threads[MAX_THREADS];
 static int next_tid = 1;
-static uint64_t next_wake; /* earliest wake_at of any sleeper, 0 = none */
+static uint64_t next_wake;                     /* earliest wake_at of any sleeper, 0 = none */
+static bool (*background_work)(struct cpu *c); /* sched_init's: the layers above's */
 struct sched_stats sched_stats;
 
 void preempt_disable(void)
@@ -258,7 +257,6 @@ static struct thread *new_thread(const char *name, void (*fn)(void *), void *arg
     t->affinity = affinity;
     t->cpu = 0;
     strlcpy(t->name, name, sizeof(t->name));
-    kstack_offset_thread_init(t);
     arch_fpu_init(&t->fpu);
     t->saved_sp = arch_thread_init(t->kstack_top, thread_trampoline);
     return t;
@@ -335,10 +333,8 @@ static void idle_loop(void *unused)
             switch_locked();
             spin_unlock_irqrestore(&sched_lock, flags);
             arch_irq_restore(flags);
-        } else if (kstack_offset_idle(c)) {
-            arch_irq_restore(flags); /* topped up the offset pool: look again */
-        } else if (latency_idle(c)) {
-            arch_irq_restore(flags); /* timed samples into their histograms: look again */
+        } else if (background_work(c)) {
+            arch_irq_restore(flags); /* did a step of background work: look again */
         } else {
             irqsoff_exit(); /* the wait unmasks them */
             arch_idle();    /* waits for an interrupt, returns with IRQs enabled */
@@ -358,8 +354,9 @@ static struct thread *new_idle_thread(unsigned cpu)
     return idle;
 }
 
-void sched_init(void)
+void sched_init(bool (*background)(struct cpu *c))
 {
+    background_work = background;
     struct cpu *c = this_cpu();
     struct thread *boot = alloc_thread_locked();
     strlcpy(boot->name, "kmain", sizeof(boot->name));
@@ -530,7 +527,6 @@ void sched_tick(void)
 {
     struct cpu *c = this_cpu();
     c->sched.ticks++;
-    kstack_offset_tick(c);
     bool user_open = arch_user_access_open(); /* as the interrupt left it */
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     sched_stats.user_access_ticks += user_open;

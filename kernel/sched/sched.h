@@ -74,8 +74,11 @@ static inline struct thread *current_thread(void)
 }
 
 /* Boot CPU, once: the boot stack becomes CPU 0's first thread ("kmain") and
- * CPU 0 gets its idle thread. */
-void sched_init(void);
+ * CPU 0 gets its idle thread. An idle CPU calls background(c), IRQs off,
+ * until it returns false (no step of work left) or a thread is runnable:
+ * the layers above hand it their work (kernel/syscall/interrupt.c:
+ * idle_work), so that the scheduler calls none of them. */
+void sched_init(bool (*background)(struct cpu *c));
 /* Boot CPU, before starting another CPU: make its idle thread; returns the
  * top of that thread's stack, which the new CPU starts on. */
 uintptr_t sched_prepare_cpu(unsigned cpu);
@@ -129,12 +132,12 @@ struct thread *sched_find_thread_locked(const struct task *task, int tid);
  * its next preemption point, a queued one at once. -1 if no CPU in mask is online. */
 int sched_set_affinity_locked(struct thread *t, uint64_t mask);
 
-/* Timer interrupt, every CPU, IRQs off. */
+/* Timer interrupt, every CPU, IRQs off (from kernel/syscall/interrupt.c: tick). */
 void sched_tick(void);
 /* End of every interrupt and syscall, IRQs off: switch if a reschedule is due
  * and nothing forbids it. */
 void sched_preempt_point(void);
-/* The same on the way back to user mode (kernel/trap.c). IRQs off. */
+/* The same on the way back to user mode (kernel/syscall/user_return.c). IRQs off. */
 void sched_preempt_user_return(void);
 
 /* Preemption control, nestable. Spinlocks do this too. */

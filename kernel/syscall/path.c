@@ -7,8 +7,11 @@
  * would: choosing a strategy or switching the timers adds nothing to a
  * system call. The price is paid at the switch instead: every other CPU is
  * stopped while one instruction is rewritten (kernel/text_patch.c; make
- * bench prints how long that takes). Until kstack_offset_init chooses,
- * the entry code calls the `off` copy, as the assembler wrote it.
+ * bench prints how long that takes). Until syscall_path_init, the entry
+ * code calls the `off` copy, as the assembler wrote it. This is the only
+ * place that rewrites it: the strategies (kernel/kstack_offset/) and the
+ * timers (kernel/latency/) are asked first, by the system calls that
+ * switch (sys_kstack.c, sys_latency.c), and know nothing of it.
  */
 #include "kernel/syscall/path.h"
 #include "kernel/arch_callbacks.h"
@@ -41,6 +44,13 @@ static void rewrite(void *arg)
     if (!arch_text_patch_call(arch_syscall_call_site, target))
         panic("syscall: cannot rewrite the entry code's call at %p",
               (void *)arch_syscall_call_site);
+}
+
+void syscall_path_init(struct kstack_boot boot)
+{
+    syscall_path_select(boot.strategy);
+    if (boot.erase)
+        syscall_path_erase(true);
 }
 
 void syscall_path_select(unsigned id)

@@ -10,6 +10,7 @@
 #ifndef KERNEL_SYSCALL_PATH_H
 #define KERNEL_SYSCALL_PATH_H
 
+#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/types.h"
 #include "kernel/uapi/kstack.h"
 
@@ -17,7 +18,11 @@ struct trapframe;
 typedef long (*syscall_path_fn)(struct trapframe *tf);
 extern const syscall_path_fn syscall_paths[KSTACK_NR + 1][2]; /* [strategy][timed] */
 
-/* The copy of strategy id (KSTACK_*, KSTACK_FIXED included), timers as they are. */
+/* Boot CPU, once, before any other CPU starts: the copy of the strategy
+ * the command line chose (kstack_offset_init), erasing if it said so. */
+void syscall_path_init(struct kstack_boot boot);
+/* The copy of strategy id (KSTACK_*, KSTACK_FIXED included), timers as they
+ * are; the caller checked that id may run here (kstack_offset_available). */
 void syscall_path_select(unsigned id);
 /* The timed copies (on) or the untimed ones, strategy as it is. */
 void syscall_path_time(bool on);

@@ -11,7 +11,9 @@
  * SYS_kstack_stats leak what the mechanism hides, so they answer -EPERM
  * unless the boot has kstack.debug, and a kernel built with DEBUG_CALLS=0
  * has no probe and no SYS_kstack_debug at all (-ENOSYS). Choosing the
- * strategy needs the control capability (docs/security.md).
+ * strategy needs the control capability (docs/security.md); the strategies
+ * say whether one may run here, and this file then switches the entry code
+ * to its copy of the path (kernel/syscall/path.c).
  */
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
@@ -41,12 +43,15 @@ long sys_kstack_set(const struct sysargs *args)
     unsigned need = IPC_RIGHT_KSTACK | (weak(id) ? IPC_RIGHT_DEBUG : 0);
     if (kstack_offset_locked() || !control_allows(need))
         return -EPERM;
-    return kstack_offset_select(id);
+    int err = kstack_offset_available(id);
+    if (!err)
+        syscall_path_select(id);
+    return err;
 }
 
 long sys_kstack_get(const struct sysargs *args)
 {
-    return kstack_offset_current();
+    return syscall_path_strategy();
 }
 
 long sys_kstack_stats(const struct sysargs *args)
@@ -113,7 +118,7 @@ long sys_kstack_probe(const struct sysargs *args)
         return -EINVAL;
     struct kstack_probe r = {0};
     r.depth = current_thread()->kstack_top - (uintptr_t)__builtin_frame_address(0);
-    r.strategy = kstack_offset_current();
+    r.strategy = syscall_path_strategy();
     preempt_disable();
     r.entry_cpu = this_cpu()->id;
     r.entry_updates = exit_updates(this_cpu());
@@ -181,7 +186,8 @@ long sys_kstack_debug(const struct sysargs *args)
     case KSTACK_DEBUG_FIXED:
         if (kstack_offset_locked() || !control_allows(IPC_RIGHT_KSTACK | IPC_RIGHT_DEBUG))
             return -EPERM;
-        kstack_offset_select_fixed((uint32_t)args->a[1] & KSTACK_OFFSET_MASK);
+        kstack_offset_set_fixed((uint32_t)args->a[1] & KSTACK_OFFSET_MASK);
+        syscall_path_select(KSTACK_FIXED);
         return 0;
     case KSTACK_DEBUG_STACK_SIZE: return KSTACK_SIZE;
     case KSTACK_DEBUG_POOL_TICK: kstack_pool_set_background_refills(args->a[1] != 0); return 0;

@@ -5,13 +5,15 @@
  * copying a histogram out (one CPU's or all CPUs' summed, then optionally
  * emptied). Switching and reading answer -EPERM unless the boot has
  * kstack.debug: the histograms time other programs' calls, and switching
- * costs them time. The status is open.
+ * costs them time. The status is open. The timers (kernel/latency/) only
+ * make their histograms ready; switching the entry code to the timed copies
+ * of the path is this file's (kernel/syscall/path.c).
  */
 #include "kernel/errno.h"
-#include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/irqsoff.h"
 #include "kernel/latency/latency.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/syscall/path.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/uaccess.h"
 #include "kernel/uapi/ipc.h"
@@ -46,18 +48,28 @@ static long timer_ctl(long cpu, uintptr_t out, unsigned long reset)
     return ret;
 }
 
+/* LATENCY_ON, LATENCY_OFF: the histograms first, then the copy of the path. */
+static long switch_timers(bool on)
+{
+    int err = on ? latency_allocate() : 0;
+    if (!err)
+        syscall_path_time(on);
+    return err;
+}
+
 long sys_latency_ctl(const struct sysargs *args)
 {
     if (args->a[0] != LATENCY_STATUS && !debug_call_allowed(IPC_RIGHT_LATENCY))
         return -EPERM;
     switch (args->a[0]) {
     case LATENCY_OFF:
-    case LATENCY_ON: return latency_switch(args->a[0] == LATENCY_ON);
+    case LATENCY_ON: return switch_timers(args->a[0] == LATENCY_ON);
     case LATENCY_IRQSOFF: return irqsoff_ctl((long)args->a[1], args->a[2], args->a[3]);
     case LATENCY_TIMER: return timer_ctl((long)args->a[1], args->a[2], args->a[3]);
     case LATENCY_STATUS: {
         struct latency_status st;
         latency_status(&st);
+        st.on = syscall_path_timed();
         return copy_to_user(args->a[1], &st, sizeof(st));
     }
     default: return -EINVAL;

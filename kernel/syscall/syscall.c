@@ -23,7 +23,7 @@
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/path.h"
-#include "kernel/user_return.h"
+#include "kernel/syscall/user_return.h"
 
 /* A number past the table reached it: syscall_index() is broken. */
 static long past_the_table(const struct sysargs *args)

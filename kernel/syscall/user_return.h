@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/user_return.h - the last check before any return to user mode.
+ * kernel/syscall/user_return.h - the last check before any return to user mode.
  *
- * Four things stop a thread on its way out (kernel/trap.c does them): its
+ * Four things stop a thread on its way out (kernel/syscall/user_return.c does them): its
  * task is being killed, this CPU wants to reschedule, its stack offset pool
  * asked for a refill (kernel/kstack_offset/select.c), left by the timer
  * tick so that it does not land inside a system call, or a lock or
@@ -13,8 +13,8 @@
  * set. The system call path inlines this test; traps call user_return(),
  * which is the same.
  */
-#ifndef KERNEL_USER_RETURN_H
-#define KERNEL_USER_RETURN_H
+#ifndef KERNEL_SYSCALL_USER_RETURN_H
+#define KERNEL_SYSCALL_USER_RETURN_H
 
 #include "kernel/cpu.h"
 #include "kernel/latency/irqsoff.h"
