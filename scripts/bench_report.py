@@ -30,8 +30,8 @@ line that is not a record:
 scripts/run_screen.py reads and this script ignores.)
 
 side is "user" (round trip timed in user space), "kernel" (the in-kernel
-timers) or "timer" (the tick's lateness, in ticks of the timer's counter); strategy and syscall are any tokens without spaces (strategies off
-counter crng16 task siphash prng prng-task pool hw; syscalls getpid getppid
+timers) or "timer" (the tick's lateness, in ticks of the timer's counter); strategy and syscall are any tokens without spaces (strategies as
+kernel/uapi/kstack.h lists them: off, counter, ... hw; syscalls getpid getppid
 invalid, and the IPC round trips below). Values are integer counter ticks;
 the mean is times 1000. A row is one round of one (side, strategy, syscall);
 cdf lines give histogram buckets (lower edge and count) summed over all
@@ -92,7 +92,11 @@ import statistics
 import subprocess
 import sys
 
-STRATEGY_ORDER = ["off", "counter", "crng16", "task", "siphash", "prng", "prng-task", "pool", "hw"]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import harness  # noqa: E402  (the strategies' one list: kernel/uapi/kstack.h)
+
+STRATEGY_ORDER = harness.kstack_strategies()
 ONE_WAY = ["ipc/oneway-call0", "ipc/oneway-reply0", "ipc/oneway-call64", "ipc/oneway-reply64"]
 SYSCALL_ORDER = ["getpid", "getppid", "invalid", "ipc/call0", "ipc/call4", "ipc/call64",
                  *ONE_WAY, "ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu",

@@ -8,9 +8,10 @@ their make_vars, tests/lab.py grades on them (tests/grading.py). The arch
 list and the exit statuses come from tests/harness.py, which boots them.
 Python standard library only.
 """
+import re
 from dataclasses import dataclass, field
 
-from harness import ARCHES, EXIT_OK, EXIT_PANIC
+from harness import ARCHES, EXIT_OK, EXIT_PANIC, kstack_strategies
 
 DEFAULT_CMDLINE = "ktest=all"
 # The console test's word (harness.Session types it when asked) and the
@@ -207,8 +208,8 @@ def boot_matrix():
         # "not ok" the KTAP parser would fail the boot with).
         bad = "hw" if arch == "riscv64" else "bogus"
         warning = (r"kstack: WARNING: kstack=hw is not available here; keeping prng" if bad == "hw"
-                   else r"kstack: WARNING: unknown kstack=bogus; valid: off counter crng16 task "
-                        r"siphash prng prng-task pool hw; keeping prng")
+                   else r"kstack: WARNING: unknown kstack=bogus; valid: "
+                   + re.escape(" ".join(kstack_strategies())) + "; keeping prng")
         # The 3-CPU boot also runs the IPC tests with the IPC fastpath off
         # (ipc.fastpath=0): every call takes the ordinary path, and the
         # fastpath's transcript must come out the same as with it on.

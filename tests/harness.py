@@ -34,6 +34,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARCHES = ["x86_64", "arm64", "riscv64"]
+# The stack offset strategies' one list (kstack_strategies() reads it).
+KSTACK_HEADER = os.path.join("kernel", "uapi", "kstack.h")
+KSTACK_ROW = re.compile(r'^\s*X\((\w+), (\w+), "([^"]+)"\)\s*\\?$')
 # The kernel's exit status, as kernel_status() reads it from QEMU's exit code.
 EXIT_OK, EXIT_TESTS_FAILED, EXIT_PANIC = 0, 1, 3
 # The console test asks for its word on the serial line; Session types it,
@@ -52,6 +55,25 @@ MONITOR_MARK = "\n### QEMU monitor at the timeout"
 
 
 # ---- the command line and the image ----------------------------------------
+
+def kstack_strategies(root=ROOT):
+    """The stack offset strategies' names (what kstack=<name> takes), in the
+    order of their numbers: the X(NAME, name, "name") rows of
+    KSTACK_STRATEGIES in kernel/uapi/kstack.h, the list the kernel's tables
+    are made from. Every Python tool takes them from here."""
+    names, inside = [], False
+    with open(os.path.join(root, KSTACK_HEADER)) as f:
+        for line in f:
+            inside = inside or line.startswith("#define KSTACK_STRATEGIES(X)")
+            m = KSTACK_ROW.match(line) if inside else None
+            if m:
+                names.append(m.group(3))
+            if inside and not line.rstrip().endswith("\\"):
+                break
+    if not names:
+        raise SystemExit(f"harness: no strategies in {KSTACK_HEADER} (KSTACK_STRATEGIES)")
+    return names
+
 
 def qemu_command(arch, image, vars_path, boot=None, smp=None, extra=None, kernel_cmdline=None,
                  make_vars=None):

@@ -15,31 +15,32 @@ import re
 import subprocess
 import sys
 
+import harness
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIT = os.path.join(ROOT, "tools", "kstack-conformance")
 TESTS = ["range", "coverage", "chi_square", "min_entropy", "serial_pairs",
          "serial_correlation", "cross_cpu", "migration", "lfsr113_recovery",
          "linear_complexity"]
 
-# The tests each strategy's sample must fail. A strong strategy must pass
-# every other test. A weak one (WEAK) must fail at least these; its other
-# verdicts hang on the host's timing (counter reads a clock) and are shown,
-# not judged.
-EXPECT = {
+# The tests a strategy's sample must fail, for the strategies that must fail
+# some. A strong strategy must pass every other test, and every strategy not
+# named here (a new one too) must pass them all. A weak one (WEAK) must fail
+# at least these; its other verdicts hang on the host's timing (counter
+# reads a clock) and are shown, not judged.
+MUST_FAIL = {
     "off": {"coverage", "chi_square", "min_entropy", "serial_pairs", "migration",
             "linear_complexity"},
     "counter": {"migration"},
     "crng16": {"migration"},
-    "task": set(),
-    "siphash": set(),
     # LFSR113 drawn in a row: the kit recovers its state from 40 offsets,
     # which is exactly what a leak of offsets does to `prng` (docs/attacks.md),
     # and each offset bit's stream has linear complexity 113.
     "prng": {"lfsr113_recovery", "linear_complexity"},
     "prng-task": {"lfsr113_recovery", "linear_complexity"},
-    "pool": set(),
-    "hw": set(),
 }
+# Every strategy (tests/harness.py reads them from kernel/uapi/kstack.h).
+EXPECT = {name: MUST_FAIL.get(name, set()) for name in harness.kstack_strategies()}
 WEAK = {"off", "counter", "crng16"}
 
 LINE = re.compile(r"^\s*# kstack-(sample|migrate) (\S+) (?:(\d+) )?(\S+)$", re.M)
@@ -68,7 +69,7 @@ def judge(name, verdicts):
     """[problems] of one strategy's verdicts against EXPECT."""
     must_fail = EXPECT.get(name)
     if must_fail is None:
-        return [f"no expectation for strategy {name!r} (tests/kstack_samples.py)"]
+        return [f"no strategy {name!r} in kernel/uapi/kstack.h"]
     # SKIP: the boot recorded nothing for that test (a --ktest run of one
     # part); kstack.migration_attack judges Bug 1 in the kernel as well.
     # N/A: a one-CPU boot, which cannot have a second CPU or a migration.

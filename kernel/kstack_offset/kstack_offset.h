@@ -161,9 +161,11 @@ unsigned kstack_pool_verify(struct cpu *c);
 unsigned kstack_siphash_verify(struct cpu *c);
 unsigned kstack_prng_verify(struct cpu *c);
 
-/* The strategies (kernel/kstack_offset/<file>.c). */
-extern const struct kstack_strategy kstack_off, kstack_counter, kstack_crng16, kstack_task,
-    kstack_siphash, kstack_prng, kstack_prng_task, kstack_pool, kstack_hw, kstack_fixed;
+/* The strategies, kstack_<name> (KSTACK_STRATEGIES, kernel/uapi/kstack.h),
+ * each defined in its own file here, and the tests' kstack_fixed (select.c). */
+#define KSTACK_EXTERN(NAME, name, str) extern const struct kstack_strategy kstack_##name;
+KSTACK_STRATEGIES(KSTACK_EXTERN)
+extern const struct kstack_strategy kstack_fixed;
 
 /* Count one event of strategy s on CPU c (IRQs off, or c is a raw pointer). */
 #define KSTACK_COUNT(c, s, what) ((c)->kstack.count[(s)][(what)]++)

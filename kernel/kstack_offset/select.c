@@ -28,18 +28,11 @@
 const struct kstack_strategy kstack_off = {KSTACK_OFF, "off", NULL};
 const struct kstack_strategy kstack_fixed = {KSTACK_FIXED, "fixed", NULL};
 
+/* Every strategy by number (KSTACK_STRATEGIES, kernel/uapi/kstack.h). */
+#define STRATEGY(NAME, name, str) [KSTACK_##NAME] = &kstack_##name,
 static const struct kstack_strategy *const strategies[KSTACK_NR + 1] = {
-    [KSTACK_OFF] = &kstack_off,
-    [KSTACK_COUNTER] = &kstack_counter,
-    [KSTACK_CRNG16] = &kstack_crng16,
-    [KSTACK_TASK] = &kstack_task,
-    [KSTACK_SIPHASH] = &kstack_siphash,
-    [KSTACK_PRNG] = &kstack_prng,
-    [KSTACK_PRNG_TASK] = &kstack_prng_task,
-    [KSTACK_POOL] = &kstack_pool,
-    [KSTACK_HW] = &kstack_hw,
-    [KSTACK_FIXED] = &kstack_fixed,
-};
+    KSTACK_STRATEGIES(STRATEGY) /* the named ones */
+    STRATEGY(FIXED, fixed, "fixed")};
 
 static bool debug_allowed;
 static bool locked; /* kstack.lock: the boot's choice stands */
@@ -134,9 +127,8 @@ static unsigned boot_choice(const char *cmdline)
                 names[KSTACK_DEFAULT]);
         return KSTACK_DEFAULT;
     }
-    kprintf("kstack: WARNING: unknown kstack=%s; valid: off counter crng16 task siphash prng "
-            "prng-task pool hw; keeping %s\n",
-            want, names[KSTACK_DEFAULT]);
+    kprintf("kstack: WARNING: unknown kstack=%s; valid:" KSTACK_VALID_NAMES "; keeping %s\n", want,
+            names[KSTACK_DEFAULT]);
     return KSTACK_DEFAULT;
 }
 

@@ -210,43 +210,29 @@ static inline __attribute__((always_inline)) long dispatch(struct trapframe *tf,
  * The copies the entry code can call, with IRQs off; each returns with them
  * off. Each has a frame of its own: the timed copy's extra live values
  * (start time and mark, number) cost the untimed one nothing, and no copy
- * pays for choosing among them.
+ * pays for choosing among them. SYSCALL_PATH(NAME, name, str) makes, for
+ * every strategy of KSTACK_STRATEGIES (kernel/uapi/kstack.h) and for
+ * `fixed`, the two functions
+ *     long syscall_dispatch_<name>(struct trapframe *tf);
+ *     long syscall_dispatch_<name>_timed(struct trapframe *tf);
+ * and PATHS their row of syscall_paths[KSTACK_<NAME>] (path.c switches).
  */
-#define SYSCALL_PATH(name, id)                                                                     \
+#define SYSCALL_PATH(NAME, name, str)                                                              \
     long syscall_dispatch_##name(struct trapframe *tf);                                            \
     long syscall_dispatch_##name##_timed(struct trapframe *tf);                                    \
     long syscall_dispatch_##name(struct trapframe *tf)                                             \
     {                                                                                              \
-        return dispatch(tf, false, id);                                                            \
+        return dispatch(tf, false, KSTACK_##NAME);                                                 \
     }                                                                                              \
     long syscall_dispatch_##name##_timed(struct trapframe *tf)                                     \
     {                                                                                              \
-        return dispatch(tf, true, id);                                                             \
+        return dispatch(tf, true, KSTACK_##NAME);                                                  \
     }
-SYSCALL_PATH(off, KSTACK_OFF)
-SYSCALL_PATH(counter, KSTACK_COUNTER)
-SYSCALL_PATH(crng16, KSTACK_CRNG16)
-SYSCALL_PATH(task, KSTACK_TASK)
-SYSCALL_PATH(siphash, KSTACK_SIPHASH)
-SYSCALL_PATH(prng, KSTACK_PRNG)
-SYSCALL_PATH(prng_task, KSTACK_PRNG_TASK)
-SYSCALL_PATH(pool, KSTACK_POOL)
-SYSCALL_PATH(hw, KSTACK_HW)
-SYSCALL_PATH(fixed, KSTACK_FIXED)
+KSTACK_STRATEGIES(SYSCALL_PATH)
+SYSCALL_PATH(FIXED, fixed, "fixed")
 
-#define PATHS(name)                                                                                \
-    {                                                                                              \
-        syscall_dispatch_##name, syscall_dispatch_##name##_timed                                   \
-    }
+#define PATHS(NAME, name, str)                                                                     \
+    [KSTACK_##NAME] = {syscall_dispatch_##name, syscall_dispatch_##name##_timed},
 const syscall_path_fn syscall_paths[KSTACK_NR + 1][2] = {
-    [KSTACK_OFF] = PATHS(off),
-    [KSTACK_COUNTER] = PATHS(counter),
-    [KSTACK_CRNG16] = PATHS(crng16),
-    [KSTACK_TASK] = PATHS(task),
-    [KSTACK_SIPHASH] = PATHS(siphash),
-    [KSTACK_PRNG] = PATHS(prng),
-    [KSTACK_PRNG_TASK] = PATHS(prng_task),
-    [KSTACK_POOL] = PATHS(pool),
-    [KSTACK_HW] = PATHS(hw),
-    [KSTACK_FIXED] = PATHS(fixed),
-};
+    KSTACK_STRATEGIES(PATHS) /* the named ones */
+    PATHS(FIXED, fixed, "fixed")};

@@ -8,25 +8,59 @@
 #ifndef KERNEL_UAPI_KSTACK_H
 #define KERNEL_UAPI_KSTACK_H
 
-/* Strategy numbers; the names (what kstack=<name> takes) are KSTACK_NAMES. */
-#define KSTACK_OFF       0 /* no randomisation: the baseline */
-#define KSTACK_COUNTER   1 /* Linux <= 7.0 x86: per-CPU, chosen at exit from the TSC */
-#define KSTACK_CRNG16    2 /* Linux <= 7.0 arm64/riscv: per-CPU, get_random_u16() at exit */
-#define KSTACK_TASK      3 /* Linux 7.1 patch 1: chosen at exit, kept per thread */
-#define KSTACK_SIPHASH   4 /* SipHash-2-4 of a per-CPU counter, 10 offsets per hash */
-#define KSTACK_PRNG      5 /* Linux 7.1: per-CPU LFSR113 drawn at entry (the default) */
-#define KSTACK_PRNG_TASK 6 /* LFSR113 per thread, drawn at entry */
-#define KSTACK_POOL      7 /* ours: per-CPU ChaCha20 keystream, refilled off the path */
-#define KSTACK_HW        8 /* the CPU's random instruction on every call */
-#define KSTACK_NR        9
-/* Not selectable by name: a constant offset (tests put the stack at its deepest). */
-#define KSTACK_FIXED     9
-#define KSTACK_DEFAULT   KSTACK_PRNG
+/*
+ * The strategies, one line each in the order of their numbers:
+ * X(NAME, name, "kstack=name"): the constant's suffix, the C identifier's
+ * and the name the command line, SYS_kstack_set's users and the tools use.
+ * docs/kstack.md explains each; "Adding a strategy" there says what else a
+ * new one needs (its draw in draw.h and its own file). This one list makes:
+ *   KSTACK_<NAME>, KSTACK_NR      the numbers (enum kstack_id below) and their count
+ *   KSTACK_NAMES                  the names, an initializer for a char *[KSTACK_NR]
+ *   KSTACK_VALID_NAMES            the names in one string, " off counter ... hw"
+ *   kstack_<name>                 extern struct kstack_strategy, defined in the
+ *                                 strategy's file (kernel/kstack_offset/kstack_offset.h)
+ *   strategies[]                  kernel/kstack_offset/select.c
+ *   syscall_dispatch_<name>,      the strategy's copies of the system call path
+ *   syscall_dispatch_<name>_timed (kernel/syscall/syscall.c, SYSCALL_PATH)
+ *   syscall_paths[][2]            their table (kernel/syscall/syscall.c)
+ * and the Python tools' list (tests/harness.py: kstack_strategies(), which
+ * reads the X(...) lines of this file).
+ */
+#define KSTACK_STRATEGIES(X)                                                                       \
+    /* no randomisation: the baseline */                                                           \
+    X(OFF, off, "off")                                                                             \
+    /* Linux <= 7.0 x86: per-CPU, chosen at exit from the TSC */                                   \
+    X(COUNTER, counter, "counter")                                                                 \
+    /* Linux <= 7.0 arm64/riscv: per-CPU, get_random_u16() at exit */                              \
+    X(CRNG16, crng16, "crng16")                                                                    \
+    /* Linux 7.1 patch 1: chosen at exit, kept per thread */                                       \
+    X(TASK, task, "task")                                                                          \
+    /* SipHash-2-4 of a per-CPU counter, 10 offsets per hash */                                    \
+    X(SIPHASH, siphash, "siphash")                                                                 \
+    /* Linux 7.1: per-CPU LFSR113 drawn at entry (the default) */                                  \
+    X(PRNG, prng, "prng")                                                                          \
+    /* LFSR113 per thread, drawn at entry */                                                       \
+    X(PRNG_TASK, prng_task, "prng-task")                                                           \
+    /* ours: per-CPU ChaCha20 keystream, refilled off the path */                                  \
+    X(POOL, pool, "pool")                                                                          \
+    /* the CPU's random instruction on every call */                                               \
+    X(HW, hw, "hw")
 
+#define KSTACK_ID(NAME, name, str) KSTACK_##NAME,
+enum kstack_id {
+    KSTACK_STRATEGIES(KSTACK_ID) KSTACK_NR, /* the strategies a name selects */
+    /* Not selectable by name: a constant offset (tests put the stack at its deepest). */
+    KSTACK_FIXED = KSTACK_NR,
+    KSTACK_DEFAULT = KSTACK_PRNG
+};
+
+#define KSTACK_NAME(NAME, name, str) str,
 #define KSTACK_NAMES                                                                               \
     {                                                                                              \
-        "off", "counter", "crng16", "task", "siphash", "prng", "prng-task", "pool", "hw"           \
+        KSTACK_STRATEGIES(KSTACK_NAME)                                                             \
     }
+#define KSTACK_SPACE_NAME(NAME, name, str) " " str
+#define KSTACK_VALID_NAMES                 KSTACK_STRATEGIES(KSTACK_SPACE_NAME)
 
 /* The offset is rnd & KSTACK_OFFSET_MASK: 64 values, 0..1008 in 16-byte steps. */
 #define KSTACK_OFFSET_MASK 0x3F0u
