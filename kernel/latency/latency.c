@@ -20,8 +20,10 @@ _Static_assert(LATENCY_RING_PAGE == PAGE_SIZE && LATENCY_RING_BYTES % PAGE_SIZE 
 _Static_assert(LATENCY_RING_BYTES % sizeof(struct latency_sample) == 0,
                "samples tile the ring: `next` lands exactly on its end");
 
-static uint64_t read_cost;                    /* ticks of an empty begin/end pair */
-static bool (*implemented)(unsigned long nr); /* latency_init's: the table has nr */
+static uint64_t read_cost; /* ticks of an empty begin/end pair */
+/* implemented[i]: the system call table has a handler at index i (from
+ * latency_init), looked up by the drain for every change of index. */
+static bool implemented[1u << LATENCY_INDEX_BITS];
 static struct spinlock alloc_lock = SPINLOCK_INIT;
 /* drain_lock[i]: cpus[i]'s histograms and `migrated`, which only CPU i's
  * drains and the reads write. CPU i's rings and `next` are CPU i's alone. */
@@ -44,7 +46,8 @@ static uint64_t calibrate(void)
 
 void latency_init(bool (*table_has)(unsigned long nr))
 {
-    implemented = table_has;
+    for (unsigned long nr = 0; nr < NR_SYSCALLS; nr++)
+        implemented[nr] = table_has(nr);
     arch_timestamp_init();
     read_cost = calibrate();
     uint64_t hz = arch_timestamp_hz();
@@ -86,7 +89,7 @@ static void drain_ring(struct cpu *c, unsigned strategy)
         unsigned long i = (p->stamp >> LATENCY_INDEX_BITS) & ((1u << LATENCY_INDEX_BITS) - 1);
         if (i != index) {
             index = i;
-            unsigned slot = latency_slot(i, implemented(i));
+            unsigned slot = latency_slot(i, implemented[i]);
             h = slot == LATENCY_NO_SLOT ? NULL : c->latency.hist[strategy][slot];
         }
         if (!h) /* a call without a slot: not timed */
