@@ -84,7 +84,7 @@ struct cpu {
     const char *lock_site; /* file:line of the last spinlock taken (diagnostics) */
     struct sched_cpu sched;
     struct crng_cpu crng;
-    struct lfsr113 prng;             /* per-CPU LFSR113 for prng_u32(), seeded from the CRNG */
+    struct lfsr113 fallback_prng;    /* pool's and hw's fallback (kernel/random/fallback.c) */
     struct kstack_offset_cpu kstack; /* the stack offset strategies (kernel/kstack_offset/) */
     uintptr_t emergency_stack[ARCH_EMERGENCY_STACKS]; /* their tops (kernel/emergency_stack.c) */
     struct latency_cpu latency;                       /* kernel/latency/ */

@@ -19,7 +19,7 @@ uint32_t kstack_hw_draw(struct cpu *c)
     if (__builtin_expect(random_hw_read(&v) == 0, 0)) {
         KSTACK_COUNT(c, KSTACK_HW, KSTACK_CNT_DRY);
         KSTACK_COUNT(c, KSTACK_HW, KSTACK_CNT_FALLBACK);
-        return lfsr113_next(&c->prng);
+        return lfsr113_next(&c->fallback_prng);
     }
     KSTACK_COUNT(c, KSTACK_HW, KSTACK_CNT_DRAWS);
     return (uint32_t)v;

@@ -41,7 +41,7 @@ static bool background_refills = true;
 static uint32_t pool_fallback(struct cpu *c)
 {
     KSTACK_COUNT(c, KSTACK_POOL, KSTACK_CNT_FALLBACK);
-    return lfsr113_next(&c->prng);
+    return lfsr113_next(&c->fallback_prng);
 }
 
 /*

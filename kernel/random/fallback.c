@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/random/prng.c - a per-CPU LFSR113 generator (lib/lfsr113.c),
- * seeded from the CRNG, for the per-syscall stack offset: 6 bits per system
- * call need a fast generator whose state never leaves the kernel, not a
- * cryptographic one (background: Linux 7.1 made the same choice).
+ * kernel/random/fallback.c - each CPU's fallback generator: an LFSR113
+ * (lib/lfsr113.c) seeded from the CRNG when the CPU starts, which the stack
+ * offset strategies `pool` and `hw` draw from when their own source is dry
+ * (counted as a fallback), and the self-tests through fallback_prng_u32().
+ * Not the `prng` strategy's generator, which is its own
+ * (kernel/kstack_offset/prng.c).
  */
 #include "kernel/random/random.h"
 
@@ -15,15 +17,15 @@ void random_cpu_init(void)
     uint32_t seed[4];
     get_random_bytes(seed, sizeof(seed));
     unsigned long flags = arch_irq_save();
-    lfsr113_seed(&this_cpu()->prng, seed);
+    lfsr113_seed(&this_cpu()->fallback_prng, seed);
     arch_irq_restore(flags);
     memzero_explicit(seed, sizeof(seed));
 }
 
-uint32_t prng_u32(void)
+uint32_t fallback_prng_u32(void)
 {
     unsigned long flags = arch_irq_save();
-    uint32_t v = lfsr113_next(&this_cpu()->prng);
+    uint32_t v = lfsr113_next(&this_cpu()->fallback_prng);
     arch_irq_restore(flags);
     return v;
 }

@@ -19,9 +19,10 @@
 #define CRNG_READY_BITS 256
 
 /* Boot CPU, after arch_init and before other CPUs start: collect seeds,
- * print where they came from, key the CRNG, seed this CPU's LFSR113. */
+ * print where they came from, key the CRNG, seed this CPU's fallback LFSR113. */
 void random_init(struct boot_info *bi);
-/* Every other CPU as it comes online: seed its LFSR113 from the CRNG. */
+/* Every other CPU as it comes online: seed its fallback LFSR113 from the
+ * CRNG (kernel/random/fallback.c). */
 void random_cpu_init(void);
 
 /* True once CRNG_READY_BITS were credited and the ChaCha20 self-test passed. */
@@ -34,9 +35,10 @@ uint64_t get_random_u64(void);
  * there is none) and tell the current key generation. */
 bool crng_reseed_soon(uint64_t *generation_now);
 uint64_t crng_generation(void);
-/* This CPU's LFSR113 (not cryptographic: test workloads and the `pool`
- * strategy's fallback; the stack offset strategies keep their own). Any context. */
-uint32_t prng_u32(void);
+/* This CPU's fallback LFSR113 (not cryptographic: the self-tests, and
+ * what `pool` and `hw` draw when their source is dry; the stack offset
+ * strategies keep their own generators). Any context. */
+uint32_t fallback_prng_u32(void);
 /* The CPU's fastest random instruction that passed its boot checks (RDRAND,
  * RNDR, Zkr seed), for the `hw` stack offset strategy: whether there is one,
  * one read (bits delivered, 0 on failure after bounded retries; any

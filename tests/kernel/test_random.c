@@ -91,14 +91,15 @@ KTEST(random, per_cpu_prng_seeded_and_distinct)
             continue;
         online++;
         for (int k = 0; k < 4; k++)
-            low += cpus[i].prng.z[k] < minimum[k];
+            low += cpus[i].fallback_prng.z[k] < minimum[k];
         for (unsigned j = 0; j < i; j++)
-            same += cpus[j].online && memcmp(&cpus[i].prng, &cpus[j].prng, 16) == 0;
+            same +=
+                cpus[j].online && memcmp(&cpus[i].fallback_prng, &cpus[j].fallback_prng, 16) == 0;
     }
     KEXPECT(online >= 1);
     KEXPECT_EQ(low, 0);
     KEXPECT_EQ(same, 0);
-    uint32_t a = prng_u32(), b = prng_u32();
+    uint32_t a = fallback_prng_u32(), b = fallback_prng_u32();
     KEXPECT(a != b);
 }
 
