@@ -8,13 +8,13 @@
 #define KERNEL_ARCH_CALLBACKS_H
 
 #include "arch/arch.h"
-#include "kernel/cpu.h"          /* struct cpu: the kernel's half, arch_cpu is the arch's */
-#include "kernel/mm.h"           /* phys_to_virt, kernel image bounds */
-#include "kernel/mm/kstack.h"    /* kstack_is_guard, for fault reports */
-#include "kernel/mm/vm.h"        /* kernel_aspace, ioremap, USER_TOP, VM_* */
-#include "kernel/printk.h"       /* kprintf, for arch_print_regs and boot messages */
-#include "kernel/uapi/syscall.h" /* EXIT_KILLED_* */
-#include "lib/printf.h"          /* snprintf */
+#include "kernel/cpu.h"             /* struct cpu: the kernel's half, arch_cpu is the arch's */
+#include "kernel/mm.h"              /* phys_to_virt, kernel image bounds */
+#include "kernel/mm/kernel_stack.h" /* kstack_is_guard, for fault reports */
+#include "kernel/mm/vm.h"           /* kernel_aspace, ioremap, USER_TOP, VM_* */
+#include "kernel/printk.h"          /* kprintf, for arch_print_regs and boot messages */
+#include "kernel/uapi/syscall.h"    /* EXIT_KILLED_* */
+#include "lib/printf.h"             /* snprintf */
 
 /* start.S on the boot CPU, MMU on, running at the kernel's virtual address,
  * on the boot stack, IRQs off. See kernel/bootinfo.h for the arguments. */

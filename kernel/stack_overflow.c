@@ -3,7 +3,7 @@
  * kernel/stack_overflow.c - the report of a kernel stack overflow.
  *
  * The arch's trap code calls panic_stack_overflow() once it knows a kernel
- * stack has run into its guard page (kstack.h): from the per-CPU emergency
+ * stack has run into its guard page (kernel/mm/kernel_stack.h): from the per-CPU emergency
  * stack (x86_64 #DF on its IST stack; arm64 and riscv64 switch to it in
  * the kernel-mode trap entry), since the overflowed stack has no room for
  * the handler. The report names the thread and says which stack it is

@@ -7,7 +7,7 @@
 #include "kernel/mm/kvmap.h"
 
 #include "kernel/cpu.h" /* MAX_CPUS */
-#include "kernel/mm/kstack.h"
+#include "kernel/mm/kernel_stack.h"
 #include "kernel/mm/vm.h"
 
 /* Right after the kernel-stack slots, in the same top-level table entry. */

@@ -13,7 +13,7 @@
 #include "kernel/sched/sched.h"
 
 #include "kernel/arch_callbacks.h"
-#include "kernel/mm/kstack.h"
+#include "kernel/mm/kernel_stack.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
 #include "kernel/sched/stats.h"

@@ -25,7 +25,7 @@
  */
 #include "kernel/arch_callbacks.h"
 #include "kernel/cpu.h"
-#include "kernel/mm/kstack.h"
+#include "kernel/mm/kernel_stack.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/path.h"
 #include "lib/kstack/kstack.h"

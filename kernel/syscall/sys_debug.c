@@ -16,7 +16,7 @@
 #include "kernel/ipc/ipc.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/mm.h"
-#include "kernel/mm/kstack.h"
+#include "kernel/mm/kernel_stack.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/stats.h"
@@ -55,7 +55,7 @@ long sys_debug_spin(const struct sysargs *args)
 
 /* Open to every program: the leak checks of ordinary tests use it. The
  * pages of freed kernel stacks, which stay mapped for the next thread
- * (kernel/mm/kstack.c), count as free: how many stacks were ever live at
+ * (kernel/mm/kernel_stack.c), count as free: how many stacks were ever live at
  * once depends on timing (an exited thread's stack is freed by the next
  * switch on its CPU), and a busy host made a check see them as a leak. */
 long sys_debug_free_pages(const struct sysargs *args)

@@ -18,7 +18,7 @@
 #include "kernel/errno.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/kstack_offset/kstack_offset.h"
-#include "kernel/mm/kstack.h"
+#include "kernel/mm/kernel_stack.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/path.h"
 #include "kernel/syscall/syscall.h"

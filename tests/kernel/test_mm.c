@@ -13,7 +13,7 @@
  */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
-#include "kernel/mm/kstack.h"
+#include "kernel/mm/kernel_stack.h"
 #include "kernel/mm/kvmap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/vm.h"

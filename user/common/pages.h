@@ -5,7 +5,7 @@
  * and a wait for them to return to it.
  *
  * The kernel keeps some memory once it has been used: a freed kernel stack
- * stays mapped for the next thread (kernel/mm/kstack.c) and the latency
+ * stays mapped for the next thread (kernel/mm/kernel_stack.c) and the latency
  * histograms are allocated on first use. pages_baseline() first uses them
  * all (as many threads at once as the kernel allows, the timers on and off
  * again), so any page missing afterwards is really lost.

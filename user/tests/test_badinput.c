@@ -316,7 +316,7 @@ int main(void)
     /* stdout's buffer comes from the heap at the first output: print
      * before counting, so only pages the kernel keeps are counted. */
     /* It starts a child: a first thread slot in use keeps its kernel stack
-     * for the next thread (kernel/mm/kstack.c), which is no leak. */
+     * for the next thread (kernel/mm/kernel_stack.c), which is no leak. */
     test_wide_args();
     ktap_note("badinput: free pages counted from here");
     long before = syscall0(SYS_debug_free_pages);

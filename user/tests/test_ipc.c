@@ -560,7 +560,7 @@ static int child_client_dies(void)
 }
 
 /* Freed kernel stacks count as free pages (SYS_debug_free_pages), but the
- * page tables that map their slots stay (kernel/mm/kstack.c), so the leak
+ * page tables that map their slots stay (kernel/mm/kernel_stack.c), so the leak
  * check starts after as many threads as the tests run at once have come
  * and gone. */
 static volatile int warm_left;

@@ -45,7 +45,7 @@
 #define ARCH_EMERGENCY_STACK_SIZE 8192
 
 /* The kernel-mode trap entry switches to it when sp lies in the guard page
- * (one 4 KiB page, kernel/mm/kstack.h) or is less than a trapframe above
+ * (one 4 KiB page, kernel/mm/kernel_stack.h) or is less than a trapframe above
  * it: sp - stack_guard < 4096 + TF_SIZE, compared in 16-byte units so that
  * the constant fits SLTIU's 12-bit immediate (both are multiples of 16). */
 #define STACK_OVERFLOW_WINDOW ((4096 + TF_SIZE) / 16)

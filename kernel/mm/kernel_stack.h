@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/mm/kstack.h - kernel stacks.
+ * kernel/mm/kernel_stack.h - kernel stacks (kstack_* and KSTACK_SIZE, ...
+ * here: the stacks themselves; the stack offset strategies, which move the
+ * stack pointer down inside one, are kernel/kstack_offset/ and
+ * kernel/uapi/kstack.h).
  *
  * Every thread has its own kernel stack of KSTACK_SIZE bytes, mapped page by
  * page in the kernel-stack area with one unmapped guard page below it, so
  * running off the bottom faults instead of silently corrupting a neighbour.
  */
-#ifndef KERNEL_MM_KSTACK_H
-#define KERNEL_MM_KSTACK_H
+#ifndef KERNEL_MM_KERNEL_STACK_H
+#define KERNEL_MM_KERNEL_STACK_H
 
 #include "kernel/types.h"
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel/mm/kstack.c - kernel stacks with guard pages (see kstack.h).
+ * kernel/mm/kernel_stack.c - kernel stacks with guard pages (see kernel_stack.h).
  * Slot i occupies [ARCH_KSTACK_BASE + i * SLOT, + SLOT): one guard page,
  * then KSTACK_SIZE bytes of stack. A freed stack stays mapped and is handed
  * out again first: kernel mappings then never change after boot, so no CPU
  * can hold a stale TLB entry for a stack page that went back to the page
  * allocator (which would need a cross-CPU TLB shootdown to prevent).
  */
-#include "kernel/mm/kstack.h"
+#include "kernel/mm/kernel_stack.h"
 
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
