@@ -24,8 +24,9 @@
 struct spinlock sched_lock = SPINLOCK_INIT;
 static struct thread threads[MAX_THREADS];
 static int next_tid = 1;
-static uint64_t next_wake;                     /* earliest wake_at of any sleeper, 0 = none */
-static bool (*background_work)(struct cpu *c); /* sched_init's: the layers above's */
+static uint64_t next_wake; /* earliest wake_at of any sleeper, 0 = none */
+/* The idle CPU's work for the layers above (sched_init's argument). */
+static bool (*background_work)(struct cpu *c);
 struct sched_stats sched_stats;
 
 void preempt_disable(void)
