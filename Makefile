@@ -347,6 +347,12 @@ endif
 # The image itself (make image) has neither.
 TCG ?= 0
 RUN_ICOUNT_SHIFT ?= 3
+# QEMU's -icount options ($(1): the shift) and, on arm64, the CPU whose
+# generic timer runs at 1 GHz: under -icount it counts virtual nanoseconds.
+# Kept here once: tests/harness.py reads both (ICOUNT_CPU, icount_options)
+# for the boots and scripts that count instructions.
+ICOUNT_QEMU = -icount shift=$(1),align=off,sleep=off -rtc clock=vm
+ICOUNT_CPU_arm64 := max,pauth-impdef=on,cntfrq=1000000000
 RUN_SCREEN := $(if $(filter command line,$(origin CMDLINE)),,1)
 # A board (BOARD=) keeps its own CPU count and plain TCG.
 RUN_ICOUNT := $(if $(RUN_SCREEN),$(if $(or $(filter 1,$(TCG)),$(BOARD)),,1))
@@ -364,10 +370,9 @@ ifeq ($(BOARD),)
 run: SMP = $(if $(and $(RUN_ICOUNT),$(filter riscv64,$(ARCH))),1,2)
 endif
 ifneq ($(RUN_ICOUNT),)
-run: QEMU_EXTRA += -icount shift=$(RUN_ICOUNT_SHIFT),align=off,sleep=off -rtc clock=vm
-ifeq ($(ARCH),arm64)
-# The generic timer at 1 GHz: under -icount it counts virtual nanoseconds.
-run: QEMU_CPU = max,pauth-impdef=on,cntfrq=1000000000
+run: QEMU_EXTRA += $(call ICOUNT_QEMU,$(RUN_ICOUNT_SHIFT))
+ifneq ($(ICOUNT_CPU_$(ARCH)),)
+run: QEMU_CPU = $(ICOUNT_CPU_$(ARCH))
 endif
 endif
 run: export RUN_QEMU_CMD = $(QEMU_CMD)

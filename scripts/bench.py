@@ -55,7 +55,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import harness  # noqa: E402  (the one place that boots QEMU)
 
-ICOUNT = "-icount shift=0,align=off,sleep=off -rtc clock=vm"
+ICOUNT = harness.icount_options(0)
 LINUX_ARCHES = ("x86_64", "arm64")  # Debian 12 has kernels for these
 ROUND = re.compile(r"bench: round (\d+) of (\d+), strategy (\S+)")
 
@@ -74,8 +74,7 @@ def qemu_options(arch, icount):
     if not icount:
         return {}
     return {"smp": 1, "extra": ICOUNT,
-            "make_vars": {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"}
-            if arch == "arm64" else {}}
+            "make_vars": {"QEMU_CPU": harness.ICOUNT_CPU[arch]} if arch in harness.ICOUNT_CPU else {}}
 
 
 def show_progress(progress, arch):

@@ -30,12 +30,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import harness  # noqa: E402  (the one place that boots QEMU)
 
-ICOUNT = "-icount shift=0,align=off,sleep=off -rtc clock=vm"  # scripts/bench.py's
+ICOUNT = harness.icount_options(0)  # scripts/bench.py's
 MACHINE = {
     "x86_64": ("qemu-system-x86_64 -machine q35 -cpu max -device virtio-rng-pci", "ttyS0"),
     "arm64": ("qemu-system-aarch64 -M virt -device virtio-rng-device", "ttyAMA0"),
 }
-ARM64_CPU = {0: "max", 1: "max,pauth-impdef=on,cntfrq=1000000000"}
+ARM64_CPU = {0: "max", 1: harness.ICOUNT_CPU["arm64"]}
 
 
 def cpio_entry(name, mode, data=b"", rdev=(0, 0), ino=1):
