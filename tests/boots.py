@@ -476,49 +476,56 @@ def gicv3_boots():
     ]
 
 
-def entropy_matrix():
-    """Which seed sources each configuration finds, uses and credits."""
-    icount = ICOUNT3  # as repeatable as shift=0, and quicker through the firmware
-    quiet = "ktest=random"
-    no_sources = "ktest=random rng.no_cpu rng.no_firmware"
-    ready = r"random: \d+ bits credited: CRNG ready"
-    weak = r"random: CRNG NOT SEEDED: only \d+ of 256 bits credited; its output is weak"
-    deterministic = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited; its output is deterministic"
-    not_seeded = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited"
-    # rng.credit_late: unseeded at boot, seeded by the first reseed, which
-    # random.late_seed_reseeds_offset_generators forces and then checks that
-    # every CPU redrew its prng and siphash seeds (docs/porting.md, MUST 6).
-    late = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited; seeded at the first reseed\s"
-    rows = [
+# The entropy rows' self-tests and what their logs say.
+RNG_QUIET = "ktest=random"
+RNG_NO_SOURCES = "ktest=random rng.no_cpu rng.no_firmware"
+RNG_READY = r"random: \d+ bits credited: CRNG ready"
+RNG_WEAK = r"random: CRNG NOT SEEDED: only \d+ of 256 bits credited; its output is weak"
+RNG_DETERMINISTIC = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited; its output is deterministic"
+RNG_NOT_SEEDED = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited"
+# rng.credit_late: unseeded at boot, seeded by the first reseed, which
+# random.late_seed_reseeds_offset_generators forces and then checks that
+# every CPU redrew its prng and siphash seeds (docs/porting.md, MUST 6).
+RNG_LATE = r"random: CRNG NOT SEEDED: only 0 of 256 bits credited; seeded at the first reseed\s"
+
+
+def rng_source_rows():
+    """(arch, fw, name, make_vars, qemu_extra, cmdline, expect) of each CPU
+    and firmware configuration: which seed sources it finds and uses."""
+    return [
         # x86_64: RDSEED/RDRAND on -cpu max; firmware or jitter without them.
         # (QEMU 7.2's TCG "max" CPU has RDRAND but not RDSEED.)
-        ("x86_64", "uefi", "rng-max", {}, "", f"{quiet} rng.credit_late",
+        ("x86_64", "uefi", "rng-max", {}, "", f"{RNG_QUIET} rng.credit_late",
          [r"random: RDSEED +(found, used|absent)", r"random: RDRAND +found, used",
-          r"random: EFI RNG +found, used: 64 bytes", late]),
-        ("x86_64", "uefi", "rng-qemu64-efi", {"QEMU_CPU": "qemu64"}, "", quiet,
+          r"random: EFI RNG +found, used: 64 bytes", RNG_LATE]),
+        ("x86_64", "uefi", "rng-qemu64-efi", {"QEMU_CPU": "qemu64"}, "", RNG_QUIET,
          [r"random: RDSEED +absent", r"random: RDRAND +absent",
-          r"random: EFI RNG +found, used: 64 bytes", ready]),
-        ("x86_64", "uefi", "rng-qemu64-jitter", {"QEMU_CPU": "qemu64", "QEMU_RNG": ""}, "", quiet,
-         [r"random: RDRAND +absent", r"random: EFI RNG +absent", r"random: jitter +used", weak]),
+          r"random: EFI RNG +found, used: 64 bytes", RNG_READY]),
+        ("x86_64", "uefi", "rng-qemu64-jitter", {"QEMU_CPU": "qemu64", "QEMU_RNG": ""}, "", RNG_QUIET,
+         [r"random: RDRAND +absent", r"random: EFI RNG +absent", r"random: jitter +used", RNG_WEAK]),
         # arm64: RNDRRS/RNDR on -cpu max; rng-seed on a Cortex-A72; jitter without both.
-        ("arm64", "uboot", "rng-max", {}, "", f"{quiet} rng.credit_late",
-         [r"random: RNDRRS +found, used", r"random: RNDR +found, used", late]),
-        ("arm64", "uboot", "rng-a72", {"QEMU_CPU": "cortex-a72"}, "", quiet,
-         [r"random: RNDRRS +absent", r"random: rng-seed +found, used: 32 bytes", ready]),
+        ("arm64", "uboot", "rng-max", {}, "", f"{RNG_QUIET} rng.credit_late",
+         [r"random: RNDRRS +found, used", r"random: RNDR +found, used", RNG_LATE]),
+        ("arm64", "uboot", "rng-a72", {"QEMU_CPU": "cortex-a72"}, "", RNG_QUIET,
+         [r"random: RNDRRS +absent", r"random: rng-seed +found, used: 32 bytes", RNG_READY]),
         ("arm64", "uboot", "rng-a72-nodtbrng",
-         {"QEMU_CPU": "cortex-a72", "QEMU_MACHINE": "virt,acpi=off,dtb-randomness=off"}, "", quiet,
-         [r"random: RNDR +absent", r"random: rng-seed +absent", r"random: jitter +used", weak]),
+         {"QEMU_CPU": "cortex-a72", "QEMU_MACHINE": "virt,acpi=off,dtb-randomness=off"}, "", RNG_QUIET,
+         [r"random: RNDR +absent", r"random: rng-seed +absent", r"random: jitter +used", RNG_WEAK]),
         # riscv64: Zkr listed but not enabled by Debian's OpenSBI; absent without it.
-        ("riscv64", "uboot", "rng-zkr", {"QEMU_CPU": "rv64,zkr=true"}, "", quiet,
+        ("riscv64", "uboot", "rng-zkr", {"QEMU_CPU": "rv64,zkr=true"}, "", RNG_QUIET,
          [r"random: Zkr +found, not used: present but not enabled by firmware",
-          r"random: rng-seed +found, used", ready]),
-        ("riscv64", "uboot", "rng-nozkr", {}, "", quiet,
-         [r"random: Zkr +absent", r"random: rng-seed +found, used", ready]),
+          r"random: rng-seed +found, used", RNG_READY]),
+        ("riscv64", "uboot", "rng-nozkr", {}, "", RNG_QUIET,
+         [r"random: Zkr +absent", r"random: rng-seed +found, used", RNG_READY]),
     ]
-    # Injected faults: the source is reported failed, nothing hangs or panics,
-    # and the CRNG is seeded from what is left (or says it is not).
-    faults = {"x86_64": ("uefi", "rdrand", "RDRAND", ready),
-              "arm64": ("uboot", "rndrrs", "RNDRRS", ready),
+
+
+def rng_fault_rows():
+    """Injected faults: the source is reported failed, nothing hangs or
+    panics, and the CRNG is seeded from what is left (or says it is not)."""
+    rows = []
+    faults = {"x86_64": ("uefi", "rdrand", "RDRAND", RNG_READY),
+              "arm64": ("uboot", "rndrrs", "RNDRRS", RNG_READY),
               "riscv64": ("uboot", "rng-seed", "rng-seed", r"random: CRNG NOT SEEDED")}
     for arch, (fw, src, name, outcome) in faults.items():
         for mode, why in (("stuck", r"failed (health test|self-test)|failed: all \d+ bytes are equal"),
@@ -527,28 +534,38 @@ def entropy_matrix():
                           ("fail", r"failed|absent")):
             if src == "rng-seed" and mode == "intermittent":
                 continue
-            rows.append((arch, fw, f"rng-inject-{mode}", {}, "", f"{quiet} rng.inject={src}:{mode}",
+            rows.append((arch, fw, f"rng-inject-{mode}", {}, "", f"{RNG_QUIET} rng.inject={src}:{mode}",
                          [rf"random: {name} +(found, not used: ({why})|absent)", outcome]))
+    return rows
+
+
+def rng_twin_boots():
+    """Two boots with a real source give different CRNG output; two boots under
+    -icount with every nondeterministic source off give the same, and say so.
+    On riscv64 the 10 MHz time CSR advances every 100 instructions, so the
+    jitter deltas are a periodic pattern (credited 0 bits) whose phase
+    depends on when U-Boot's disk reads finished: not seeded, but not
+    bit-for-bit repeatable either, so only x86_64 and arm64 compare outputs."""
     boots = []
-    for arch, fw, name, make_vars, extra, cmdline, expect in rows:
-        boots.append(Boot(f"{arch}.{fw}.{name}", arch, fw, cmdline=cmdline, qemu_extra=extra,
-                          make_vars=make_vars, expect=expect))
-    # Two boots with a real source give different CRNG output; two boots under
-    # -icount with every nondeterministic source off give the same, and say so.
-    # On riscv64 the 10 MHz time CSR advances every 100 instructions, so the
-    # jitter deltas are a periodic pattern (credited 0 bits) whose phase
-    # depends on when U-Boot's disk reads finished: not seeded, but not
-    # bit-for-bit repeatable either, so only x86_64 and arm64 compare outputs.
     for arch, fw in (("x86_64", "uefi"), ("arm64", "uboot"), ("riscv64", "uboot")):
         same = arch != "riscv64"
         for twin in "ab":
-            boots.append(Boot(f"{arch}.{fw}.rng-twin-{twin}", arch, fw, cmdline=quiet,
-                              group=f"{arch}-real:differ", expect=[ready]))
-            boots.append(Boot(f"{arch}.{fw}.rng-icount-{twin}", arch, fw, cmdline=no_sources,
-                              qemu_extra=icount, smp=1,
+            boots.append(Boot(f"{arch}.{fw}.rng-twin-{twin}", arch, fw, cmdline=RNG_QUIET,
+                              group=f"{arch}-real:differ", expect=[RNG_READY]))
+            boots.append(Boot(f"{arch}.{fw}.rng-icount-{twin}", arch, fw, cmdline=RNG_NO_SOURCES,
+                              qemu_extra=ICOUNT3, smp=1,
                               group=f"{arch}-icount:same" if same else "",
-                              expect=[deterministic if same else not_seeded], timeout=400))
+                              expect=[RNG_DETERMINISTIC if same else RNG_NOT_SEEDED], timeout=400))
     return boots
+
+
+def entropy_matrix():
+    """Which seed sources each configuration finds, uses and credits."""
+    boots = [Boot(f"{arch}.{fw}.{name}", arch, fw, cmdline=cmdline, qemu_extra=extra,
+                  make_vars=make_vars, expect=expect)
+             for arch, fw, name, make_vars, extra, cmdline, expect
+             in rng_source_rows() + rng_fault_rows()]
+    return boots + rng_twin_boots()
 
 
 def qemu_extra(b):

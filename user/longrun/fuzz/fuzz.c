@@ -254,6 +254,40 @@ static long make_call(const struct call *c)
     return syscall6(c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
 }
 
+/* A timespec in scratch memory, bad or a short sleep, not a random pointer's. */
+static void constrain_nanosleep(struct call *c)
+{
+    if (c->cls[0] == A_USER_BUF || c->cls[0] == A_SMALL || c->cls[0] == A_PAGE_EDGE ||
+        c->cls[0] == A_RANDOM) {
+        static const long bad[][2] = {{-1, 0}, {0, 1000000000}, {0, -5}, {1l << 62, -1}};
+        long *ts = (long *)fz.scratch;
+        unsigned k = (unsigned)below(5);
+        ts[0] = k < 4 ? bad[k][0] : 0;
+        ts[1] = k < 4 ? bad[k][1] : (long)below(100000);
+        c->a[0] = (long)ts;
+    }
+}
+
+/* A thread that runs fuzz_thread on a stack of its own; in a fatal
+ * batch's last call, a start address or a stack it faults on. */
+static void constrain_thread_create(struct call *c, bool last_of_fatal_batch)
+{
+    if (last_of_fatal_batch) {
+        static const long pcs[] = {0, UNMAPPED, 0x400000 - PAGE};
+        if (below(2)) {
+            c->a[0] = (long)fuzz_thread;
+            c->a[2] = below(2) ? (long)(UNMAPPED + PAGE) : 64;
+        } else {
+            long p[] = {pcs[below(3)], (long)fz.scratch};
+            c->a[0] = p[below(2)];
+            c->a[2] = thread_stack_top();
+        }
+    } else if (user_addr(c->a[0]) && user_addr(c->a[2])) {
+        c->a[0] = (long)fuzz_thread;
+        c->a[2] = thread_stack_top();
+    }
+}
+
 /* Keep the call from stopping the caller (see the comment at the top). */
 static void constrain(struct call *c, bool last_of_fatal_batch)
 {
@@ -262,17 +296,7 @@ static void constrain(struct call *c, bool last_of_fatal_batch)
     switch (c->nr) {
     case SYS_debug_sleep:
     case SYS_debug_spin: c->a[0] = (long)((unsigned long)c->a[0] % 100000); break;
-    case SYS_nanosleep:
-        if (c->cls[0] == A_USER_BUF || c->cls[0] == A_SMALL || c->cls[0] == A_PAGE_EDGE ||
-            c->cls[0] == A_RANDOM) {
-            static const long bad[][2] = {{-1, 0}, {0, 1000000000}, {0, -5}, {1l << 62, -1}};
-            long *ts = (long *)fz.scratch;
-            unsigned k = (unsigned)below(5);
-            ts[0] = k < 4 ? bad[k][0] : 0;
-            ts[1] = k < 4 ? bad[k][1] : (long)below(100000);
-            c->a[0] = (long)ts;
-        }
-        break;
+    case SYS_nanosleep: constrain_nanosleep(c); break;
     case SYS_write:
         if ((c->a[0] == 1 || c->a[0] == 2) && user_addr(c->a[1]) &&
             (unsigned long)c->a[2] <= (1ul << 30)) {
@@ -295,22 +319,7 @@ static void constrain(struct call *c, bool last_of_fatal_batch)
         if (user_addr(c->a[0]) && (uintptr_t)c->a[0] < (uintptr_t)fz.scratch_end)
             c->a[0] = (long)fz.scratch_end;
         break;
-    case SYS_thread_create:
-        if (last_of_fatal_batch) { /* a start address or a stack it faults on */
-            static const long pcs[] = {0, UNMAPPED, 0x400000 - PAGE};
-            if (below(2)) {
-                c->a[0] = (long)fuzz_thread;
-                c->a[2] = below(2) ? (long)(UNMAPPED + PAGE) : 64;
-            } else {
-                long p[] = {pcs[below(3)], (long)fz.scratch};
-                c->a[0] = p[below(2)];
-                c->a[2] = thread_stack_top();
-            }
-        } else if (user_addr(c->a[0]) && user_addr(c->a[2])) {
-            c->a[0] = (long)fuzz_thread;
-            c->a[2] = thread_stack_top();
-        }
-        break;
+    case SYS_thread_create: constrain_thread_create(c, last_of_fatal_batch); break;
     }
 }
 
@@ -392,18 +401,58 @@ static void tally(const unsigned long *count, long calls, const char *why)
     say("%s (%s)\n", line, why);
 }
 
-static int child_main(uint64_t seed, unsigned long batch, long calls, uintptr_t dmap_canary)
+/* The child's scratch pages and canaries: false if its heap would not grow. */
+static bool child_setup(uint64_t seed, unsigned long batch, uintptr_t dmap_canary)
 {
     fz.rng = batch_seed(seed, batch);
-    bool fatal = fatal_batch(seed, batch);
     fz.scratch = sys_brk(0);
     fz.scratch_end = fz.scratch + SCRATCH_PAGES * PAGE;
     if (sys_brk(fz.scratch_end) != fz.scratch_end)
-        return ST_BAD_ARGS;
+        return false;
     fz.brk = (uintptr_t)fz.scratch_end;
     fz.kstack_canary = (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_STACK, DEBUG_KADDR_ARM);
     fz.dmap_canary = dmap_canary;
     fuzz_ipc_init(CHILD_CONTROL_H);
+    return true;
+}
+
+/* Call i of the batch made and checked: what it returned; *status set to
+ * the batch's failure if it found one. */
+static long one_call(const struct call *c, uint64_t seed, unsigned long batch, long i,
+                     unsigned long *count, int *status)
+{
+    if (fz.verbose)
+        say("fuzz: %llu,%lu,%ld: nr %ld (%#lx, %#lx, %#lx, %#lx, %#lx, %#lx)\n",
+            (unsigned long long)seed, batch, i, c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4],
+            c->a[5]);
+    bool canary_call = c->nr == SYS_kstack_debug || c->nr == SYS_debug_kaddr;
+    if (canary_call && !kstack_canary_intact())
+        *status = ST_KSTACK_CANARY;
+    long r = make_call(c);
+    if (fuzz_ipc_number(c->nr)) {
+        fuzz_ipc_track(c->nr, c->a, r);
+        fz.ipc_calls++;
+        fz.ipc_ok += r >= 0;
+        fz.ipc_answered += c->nr == SYS_ipc_call && r >= 0;
+    }
+    count[outcome_of(r)]++;
+    if (!in_table(c->nr) && r != -ENOSYS) {
+        say("fuzz: %llu,%lu,%ld: unknown number %#lx returned %ld\n", (unsigned long long)seed,
+            batch, i, (unsigned long)c->nr, r);
+        *status = ST_ENOSYS;
+    }
+    if (c->nr == SYS_brk)
+        fz.brk = (uintptr_t)r;
+    if (canary_call)
+        syscall2(SYS_debug_kaddr, DEBUG_KADDR_STACK, DEBUG_KADDR_ARM);
+    return r;
+}
+
+static int child_main(uint64_t seed, unsigned long batch, long calls, uintptr_t dmap_canary)
+{
+    bool fatal = fatal_batch(seed, batch);
+    if (!child_setup(seed, batch, dmap_canary))
+        return ST_BAD_ARGS;
     unsigned long count[NOUTCOMES] = {0};
     int status = 0;
     long last = 0;
@@ -413,31 +462,7 @@ static int child_main(uint64_t seed, unsigned long batch, long calls, uintptr_t 
         draw(&c, last_fatal);
         if (last_fatal) /* before the call: the kill may come at once */
             tally(count, calls - 1, "its last call is fatal");
-        if (fz.verbose)
-            say("fuzz: %llu,%lu,%ld: nr %ld (%#lx, %#lx, %#lx, %#lx, %#lx, %#lx)\n",
-                (unsigned long long)seed, batch, i, c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4],
-                c.a[5]);
-        bool canary_call = c.nr == SYS_kstack_debug || c.nr == SYS_debug_kaddr;
-        if (canary_call && !kstack_canary_intact())
-            status = ST_KSTACK_CANARY;
-        long r = make_call(&c);
-        if (fuzz_ipc_number(c.nr)) {
-            fuzz_ipc_track(c.nr, c.a, r);
-            fz.ipc_calls++;
-            fz.ipc_ok += r >= 0;
-            fz.ipc_answered += c.nr == SYS_ipc_call && r >= 0;
-        }
-        count[outcome_of(r)]++;
-        last = r;
-        if (!in_table(c.nr) && r != -ENOSYS) {
-            say("fuzz: %llu,%lu,%ld: unknown number %#lx returned %ld\n", (unsigned long long)seed,
-                batch, i, (unsigned long)c.nr, r);
-            status = ST_ENOSYS;
-        }
-        if (c.nr == SYS_brk)
-            fz.brk = (uintptr_t)r;
-        if (canary_call)
-            syscall2(SYS_debug_kaddr, DEBUG_KADDR_STACK, DEBUG_KADDR_ARM);
+        last = one_call(&c, seed, batch, i, count, &status);
     }
     if (!kstack_canary_intact())
         status = ST_KSTACK_CANARY;
@@ -568,6 +593,74 @@ static bool judge(unsigned long batch, int status, struct tallies *t)
     return false;
 }
 
+/* The watchdog thread: false if it could not be started. */
+static bool start_watchdog(void)
+{
+    int wd = -1;
+    for (int tries = 0; tries < 1000 && wd < 0; tries++) { /* the warm-up's threads are ending */
+        wd = thread_create(watchdog, NULL, watchdog_stack, sizeof(watchdog_stack));
+        if (wd < 0)
+            sleep_ns(1000000);
+    }
+    return wd >= 0;
+}
+
+/* Batch `next` spawned into a free slot: false if the spawn failed. */
+static bool start_batch(unsigned long next, long total, uintptr_t canary)
+{
+    int i = 0;
+    while (slots[i].pid)
+        i++;
+    long calls = MIN(BATCH_CALLS, total - (long)next * BATCH_CALLS);
+    slots[i].batch = next;
+    slots[i].started_ns = now_ns();
+    slots[i].done_at_start = batches_done;
+    int pid = spawn_child(next, calls, canary, false);
+    if (pid < 0) {
+        ktap_note("spawn: %d", pid);
+        return false;
+    }
+    slots[i].pid = pid;
+    return true;
+}
+
+/* Every batch run, `parallel` children at a time, each judged as it ends. */
+static void run_batches(unsigned long batches, long total, int parallel, uintptr_t canary,
+                        struct tallies *t)
+{
+    unsigned long next = 0;
+    int live = 0;
+    while (next < batches || live > 0) {
+        while (next < batches && live < parallel) {
+            if (start_batch(next++, total, canary))
+                live++;
+            else
+                t->failed++;
+        }
+        int status = 0, pid = sys_wait(-1, &status);
+        for (int i = 0; i < MAX_CHILDREN && pid > 0; i++) {
+            if (slots[i].pid == pid) {
+                judge(slots[i].batch, status, t);
+                batches_done++;
+                slots[i].pid = 0;
+                live--;
+            }
+        }
+    }
+}
+
+/* After the batches: the kernel still answers, its canary and pages intact. */
+static void check_kernel_after(bool back, long canary_changed)
+{
+    ktap_check(true, "fuzz.no_hangs"); /* the watchdog would have said otherwise */
+    char me[16];
+    snprintf(me, sizeof(me), "%d", getpid());
+    int status = -1, pid = spawn("child", (const char *[]){"child", "9", me, NULL});
+    ktap_check(pid > 0 && sys_wait(pid, &status) == pid && status == 9, "fuzz.kernel_answers");
+    KTAP_EXPECT_EQ(canary_changed, 0, "fuzz.kernel_canary_intact");
+    ktap_check(back, "fuzz.no_pages_lost");
+}
+
 static int parent_main(long total, int ncpus)
 {
     int parallel = 2 * ncpus > MAX_CHILDREN ? MAX_CHILDREN : 2 * ncpus;
@@ -578,48 +671,14 @@ static int parent_main(long total, int ncpus)
     long pages = pages_baseline();
     uintptr_t canary =
         (uintptr_t)syscall2(SYS_debug_kaddr, DEBUG_KADDR_DIRECT_MAP, DEBUG_KADDR_ARM);
-    int wd = -1;
-    for (int tries = 0; tries < 1000 && wd < 0; tries++) { /* the warm-up's threads are ending */
-        wd = thread_create(watchdog, NULL, watchdog_stack, sizeof(watchdog_stack));
-        if (wd < 0)
-            sleep_ns(1000000);
-    }
-    if (wd < 0) {
+    if (!start_watchdog()) {
         ktap_check(false, "fuzz.watchdog_started");
         return ktap_done();
     }
     struct tallies t = {0};
-    unsigned long batches = (unsigned long)((total + BATCH_CALLS - 1) / BATCH_CALLS), next = 0;
-    int live = 0;
+    unsigned long batches = (unsigned long)((total + BATCH_CALLS - 1) / BATCH_CALLS);
     uint64_t start = now_ns();
-    while (next < batches || live > 0) {
-        while (next < batches && live < parallel) {
-            int i = 0;
-            while (slots[i].pid)
-                i++;
-            long calls = MIN(BATCH_CALLS, total - (long)next * BATCH_CALLS);
-            slots[i].batch = next;
-            slots[i].started_ns = now_ns();
-            slots[i].done_at_start = batches_done;
-            int pid = spawn_child(next++, calls, canary, false);
-            if (pid < 0) {
-                ktap_note("spawn: %d", pid);
-                t.failed++;
-                continue;
-            }
-            slots[i].pid = pid;
-            live++;
-        }
-        int status = 0, pid = sys_wait(-1, &status);
-        for (int i = 0; i < MAX_CHILDREN && pid > 0; i++) {
-            if (slots[i].pid == pid) {
-                judge(slots[i].batch, status, &t);
-                batches_done++;
-                slots[i].pid = 0;
-                live--;
-            }
-        }
-    }
+    run_batches(batches, total, parallel, canary, &t);
     uint64_t ns = now_ns() - start;
     finished = 1;
     syscall1(SYS_kstack_set, strategy); /* the children chose others */
@@ -637,13 +696,7 @@ static int parent_main(long total, int ncpus)
     KTAP_EXPECT_EQ(t.children, batches, "fuzz.every_batch_ran");
     KTAP_EXPECT_EQ(t.failed, 0, "fuzz.children_ended_as_expected");
     ktap_check(t.killed > 0 || batches < 8, "fuzz.fatal_calls_killed_the_caller");
-    ktap_check(true, "fuzz.no_hangs"); /* the watchdog would have said otherwise */
-    char me[16];
-    snprintf(me, sizeof(me), "%d", getpid());
-    int status = -1, pid = spawn("child", (const char *[]){"child", "9", me, NULL});
-    ktap_check(pid > 0 && sys_wait(pid, &status) == pid && status == 9, "fuzz.kernel_answers");
-    KTAP_EXPECT_EQ(canary_changed, 0, "fuzz.kernel_canary_intact");
-    ktap_check(back, "fuzz.no_pages_lost");
+    check_kernel_after(back, canary_changed);
     return ktap_done();
 }
 
