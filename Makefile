@@ -383,7 +383,7 @@ run: check-deps image
 	$(Q)$(PYTHON) boot/mkimage.py --set-cmdline $(BUILD)/run.img "$(RUN_CMDLINE)"
 	$(Q)$(if $(VARS_TEMPLATE_$(BOOT)),cp -f $(VARS_TEMPLATE_$(BOOT)) $(VARS);) true
 ifneq ($(RUN_SCREEN),)
-	$(Q)$(PYTHON) scripts/run_screen.py --arch $(ARCH) --log $(BUILD)/run.log \
+	$(Q)$(PYTHON) -m scripts.run_screen --arch $(ARCH) --log $(BUILD)/run.log \
 	    $(if $(RUN_ICOUNT),--shift $(RUN_ICOUNT_SHIFT),--tcg)
 else
 	@echo "  QEMU    $(ARCH) $(BOOT): $(RUN_CMDLINE) (exit: Ctrl-A x)"
@@ -409,7 +409,7 @@ bench: check-deps
 	    $(MAKE) --no-print-directory ARCH=$$a IRQSOFF=1 image || exit 1; done
 	$(Q)$(if $(filter 1,$(LINUX)),$(MAKE) --no-print-directory linux-client \
 	    LINUX_ARCHES="$(filter-out riscv64,$(BENCH_ARCHES))" &&) true
-	$(Q)$(PYTHON) scripts/bench.py --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
+	$(Q)$(PYTHON) -m scripts.bench --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
 	    --strategies $(STRATEGIES) --icount $(ICOUNT) --scaling "$(SCALING)" \
 	    $(if $(filter 1,$(LINUX)),--linux)
 
@@ -423,7 +423,7 @@ FUZZ_REPLAY ?=
 MINUTES ?= 10
 fuzz soak: check-deps
 	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
-	$(Q)$(PYTHON) scripts/longrun.py $@ --arches "$(BENCH_ARCHES)" --calls $(FUZZ_CALLS) \
+	$(Q)$(PYTHON) -m scripts.longrun $@ --arches "$(BENCH_ARCHES)" --calls $(FUZZ_CALLS) \
 	    --seed "$(FUZZ_SEED)" --replay "$(FUZZ_REPLAY)" --minutes $(MINUTES) --smp $(SMP)
 
 include linux/linux.mk

@@ -45,15 +45,15 @@ Python standard library only.
 """
 import argparse
 import concurrent.futures
-import importlib.util
+import importlib
 import os
 import re
 import subprocess
 import sys
 
+from tests import harness  # the one place that boots QEMU
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the one place that boots QEMU)
 
 ICOUNT = harness.icount_options(0)
 LINUX_ARCHES = ("x86_64", "arm64")  # Debian 12 has kernels for these
@@ -61,11 +61,8 @@ ROUND = re.compile(r"bench: round (\d+) of (\d+), strategy (\S+)")
 
 
 def _load(name):
-    """scripts/<name>.py as a module (the report and the HTML page)."""
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """scripts/<name>.py (the report's HTML page, the Linux runner), imported when needed."""
+    return importlib.import_module(f"scripts.{name}")
 
 
 def qemu_options(arch, icount):

@@ -3,7 +3,7 @@
 """scripts/linux_run.py - boot Debian's own Linux kernel in the same QEMU as
 stackshift, with a small initramfs of our own, and keep its serial log.
 
-  scripts/linux_run.py --arch ARCH --mode bench|record --log FILE
+  python3 -m scripts.linux_run --arch ARCH --mode bench|record --log FILE
                        [--args A,B,C] [--name NAME] [--kstack on|off]
                        [--icount 0|1] [--smp N] [--timeout S]
 
@@ -26,9 +26,9 @@ import gzip
 import os
 import sys
 
+from tests import harness  # the one place that boots QEMU
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the one place that boots QEMU)
 
 ICOUNT = harness.icount_options(0)  # scripts/bench.py's
 MACHINE = {

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """scripts/run_screen.py - `make run`: the subject on one screen.
 
-  scripts/run_screen.py --arch A --log FILE [--shift N | --tcg] [--timeout S]
-  scripts/run_screen.py --arch A --log FILE --render-only
+  python3 -m scripts.run_screen --arch A --log FILE [--shift N | --tcg] [--timeout S]
+  python3 -m scripts.run_screen --arch A --log FILE --render-only
 
 Boots the command in the environment variable RUN_QEMU_CMD (the Makefile's
 QEMU command line for `make run`, its image already holding
@@ -29,19 +29,14 @@ The records it reads besides scripts/bench_report.py's (user/bench/bench/bench.c
 Python standard library only.
 """
 import argparse
-import importlib.util
 import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the one place that boots QEMU)
+from scripts import bench_report  # the records it shares with the report
+from tests import harness  # the one place that boots QEMU
 
-_spec = importlib.util.spec_from_file_location(
-    "bench_report", os.path.join(ROOT, "scripts", "bench_report.py"))
-bench_report = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench_report)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 STEP = re.compile(r"\bBENCH step (\d+) (\d+) (\S+)")
 KSTACK = re.compile(r"\bBENCH kstack (\S+) (.*)$")
