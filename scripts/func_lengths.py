@@ -24,8 +24,16 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIMIT = 50
 DEFAULT_PATHS = ["user", "tests", "scripts"]
-# (path, function): why it stays longer than LIMIT.
-ALLOWED = {}
+# (path, function): why it stays longer than LIMIT. host.func_lengths fails
+# on an entry no longer needed.
+ALLOWED = {
+    ("user/bench/bench/bench.c", "main"):
+        "its rows are being reorganised in a change of their own; split with it",
+    ("scripts/bench_report.py", "main"):
+        "reads those rows; split with the same change",
+    ("scripts/bench_report.py", "side_table"):
+        "prints those rows; split with the same change",
+}
 # Folders under the default paths that are data or other people's code.
 SKIP_DIRS = {"__pycache__"}
 

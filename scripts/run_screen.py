@@ -133,22 +133,26 @@ def lfsr_cell(strategy, k):
     return f"no ({rate:.1f}%)"
 
 
+def table_head(arch, run, shift, tcg):
+    """The table's first line (how it was counted) and its cost column's legend."""
+    if tcg:
+        head = (f"stackshift {arch}: QEMU TCG, wall-clock ticks ({run.counter if run else '?'}): "
+                "WARNING: host noise; only ratios within this one run mean anything")
+        return head, "getpid vs off, in the kernel: mean / p99 / p99.9"
+    head = (f"stackshift {arch}: exact, repeatable instruction counts (QEMU -icount "
+            f"shift={shift}, align=off, sleep=off"
+            + (f"; the counter advances {1 << shift} per instruction, divided out" if shift else "")
+            + ")")
+    return head, "+instructions per getpid vs off, in the kernel: mean / p99 / p99.9"
+
+
 def table(arch, lines, shift, tcg):
     """The screen's table as lines (at most ~30), and whether it came out whole."""
     runs = bench_report.parse_log(lines)
     run = runs.get(arch) or next(iter(runs.values()), None)
     kstack = parse_kstack(lines)
     scale = 1 << shift
-    if tcg:
-        head = (f"stackshift {arch}: QEMU TCG, wall-clock ticks ({run.counter if run else '?'}): "
-                "WARNING: host noise; only ratios within this one run mean anything")
-        cost = "getpid vs off, in the kernel: mean / p99 / p99.9"
-    else:
-        head = (f"stackshift {arch}: exact, repeatable instruction counts (QEMU -icount "
-                f"shift={shift}, align=off, sleep=off"
-                + (f"; the counter advances {scale} per instruction, divided out" if shift else "")
-                + ")")
-        cost = "+instructions per getpid vs off, in the kernel: mean / p99 / p99.9"
+    head, cost = table_head(arch, run, shift, tcg)
     width = [10, 12, 9, 26, 17, 20]
     cols = ["strategy", "offsets/64", "min-ent.", "getpid cost vs off", "Bug 1 migration",
             "LFSR113 recovery"]
