@@ -24,9 +24,9 @@ _Static_assert(sizeof(struct trapframe) == TF_SIZE, "entry.S offset");
 enum { IST_DOUBLE_FAULT = 1, IST_NMI = 2, IST_MACHINE_CHECK = 3 };
 _Static_assert(ARCH_EMERGENCY_STACKS == 3, "one emergency stack per IST index above");
 static const uint8_t ist_vector[ARCH_EMERGENCY_STACKS] = {
-    [IST_DOUBLE_FAULT - 1] = 8,
-    [IST_NMI - 1] = 2,
-    [IST_MACHINE_CHECK - 1] = 18,
+    [IST_DOUBLE_FAULT - 1] = VECTOR_DF,
+    [IST_NMI - 1] = VECTOR_NMI,
+    [IST_MACHINE_CHECK - 1] = VECTOR_MC,
 };
 
 struct idt_gate {

@@ -19,7 +19,6 @@
 #define CPUID1_ECX_X2APIC  (1u << 21)
 #define MSR_X2APIC_BASE    0x800 /* + xAPIC offset / 16 (SDM table 11-6) */
 #define MSR_X2APIC_ICR     0x830 /* one 64-bit register: destination in bits 63:32 */
-#define LAPIC_ID           0x020
 #define LAPIC_EOI          0x0b0
 #define LAPIC_SVR          0x0f0 /* spurious vector register; bit 8 enables the APIC */
 #define LAPIC_ICR_LO       0x300 /* interrupt command */
