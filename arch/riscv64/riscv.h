@@ -48,12 +48,13 @@ __noreturn void riscv_stack_overflow(struct trapframe *tf);
 /* vectors.S: load the user trapframe tf (sstatus.SPP = 0) and sret; sets
  * sscratch = tp for the next trap from user mode. IRQs off. */
 __noreturn void riscv_return_to_user(struct trapframe *tf);
-/* timer.c: the supervisor timer and software (IPI) interrupts. */
+/* timer.c: the supervisor timer interrupt. */
 void riscv_timer_init(const struct fdt *f, uint32_t boot_hart);
 void riscv_timer_interrupt(void);
-void riscv_ipi_interrupt(void);
-/* irqchip.c: the supervisor external interrupt (the console UART's). */
+/* irqchip.c: the supervisor external interrupt (the console UART's) and
+ * the software one (IPIs). */
 void riscv_external_interrupt(void);
+void riscv_ipi_interrupt(void);
 /*
  * The console UART's interrupt controller, whichever one the devicetree
  * gives it (irqchip.c picks): a PLIC (plic.c) or an APLIC (aplic.c), the
