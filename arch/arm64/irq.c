@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/arm64/gic.c - interrupts, whichever GIC the machine has: the choice
+ * arch/arm64/irq.c - interrupts, whichever GIC the machine has: the choice
  * from the devicetree, the generic timer's virtual timer as the scheduler
  * tick, SGIs as IPIs, the console UART's interrupt and the IRQ dispatch.
  *

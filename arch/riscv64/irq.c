@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/riscv64/irqchip.c - the console UART's interrupt, through whichever
+ * arch/riscv64/irq.c - the console UART's interrupt, through whichever
  * controller the devicetree names as its interrupt parent: a PLIC
  * (plic.c; QEMU virt's default, the FU540) or an APLIC (aplic.c; QEMU
  * virt,aia=aplic and virt,aia=aplic-imsic, the RISC-V Advanced Interrupt

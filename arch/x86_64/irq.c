@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/x86_64/lapic.c - the local APIC: per-CPU timer and inter-processor
+ * arch/x86_64/irq.c - the local APIC: per-CPU timer and inter-processor
  * interrupts (SDM vol. 3A chapter 11). Register offsets from table 11-1.
  * Two ways in: the xAPIC, memory mapped at the base in IA32_APIC_BASE (MSR
  * 0x1b), with 8-bit APIC ids; and the x2APIC (SDM 11.12), the same

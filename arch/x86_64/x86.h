@@ -64,7 +64,7 @@ void x86_paging_features_init(void);
 void x86_fpu_cpu_init(void);
 uint32_t x86_fpu_status(bool simd);
 uint64_t x86_kernel_root(void);
-/* lapic.c */
+/* irq.c */
 void x86_lapic_init(void);
 void x86_lapic_eoi(void);
 const char *x86_lapic_mode(void); /* "x2APIC" or "xAPIC" */
