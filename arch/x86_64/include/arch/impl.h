@@ -141,7 +141,7 @@ struct arch_cpu {
     /* PCIDs whose translations here may be stale: flushed when next loaded
      * (set by any CPU's arch_tlb_shootdown, arch/x86_64/mmu.c). */
     uint64_t stale_pcids[4096 / 64];
-    uint64_t timer_deadline; /* the TSC value the tick was armed for (irq.c); 0: periodic */
+    uint64_t timer_deadline; /* the TSC value the tick was armed for (timer.c); 0: periodic */
 };
 
 /* A user thread's x87/SSE registers: the 512-byte FXSAVE image, which must
