@@ -51,6 +51,10 @@ void arm64_gic_init(const struct fdt *f);
 void arm64_irq(struct trapframe *tf);
 /* irq.c: stop the boot with why (a GIC that cannot be set up). */
 __noreturn void arm64_gic_fail(const char *why);
+/* irq.c: this CPU's part of the GIC, the IPIs and the timer's interrupt on. */
+void arm64_irq_cpu_init(void);
+/* timer.c: the timer's interrupt; whether it fired (then re-armed). */
+bool arm64_timer_interrupt(void);
 
 /* INTIDs 1020-1023 are special (1023 = spurious: nothing to do), both versions. */
 #define ARM64_INTID_SPECIAL 1020
