@@ -275,6 +275,11 @@ long bench_ipc_one_way(int s, unsigned size, long n, long warm, unsigned long co
     return one_way(s, size, n, warm, counter, empty, out, false);
 }
 
+int bench_ipc_handle(int s)
+{
+    return servers[s].h;
+}
+
 void bench_ipc_stop(int s)
 {
     struct server *sv = &servers[s];
