@@ -551,6 +551,8 @@ def main(argv=None):
             print("\n".join(lx.table(run)) + "\n")
         if published_ipc_table(run):
             print("\n".join(published_ipc_table(run)) + "\n")
+        if _sibling("bench_ipc_goals").lines(run):  # docs/ipc.md's goals, under -icount
+            print("\n".join(_sibling("bench_ipc_goals").lines(run)) + "\n")
         if null_lines(run):
             print("\n".join(null_lines(run)) + "\n")
         irqsoff = os.path.join(outdir, "irqsoff.txt")
