@@ -35,7 +35,7 @@ under the table says whether it is within 2% (all kept in
 build/bench/scaling.txt). The mean can move more: under -icount every
 CPU reads one virtual clock, which another CPU's busy time slice (QEMU
 runs the CPUs in turn on one thread) advances during a timed call. Logs in build/bench/<arch>/scale-<cpus>.log.
-With --icount 1, after each arch's benchmark, scripts/ipc_trace.py boots
+With --icount 1, after each arch's benchmark, scripts/ipc_stage_trace.py boots
 user/bench/ipc_trace.c and counts, from QEMU's own instruction log, the
 kernel instructions per function of one IPC leg with the fastpath on and
 off (build/bench/<arch>/ipc-stages.txt, about 10 s more per arch on an idle
@@ -161,9 +161,9 @@ def linux(arch, args):
 
 def ipc_trace(arch, args):
     """--icount 1: instructions per kernel function of one IPC leg, fastpath
-    on and off (scripts/ipc_trace.py); whether both paths were traced."""
-    print(f"bench: {arch}: tracing one IPC leg (scripts/ipc_trace.py)", flush=True)
-    lines = _load("ipc_trace").trace_arch(arch, os.path.join(ROOT, "build", "bench", arch),
+    on and off (scripts/ipc_stage_trace.py); whether both paths were traced."""
+    print(f"bench: {arch}: tracing one IPC leg (scripts/ipc_stage_trace.py)", flush=True)
+    lines = _load("ipc_stage_trace").trace_arch(arch, os.path.join(ROOT, "build", "bench", arch),
                                           args.timeout)
     totals = [line for line in lines if " total " in line or " none: " in line]
     print("\n".join(f"bench: {arch}: ipc trace: {line}" for line in totals), flush=True)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """scripts/ipc_stage_table.py - docs/ipc.md's stage table: the kernel
 instructions of one IPC leg per stage, per arch, with the fastpath on and
-off, made from scripts/ipc_trace.py's ipc-stages.txt files, never typed in.
+off, made from scripts/ipc_stage_trace.py's ipc-stages.txt files, never typed in.
 
   scripts/ipc_stage_table.py [--data DIR] [--update FILE | --check FILE]
 
@@ -24,7 +24,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARCHES = ["x86_64", "arm64", "riscv64"]
-PATHS = [("slow", "off"), ("fast", "on")]  # (ipc_trace's name, the column's)
+PATHS = [("slow", "off"), ("fast", "on")]  # (ipc_stage_trace's name, the column's)
 BEGIN = "<!-- stage table: scripts/ipc_stage_table.py --update docs/ipc.md -->"
 END = "<!-- end of the stage table -->"
 # (stage, pattern on the function's name), first match wins.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * user/bench/ipc_trace.c - one IPC round trip, over and over, for
- * scripts/ipc_trace.py to trace instruction by instruction (make bench
+ * scripts/ipc_stage_trace.py to trace instruction by instruction (make bench
  * ICOUNT=1: the stage table of docs/ipc.md).
  *
  *   ipc_trace    booted with kstack.debug and run.control, on one CPU

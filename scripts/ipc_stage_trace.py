@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""scripts/ipc_trace.py - instructions per kernel function in one IPC leg,
+"""scripts/ipc_stage_trace.py - instructions per kernel function in one IPC leg,
 from QEMU's own instruction log (make bench ICOUNT=1: docs/ipc.md's stage
 table, scripts/ipc_stage_table.py).
 
-  scripts/ipc_trace.py [--arches "x86_64 arm64 riscv64"] [--out DIR] [--timeout S]
-  scripts/ipc_trace.py --analyse LOG ADDRESS --arch A   (a kept log, to stdout)
+  scripts/ipc_stage_trace.py [--arches "x86_64 arm64 riscv64"] [--out DIR] [--timeout S]
+  scripts/ipc_stage_trace.py --analyse LOG ADDRESS --arch A   (a kept log, to stdout)
 
 Boots user/bench/ipc_trace.c (run=ipc_trace kstack.debug run.control) on
 one CPU under -icount (shift=3: the firmware's busy waits take minutes at
@@ -184,7 +184,7 @@ def trace_arch(arch, out_dir, timeout):
             os.unlink(os.path.join(mon_dir, f))
         os.rmdir(mon_dir)
     table = symbols(arch, os.path.join(ROOT, "build", arch, "kernel.elf"))
-    lines = [f"# scripts/ipc_trace.py: {arch}, strategy off, one CPU, -icount; kernel "
+    lines = [f"# scripts/ipc_stage_trace.py: {arch}, strategy off, one CPU, -icount; kernel "
              "instructions per function of one call0 round trip's legs"]
     for p in ("fast", "slow"):
         log = os.path.join(out_dir, f"ipc-trace-{p}.log")
