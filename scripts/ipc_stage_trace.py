@@ -175,6 +175,10 @@ def trace_arch(arch, out_dir, timeout):
                           "run=ipc_trace kstack.debug run.control", smp=1,
                           extra=f"{ICOUNT} -monitor unix:{monitor},server=on,wait=off",
                           make_vars=make_vars)
+    for p in ("fast", "slow"):  # QEMU appends to a log file that is there already
+        log = os.path.join(out_dir, f"ipc-trace-{p}.log")
+        if os.path.exists(log):
+            os.unlink(log)
     tracer = Tracer(monitor, out_dir)
     tracer.session = harness.Session(cmd, f"{path}.log", timeout, tracer.on_line)
     try:

@@ -41,6 +41,7 @@ long one_way_bad; /* blocks that failed the sanity check */
 
 /* Names and sums per strategy among IPC_STRATEGIES (off, prng, pool). */
 #define IPC_IDS 3
+_Static_assert(__builtin_popcount(IPC_STRATEGIES) == IPC_IDS, "one slot per IPC strategy");
 static char round_name[2][PATHS][ROUND_KIND][32], leg_name[2][PATHS][LEG_KIND][2][40];
 static struct hist round_sums[IPC_IDS][2][PATHS][ROUND_KIND];
 static struct hist leg_sums[IPC_IDS][2][PATHS][LEG_KIND][2];
