@@ -38,8 +38,8 @@ runs the CPUs in turn on one thread) advances during a timed call. Logs in build
 With --icount 1, after each arch's benchmark, scripts/ipc_stage_trace.py boots
 user/bench/ipc_trace.c and counts, from QEMU's own instruction log, the
 kernel instructions per function of one IPC leg with the fastpath on and
-off (build/bench/<arch>/ipc-stages.txt, about 10 s more per arch on an idle
-host); at the end scripts/ipc_stage_table.py prints them per stage, as in
+off (build/bench/<arch>/ipc-stages.txt; 10 s more for riscv64, 16 s for
+arm64, 48 s for x86_64 at a load of 11 on two cores); at the end scripts/ipc_stage_table.py prints them per stage, as in
 docs/ipc.md (build/bench/ipc-stages.md; copying the .txt files to
 docs/data/ipc-stages/ and --update docs/ipc.md puts them there).
 With --linux (make bench LINUX=1), after each of x86_64 and arm64 its

@@ -23,7 +23,7 @@
 #include "user/common/bench_ipc.h"
 
 #define WARM  64
-#define CALLS 200000 /* a few seconds of QEMU: long enough for the script's window */
+#define CALLS 50000 /* about a second of QEMU: longer than the script takes to start its window */
 
 static struct ipc_msg m;
 
