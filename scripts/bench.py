@@ -35,13 +35,14 @@ under the table says whether it is within 2% (all kept in
 build/bench/scaling.txt). The mean can move more: under -icount every
 CPU reads one virtual clock, which another CPU's busy time slice (QEMU
 runs the CPUs in turn on one thread) advances during a timed call. Logs in build/bench/<arch>/scale-<cpus>.log.
-With --icount 1, after each arch's benchmark, scripts/ipc_stage_trace.py boots
-user/bench/ipc_trace.c and counts, from QEMU's own instruction log, the
-kernel instructions per function of one IPC leg with the fastpath on and
-off (build/bench/<arch>/ipc-stages.txt; 10 s more for riscv64, 16 s for
-arm64, 48 s for x86_64 at a load of 11 on two cores); at the end scripts/ipc_stage_table.py prints them per stage, as in
-docs/ipc.md (build/bench/ipc-stages.md; copying the .txt files to
-docs/data/ipc-stages/ and --update docs/ipc.md puts them there).
+With --icount 1, after each arch's benchmark, scripts/ipc_stage_trace.py
+boots user/bench/ipc_trace.c and counts, from QEMU's own instruction log,
+the kernel instructions per function of one IPC leg with the fastpath on
+and off (build/bench/<arch>/ipc-stages.txt; 10 s more for riscv64, 16 s
+for arm64, 48 s for x86_64 at a load of 11 on two cores); at the end
+scripts/ipc_stage_table.py prints them per stage, as in docs/ipc.md
+(build/bench/ipc-stages.md; copying the .txt files to docs/data/ipc-stages/
+and --update docs/ipc.md puts them there).
 With --linux (make bench LINUX=1), after each of x86_64 and arm64 its
 benchmark boots Debian's own Linux kernel twice through scripts/linux_run.py
 (randomize_kstack_offset=off, then =on), with the same calls, rounds and
