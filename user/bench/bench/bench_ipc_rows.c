@@ -187,8 +187,9 @@ void ipc_blocks(unsigned id, long n, int round)
             for (unsigned k = 0; k < leg_kinds[where]; k++)
                 one_way_block(id, where, path, k, trips, round);
         }
-        set_path(0);
     }
+    if (fastpath_at_boot >= 0) /* as booted, for the interrupt rows' IPC storm */
+        syscall1(SYS_debug_ipc_fastpath, fastpath_at_boot);
     syscall1(SYS_latency_ctl, LATENCY_ON);
 }
 
@@ -237,8 +238,6 @@ void ipc_start(unsigned cpu, unsigned long cpus)
 
 void ipc_stop(void)
 {
-    if (fastpath_at_boot >= 0)
-        syscall1(SYS_debug_ipc_fastpath, fastpath_at_boot);
     for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
         if (ipc_server[where] >= 0)
             bench_ipc_stop(ipc_server[where]);
