@@ -69,39 +69,38 @@ static long echo_fpu(struct server *s, struct ipc_msg *m)
  * is read as soon as ipc_reply_recv returns with a call (t1; the call
  * carries the client's t0 in w0) and just before the next ipc_reply_recv
  * (t2). The reply carries t1 - t0 in w1 and t2 in w0. The first call of a
- * run came in untimed (maybe through echo()): its call leg reads 0. */
-static long serve_one_way(struct server *s, struct ipc_msg *m)
+ * run came in untimed (maybe through echo()): its call leg reads 0. With
+ * fpu (a constant, LABEL_ONE_WAY_FPU), FP work before t2 and first thing
+ * after the call arrives, before t1: the call leg includes what the first
+ * FP instruction costs (a first-use trap and load where FP state is
+ * switched lazily). */
+static inline __attribute__((always_inline)) long
+one_way_server(struct server *s, struct ipc_msg *m, unsigned long label, const bool fpu)
 {
     uint64_t t1 = m->w[0];
     long r;
     do {
         m->w[1] = t1 - m->w[0];
+        if (fpu)
+            fpu_touch();
         uint64_t t2 = counter_begin(s->counter);
         m->w[0] = t2;
         r = raw_ipc_syscall(SYS_ipc_reply_recv, s->h, m);
+        if (fpu)
+            fpu_touch();
         t1 = counter_end(s->counter);
-    } while (r >= 0 && IPC_TAG_LABEL(m->tag) == LABEL_ONE_WAY);
+    } while (r >= 0 && IPC_TAG_LABEL(m->tag) == label);
     return r;
 }
 
-/* serve_one_way() with FP work (LABEL_ONE_WAY_FPU): the first FP
- * instruction after the call arrives comes before t1, so the call leg
- * includes what it costs (a first-use trap and load where FP state is
- * switched lazily); more FP work comes before t2. */
+static long serve_one_way(struct server *s, struct ipc_msg *m)
+{
+    return one_way_server(s, m, LABEL_ONE_WAY, false);
+}
+
 static long serve_one_way_fpu(struct server *s, struct ipc_msg *m)
 {
-    uint64_t t1 = m->w[0];
-    long r;
-    do {
-        m->w[1] = t1 - m->w[0];
-        fpu_touch();
-        uint64_t t2 = counter_begin(s->counter);
-        m->w[0] = t2;
-        r = raw_ipc_syscall(SYS_ipc_reply_recv, s->h, m);
-        fpu_touch();
-        t1 = counter_end(s->counter);
-    } while (r >= 0 && IPC_TAG_LABEL(m->tag) == LABEL_ONE_WAY_FPU);
-    return r;
+    return one_way_server(s, m, LABEL_ONE_WAY_FPU, true);
 }
 
 /* One run of calls of the label m carries; the next other message is left in m. */
