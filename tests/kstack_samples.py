@@ -15,7 +15,10 @@ import re
 import subprocess
 import sys
 
-import harness
+try:  # as tests.kstack_samples (scripts/ run as modules from the top)
+    from tests import harness
+except ImportError:  # by its plain name, as tests/run.py imports it
+    import harness
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIT = os.path.join(ROOT, "tools", "kstack-conformance")
