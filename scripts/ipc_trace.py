@@ -114,6 +114,8 @@ def blocks(lines):
             if m:
                 pending.append(int(m.group(1), 16))
                 continue
+            if line.strip() and not line.startswith(("Trace", "IN:", "----")):
+                continue  # riscv64's "Priv: 1; Virt: 0", say
             old = translated.get(pending[0]) if pending else None
             # A copy cut short (an instruction count in its cflags) is a
             # prefix of the full block: keep the full one.
