@@ -23,6 +23,7 @@
 
 #include "kernel/errno.h"
 #include "kernel/ipc/endpoint_impl.h"
+#include "kernel/ipc/handle_lookup.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/printk.h"
 #include "kernel/task.h"
@@ -70,7 +71,7 @@ static inline __attribute__((always_inline)) struct endpoint *
 endpoint_guard(struct thread *self, int h, unsigned right, uintptr_t *badge, int *guard)
 {
     long err;
-    struct ipc_handle *s = handle_lookup_locked(self->task, h, IPC_KIND_ENDPOINT, right, &err);
+    struct ipc_handle *s = handle_lookup_inline(self->task, h, IPC_KIND_ENDPOINT, right, &err);
     if (!s) {
         *guard = err == -EPERM ? IPC_FAST_NO_RIGHT : IPC_FAST_BAD_HANDLE;
         return NULL;
