@@ -25,7 +25,8 @@ A window starts at the first block at the address MARK (a kernel symbol,
 SYMBOL+OFFSET, or a hex address; a system call from user mode starts at
 x86_64 `x86_syscall_entry`, arm64 `arm64_vectors+0x400`, riscv64
 `riscv_trap_entry`) and ends just before the first block
-outside the kernel image (back in user mode), or at --end MARK. Every
+outside the kernel image (back in user mode), or at --end MARK (then
+one that returns to user mode first is dropped). Every
 instruction run in a window is charged to the kernel symbol it lies in
 (nm), so inlined code counts in the function it was inlined into;
 addresses outside the kernel are charged to "[user]". --require SYMBOL
@@ -144,7 +145,10 @@ def windows(trace, syms, start, end, require, forbid):
             if pc != start:
                 continue
             cur = {}
-        elif (end is not None and pc == end) or (end is None and not syms.inside(pc)):
+        elif end is not None and pc != end and not syms.inside(pc):
+            cur = None  # back in user mode without reaching --end: not a window
+            continue
+        elif pc == end or not syms.inside(pc):
             ran = set(cur)
             if all(r in ran for r in require) and not any(f in ran for f in forbid):
                 yield cur

@@ -8,11 +8,13 @@ Boots build/<ARCH>/disk.img (make ARCH=<a> image first) on one CPU under
 `-icount shift=0,align=off,sleep=off` with the command line C (default
 `run=ipc_bench kstack.debug run.control`; arm64 with the cntfrq that makes
 its counter count instructions), waits until the serial output holds TEXT
-(default `ipc_bench: off   same  thread`: the same-CPU rounds between two
-threads are done and those between two programs begin), then turns QEMU's
+(default `ipc_bench: 2000 round trips`: ipc_bench's first line, printed
+just before its rounds with strategy off begin, first between two threads
+of one program, then between two programs: `--require
+aspace_activate_irqs_off` picks the latter's legs), then turns QEMU's
 log on through its monitor (`log in_asm,exec,nochain`, with -dfilter
 keeping the kernel image and the user programs' text, linker/user.ld) for
-N seconds (default 20) of host time and stops QEMU. The log goes to OUT,
+N seconds (default 30) of host time and stops QEMU. The log goes to OUT,
 the serial output to OUT.serial.
 
 Turning the log on late keeps the firmware out of it (logging every block
@@ -60,8 +62,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("arch")
     ap.add_argument("out")
-    ap.add_argument("--after", default="ipc_bench: off   same  thread")
-    ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--after", default="ipc_bench: 2000 round trips")
+    ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--cmdline", default="run=ipc_bench kstack.debug run.control")
     ap.add_argument("--timeout", type=float, default=1200, help="for TEXT to appear")
     args = ap.parse_args(argv)

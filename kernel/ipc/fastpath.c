@@ -102,7 +102,8 @@ call_guards(struct cpu *c, struct thread *self, int h, struct endpoint **ep, uin
 
 /* The partner's wait ends with `result` and this message, put straight
  * into the registers its system call returns. */
-static void deliver_direct(struct thread *to, const struct sysargs *args, long result)
+static inline __attribute__((always_inline)) void
+deliver_direct(struct thread *to, const struct sysargs *args, long result)
 {
     arch_sc_set_words(arch_user_frame(to->kstack_top), &args->a[1]);
     to->ipc.direct = true;
@@ -122,7 +123,8 @@ static void miss(struct cpu *c, int guard, struct thread *self, const struct sys
 /* Hand this CPU to `to` and wait, as endpoint.c's threads do. Back here,
  * the wait has nearly always ended (the partner answered): its result is
  * read here, and only otherwise does endpoint.c's wait go on. */
-static long hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
+static inline __attribute__((always_inline)) long
+hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
 {
     sched_hand_off_locked(c, &self->ipc, to);
     if (__builtin_expect(self->ipc.done, 1))
