@@ -325,7 +325,9 @@ def side_table(run, side):
     if any(sc.startswith("ipc/") for sc in syscalls):
         lines.append("ipc/: one round trip (ipc_call answered by ipc_reply_recv in another "
                      "program) timed in the caller; call0 the tag alone, call4 4 register "
-                     "words, call64 64 buffer words; -xcpu: the server on another CPU")
+                     "words, call64 64 buffer words; -xcpu: the server on another CPU; "
+                     "-fpu: both sides use FP/SIMD between calls; -slow: the IPC fastpath "
+                     "switched off")
     if any(sc.startswith("ipc/oneway-") for sc in syscalls):
         lines.append("ipc/oneway-: one way, measured: call leg from the client's user mode "
                      "before ipc_call to the server's after ipc_reply_recv returns, reply leg "
@@ -551,6 +553,8 @@ def main(argv=None):
             print("\n".join(lx.table(run)) + "\n")
         if published_ipc_table(run):
             print("\n".join(published_ipc_table(run)) + "\n")
+        if _sibling("bench_ipc_goals").lines(run):  # docs/ipc.md's goals, under -icount
+            print("\n".join(_sibling("bench_ipc_goals").lines(run)) + "\n")
         if null_lines(run):
             print("\n".join(null_lines(run)) + "\n")
         irqsoff = os.path.join(outdir, "irqsoff.txt")

@@ -230,31 +230,20 @@ static void report(int n, uint64_t t0)
     fflush(stdout);
 }
 
-int main(int argc, char **argv)
+/* SERVERS echo server threads on the shared endpoint: how many started. */
+static int start_servers(void)
 {
-    uint64_t secs = argc > 1 ? strtoull(argv[1], NULL, 0) : 600;
-    uint64_t every = argc > 2 ? strtoull(argv[2], NULL, 0) : 60;
-    uint64_t stall_ns = (secs / 2 < 10 ? 10 : secs / 2 > 60 ? 60 : secs / 2) * SEC;
-    struct debug_stats before, after;
-    syscall1(SYS_debug_stats, &before);
-    ncpus = (unsigned)before.cpus_online;
-    snprintf(parent_pid, sizeof(parent_pid), "%d", getpid());
-    int n = (int)(4 * ncpus > MAX_WORKERS ? MAX_WORKERS : 4 * ncpus);
-    long strategy = syscall0(SYS_kstack_get);
-    /* The first output allocates stdout's buffer: before the baseline. */
-    printf("soak: %d threads on %u CPUs for %llu s, counters every %llu s, a thread stalled "
-           "for %llu s fails\n",
-           n, ncpus, (unsigned long long)secs, (unsigned long long)every,
-           (unsigned long long)(stall_ns / SEC));
-    fflush(stdout);
-    long pages = pages_baseline();
     endpoint = endpoint_create();
     int servers = 0;
     for (int i = 0; i < SERVERS; i++)
         servers +=
             thread_create(server, buffers[MAX_WORKERS + i], server_stacks[i], STACK_SIZE) > 0;
     KTAP_EXPECT_EQ(servers, SERVERS, "soak.ipc_servers_started");
-    uint64_t t0 = now_ns(), next_report = t0 + every * SEC;
+    return servers;
+}
+
+static void start_workers(int n, uint64_t t0)
+{
     int started = 0;
     for (int i = 0; i < n; i++) {
         workers[i].rng = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1) ^ t0;
@@ -262,27 +251,44 @@ int main(int argc, char **argv)
         started += thread_create(work, &workers[i], stacks[i], STACK_SIZE) > 0;
     }
     KTAP_EXPECT_EQ(started, n, "soak.threads_started");
+}
+
+/* One look at every thread's counter at guest time now: the first thread
+ * stalled (see STALL_OPS), or -1; *for_ns and *others say how long and
+ * how many operations the others made meanwhile. */
+static int find_stall(int n, uint64_t now, uint64_t stall_ns, uint64_t *for_ns,
+                      unsigned long *others)
+{
+    unsigned long total = 0;
     int stalled = -1;
-    uint64_t stalled_for = 0;
+    for (int i = 0; i < n; i++)
+        total += workers[i].ops;
+    for (int i = 0; i < n; i++) {
+        if (workers[i].ops != workers[i].last_ops) {
+            workers[i].last_ops = workers[i].ops;
+            workers[i].last_change_ns = now;
+            workers[i].others_at_change = total;
+        } else if (now - workers[i].last_change_ns > stall_ns &&
+                   total - workers[i].others_at_change >= STALL_OPS && stalled < 0) {
+            stalled = i;
+            *for_ns = now - workers[i].last_change_ns;
+            *others = total - workers[i].others_at_change;
+        }
+    }
+    return stalled;
+}
+
+/* The run itself: every half second a look for a stalled thread, every
+ * `every` seconds the counters, until secs have passed or one stalled. */
+static void watch(int n, uint64_t t0, uint64_t secs, uint64_t every, uint64_t stall_ns)
+{
+    uint64_t next_report = t0 + every * SEC, stalled_for = 0;
     unsigned long stalled_others = 0;
+    int stalled = -1;
     while (now_ns() - t0 < secs * SEC && stalled < 0) {
         sleep_ns(SEC / 2);
         uint64_t now = now_ns();
-        unsigned long total = 0;
-        for (int i = 0; i < n; i++)
-            total += workers[i].ops;
-        for (int i = 0; i < n; i++) {
-            if (workers[i].ops != workers[i].last_ops) {
-                workers[i].last_ops = workers[i].ops;
-                workers[i].last_change_ns = now;
-                workers[i].others_at_change = total;
-            } else if (now - workers[i].last_change_ns > stall_ns &&
-                       total - workers[i].others_at_change >= STALL_OPS && stalled < 0) {
-                stalled = i;
-                stalled_for = now - workers[i].last_change_ns;
-                stalled_others = total - workers[i].others_at_change;
-            }
-        }
+        stalled = find_stall(n, now, stall_ns, &stalled_for, &stalled_others);
         if (now >= next_report) {
             report(n, t0);
             next_report += every * SEC;
@@ -294,8 +300,13 @@ int main(int argc, char **argv)
                   stalled, (unsigned long long)(stalled_for / SEC), workers[stalled].ops,
                   stalled_others);
     ktap_check(stalled < 0, "soak.every_thread_progressed");
+}
+
+/* Stop the workers, then the servers; each given until deadline (and the
+ * servers 10 s more). */
+static void stop_all(int n, int servers, uint64_t t0, uint64_t deadline)
+{
     stop = 1;
-    uint64_t deadline = now_ns() + 60 * SEC;
     bool all_done = false;
     while (!all_done && now_ns() < deadline) {
         all_done = true;
@@ -314,8 +325,11 @@ int main(int argc, char **argv)
     ktap_check(servers_done == servers, "soak.ipc_servers_finished");
     sleep_ns(10000000); /* their stacks are free once the threads have left */
     handle_close(endpoint);
-    syscall1(SYS_kstack_set, strategy);
-    syscall1(SYS_debug_stats, &after);
+}
+
+/* Every thread's counters summed, printed with the kernel's, and checked. */
+static void summarize(int n, const struct debug_stats *before, const struct debug_stats *after)
+{
     unsigned long spawns = 0, threads = 0, migrations = 0, switches = 0, ops = 0, ipcs = 0, bad = 0;
     for (int i = 0; i < n; i++) {
         ops += workers[i].ops;
@@ -329,14 +343,42 @@ int main(int argc, char **argv)
     printf("soak: %lu operations: %lu processes, %lu threads, %lu migrations asked "
            "(kernel counted %lu), %lu strategy switches, %lu IPC operations, %lu preemptions "
            "inside a system call\n",
-           ops, spawns, threads, migrations, after.migrations - before.migrations, switches, ipcs,
-           after.preempted_in_syscall - before.preempted_in_syscall);
+           ops, spawns, threads, migrations, after->migrations - before->migrations, switches, ipcs,
+           after->preempted_in_syscall - before->preempted_in_syscall);
     ktap_check(spawns > 0 && threads > 0 && switches > 0 && ipcs > 0 &&
                    (ncpus < 2 || migrations > 0),
                "soak.did_everything");
     if (bad)
         ktap_note("%lu IPC operations came back wrong", bad);
     ktap_check(bad == 0, "soak.ipc_messages_intact");
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t secs = argc > 1 ? strtoull(argv[1], NULL, 0) : 600;
+    uint64_t every = argc > 2 ? strtoull(argv[2], NULL, 0) : 60;
+    uint64_t stall_ns = (secs / 2 < 10 ? 10 : secs / 2 > 60 ? 60 : secs / 2) * SEC;
+    struct debug_stats before, after;
+    syscall1(SYS_debug_stats, &before);
+    ncpus = (unsigned)before.cpus_online;
+    snprintf(parent_pid, sizeof(parent_pid), "%d", getpid());
+    int n = (int)(4 * ncpus > MAX_WORKERS ? MAX_WORKERS : 4 * ncpus);
+    long strategy = syscall0(SYS_kstack_get);
+    /* The first output allocates stdout's buffer: before the baseline. */
+    printf("soak: %d threads on %u CPUs for %llu s, counters every %llu s, a thread stalled "
+           "for %llu s fails\n",
+           n, ncpus, (unsigned long long)secs, (unsigned long long)every,
+           (unsigned long long)(stall_ns / SEC));
+    fflush(stdout);
+    long pages = pages_baseline();
+    int servers = start_servers();
+    uint64_t t0 = now_ns();
+    start_workers(n, t0);
+    watch(n, t0, secs, every, stall_ns);
+    stop_all(n, servers, t0, now_ns() + 60 * SEC);
+    syscall1(SYS_kstack_set, strategy);
+    syscall1(SYS_debug_stats, &after);
+    summarize(n, &before, &after);
     long now;
     bool back = pages_back_to(pages, 30 * SEC, &now);
     if (!back)

@@ -32,7 +32,12 @@
  * (ipc/oneway-call0, ...) and the reply leg from just before the server's
  * ipc_reply_recv to the client's return (ipc/oneway-reply0, ...), timed in
  * the same calls, and -xcpu as above; a leg's median must lie above 0
- * and below the round trip's, or the run fails. The kernel's timers are off
+ * and below the round trip's, or the run fails. ipc/call0-fpu and
+ * ipc/oneway-call0-fpu, -reply0-fpu: the same with both sides using FP/SIMD
+ * between calls. Every row on this CPU comes again with the IPC fastpath
+ * switched off (SYS_debug_ipc_fastpath, behind the debug gate), its name
+ * ending in -slow (ipc/call0-slow, ipc/oneway-call0-fpu-slow, ...); a call
+ * across CPUs never takes the fastpath. The kernel's timers are off
  * meanwhile: they do not time IPC, and their cost would be in the round
  * trip. User-side rows only.
  *
