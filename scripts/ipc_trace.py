@@ -12,7 +12,7 @@ logged when it is translated and each time it runs:
       -d in_asm,exec,nochain -dfilter KSTART..KEND,0x400000..0x500000 \\
       -D trace.log
 
-(scripts/ipc_trace_record.py ARCH OUT records such a log of
+(`python3 -m scripts.ipc_trace_record ARCH OUT` records such a log of
 `run=ipc_bench`, from its rounds between two programs; KSTART..KEND is
 the kernel image, 0x400000.. the user programs' text, linker/user.ld).
 `in_asm` gives each block's instructions and their addresses, `exec` a
@@ -161,7 +161,7 @@ def windows(trace, syms, start, end, require, forbid):
         cur.setdefault(syms.name(pc), [0, 0])[1] += 1
 
 
-def main(argv=None):
+def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("elf")
     ap.add_argument("trace")
@@ -175,7 +175,11 @@ def main(argv=None):
     ap.add_argument("--all", action="store_true",
                     help="average every window (default: only those of the most common total)")
     ap.add_argument("--nm", default="nm")
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
+
+
+def read_windows(args):
+    """The windows kept: --skip and --windows applied."""
     syms = Symbols(args.elf, args.nm)
     start = syms.resolve(args.start)
     end = syms.resolve(args.end) if args.end else None
@@ -187,19 +191,11 @@ def main(argv=None):
             kept.append(w)
             if args.windows and len(kept) >= args.windows:
                 break
-    if not kept:
-        sys.exit("ipc_trace: no window matched")
-    totals = [sum(r[0] for r in w.values()) for w in kept]
-    seen = len(kept)
-    if not args.all and not args.per_window:
-        typical = statistics.mode(totals)
-        kept = [w for w, t in zip(kept, totals) if t == typical]
-        totals = [typical] * len(kept)
-    if args.per_window:
-        print("window,instructions")
-        for i, t in enumerate(totals):
-            print(f"{i},{t}")
-        return 0
+    return kept
+
+
+def print_means(kept, totals, seen):
+    """The CSV: per symbol, the mean over the windows kept."""
     sums = {}
     for w in kept:
         for name, (n, b) in w.items():
@@ -212,6 +208,25 @@ def main(argv=None):
         print(f"{name},{ins / n:g},{blk / n:g}")
     print(f"TOTAL,{sum(totals) / n:g},{sum(s[1] for s in sums.values()) / n:g}")
     print(f"ipc_trace: {n} of {seen} windows, total {min(totals)}..{max(totals)}", file=sys.stderr)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    kept = read_windows(args)
+    if not kept:
+        sys.exit("ipc_trace: no window matched")
+    totals = [sum(r[0] for r in w.values()) for w in kept]
+    if args.per_window:
+        print("window,instructions")
+        for i, t in enumerate(totals):
+            print(f"{i},{t}")
+        return 0
+    seen = len(kept)
+    if not args.all:
+        typical = statistics.mode(totals)
+        kept = [w for w, t in zip(kept, totals) if t == typical]
+        totals = [typical] * len(kept)
+    print_means(kept, totals, seen)
     return 0
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""scripts/ipc_trace_record.py ARCH OUT [--after TEXT] [--seconds N] [--cmdline C] -
+"""python3 -m scripts.ipc_trace_record ARCH OUT [--after TEXT] [--seconds N] [--cmdline C] -
 record a QEMU execution trace of one stretch of a boot, for
 scripts/ipc_trace.py.
 
@@ -22,7 +22,9 @@ from the start makes OVMF's busy waits take many minutes). Switching
 `nochain` on changes the flags every later block is looked up with, so
 QEMU translates each block again and in_asm logs it.
 
-Python standard library only; boots through tests/harness.py.
+Python standard library only; boots through tests/harness.py (run it
+from the top of the tree as a module, as the Makefile runs the scripts
+that boot).
 """
 import argparse
 import os
@@ -32,9 +34,9 @@ import sys
 import tempfile
 import time
 
+from tests import harness  # the one place that knows how QEMU boots
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the one place that knows how QEMU boots)
 
 USER_TEXT = "0x400000..0x600000"  # linker/user.ld puts text at 0x400000
 
