@@ -415,7 +415,7 @@ bench: check-deps
 
 # make fuzz: user/longrun/fuzz on every arch (or ARCH=), FUZZ_CALLS calls from
 # FUZZ_SEED (default: from the clock, printed); FUZZ_REPLAY=B runs batch B of
-# that seed again, printing each call first. make soak: user/longrun/soak for
+# that seed again, printing each call first. make soak: user/longrun/soak/ for
 # MINUTES. Both boot through scripts/longrun.py (logs in build/fuzz|soak/).
 FUZZ_CALLS ?= 10000000
 FUZZ_SEED ?=

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""scripts/longrun.py - the long runs: make fuzz (user/longrun/fuzz/fuzz.c) and make soak (user/longrun/soak.c).
+"""scripts/longrun.py - the long runs: make fuzz (user/longrun/fuzz/fuzz.c) and make soak (user/longrun/soak/soak.c).
 
 For each arch: copy the built disk image, put `run=<program> run.args=...`
 on its command line, boot it through the arch's default firmware path,
