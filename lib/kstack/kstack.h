@@ -272,7 +272,8 @@ struct kstack_pool {
         !(t % n <= i % n < t % n + r);
     lemma kstack_ring_passes: \forall integer n, q; 0 < n && 0 <= q ==> (n * q) % n == 0;
     lemma kstack_ring_pass_start: \forall integer n, t; 0 < n && 0 <= t ==> (t - t % n) % n == 0;
-    lemma kstack_ring_next_pass: \forall integer n, l; 0 < n && 0 <= l && l % n == 0 ==> (l + n) % n == 0;
+    lemma kstack_ring_next_pass:
+        \forall integer n, l; 0 < n && 0 <= l && l % n == 0 ==> (l + n) % n == 0;
     lemma kstack_ring_slot_in_pass: \forall integer n, l, k;
         0 < n && 0 <= l && l % n == 0 && 0 <= k < n ==> (l + k) % n == k;
 */
@@ -375,7 +376,8 @@ uint32_t kstack_pool_refill_step(struct kstack_pool *p, uint8_t key[KSTACK_KEY_S
     assigns p->next, *offset;
     ensures ring_ok: kstack_pool_ok(p);
     ensures fresh_byte: \result ==> kstack_pool_drew{Pre, Post}(p, *offset);
-    ensures slot: \result ==> p->next - 1 == p->buf + kstack_pool_slot(p, \old(kstack_pool_head_at(p)));
+    ensures slot: \result ==>
+        p->next - 1 == p->buf + kstack_pool_slot(p, \old(kstack_pool_head_at(p)));
     ensures offset_ok: \result ==> KSTACK_OFFSET_OK(*offset);
     ensures at_stop: !\result <==> \old(p->next == p->stop);
     ensures kept: !\result ==> p->next == \old(p->next);
@@ -395,7 +397,8 @@ static inline bool kstack_pool_draw_fast(struct kstack_pool *p, uint32_t *offset
     assigns p->next, p->lap, p->stop, *offset;
     ensures ring_ok: kstack_pool_ok(p) && p->tail == \old(p->tail);
     ensures fresh_byte: \result ==> kstack_pool_drew{Pre, Post}(p, *offset);
-    ensures slot: \result ==> p->next - 1 == p->buf + kstack_pool_slot(p, \old(kstack_pool_head_at(p)));
+    ensures slot: \result ==>
+        p->next - 1 == p->buf + kstack_pool_slot(p, \old(kstack_pool_head_at(p)));
     ensures offset_ok: \result ==> KSTACK_OFFSET_OK(*offset);
     ensures empty: !\result ==> kstack_pool_head_at(p) == \old(kstack_pool_head_at(p)) == p->tail;
 */
@@ -409,7 +412,8 @@ bool kstack_pool_draw_slow(struct kstack_pool *p, uint32_t *offset);
     assigns p->next, p->lap, p->stop, *offset;
     ensures ring_ok: kstack_pool_ok(p) && p->tail == \old(p->tail);
     ensures fresh_byte: \result ==> kstack_pool_drew{Pre, Post}(p, *offset);
-    ensures slot: \result ==> p->next - 1 == p->buf + kstack_pool_slot(p, \old(kstack_pool_head_at(p)));
+    ensures slot: \result ==>
+        p->next - 1 == p->buf + kstack_pool_slot(p, \old(kstack_pool_head_at(p)));
     ensures offset_ok: \result ==> KSTACK_OFFSET_OK(*offset);
     ensures empty: !\result ==> kstack_pool_head_at(p) == \old(kstack_pool_head_at(p)) == p->tail;
 */
