@@ -206,8 +206,8 @@ switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
 
 static void switch_locked(void)
 {
-    struct cpu *c = this_cpu();
-    BUG_ON(c->preempt_count != 1); /* only sched_lock may be held across a switch */
+    struct cpu *c = arch_this_cpu(); /* sched_lock held: IRQs off */
+    BUG_ON(c->preempt_count != 1);   /* only sched_lock may be held across a switch */
     switch_to_locked(c, pick_next(c), SCHED_SLICE_TICKS);
 }
 
@@ -400,7 +400,7 @@ void sched_yield(void)
 
 void sched_sleep_locked(const void *chan, uint64_t deadline)
 {
-    struct thread *t = this_cpu()->sched.current;
+    struct thread *t = arch_this_cpu()->sched.current; /* sched_lock held: IRQs off */
     t->wait_chan = chan;
     t->wake_at = deadline;
     if (deadline && (!next_wake || deadline < next_wake))
@@ -434,7 +434,7 @@ static inline void hand_off_locked(struct cpu *c, struct thread *t, const void *
 
 void sched_sleep_handoff_locked(const void *chan, struct thread *to)
 {
-    struct cpu *c = this_cpu();
+    struct cpu *c = arch_this_cpu(); /* sched_lock held: IRQs off */
     struct thread *t = c->sched.current;
     if (to->state != THREAD_SLEEPING || !allowed(to, c->id) || to == t) {
         sched_wake_thread_locked(to);
