@@ -20,10 +20,33 @@ _spec = importlib.util.spec_from_loader("kit", _loader)
 kit = importlib.util.module_from_spec(_spec)
 _loader.exec_module(kit)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import boots  # noqa: E402  (tests/boots.py: make test's boots)
+
 LIMIT = 1e-6
-KSTACK_BOOTS = 6     # tests/boots.py: x86_64.uefi, arm64.uboot, riscv64.uboot, riscv64.sifive_u, arm64.versal, x86_64.uefi.smp16
-VULN_BOOTS = 3    # <arch>.<fw>.vuln, one per arch
-ATTACK_BOOTS = 4     # one per arch, and x86_64.uefi.smp16 (ktest=all)
+
+
+def runs_suite(b, suite):
+    """Does boot b run the ktest suite `suite` to the end? Its ktest= list
+    names it (or a test in it) or says all, and does not drop it whole."""
+    words = [w for w in b.cmdline.split() if w.startswith("ktest=")]
+    if not words or b.status != boots.EXIT_OK or not b.ktap:
+        return False  # a boot that stops early (a panic status) runs no suite
+    items = words[0][len("ktest="):].split(",")
+    if "-" + suite in items:
+        return False
+    return "all" in items or suite in items or any(i.startswith(suite + ".") for i in items)
+
+
+def count_boots(suite, **make_vars):
+    return sum(1 for b in boots.boot_matrix() if runs_suite(b, suite) and
+               all(b.make_vars.get(k) == v for k, v in make_vars.items()))
+
+
+# Counted from tests/boots.py, so that a boot added there counts here.
+KSTACK_BOOTS = count_boots("kstack")        # the .kstack boots and x86_64.uefi.smp16 (ktest=all)
+VULN_BOOTS = count_boots("vuln", VULN="1")  # <arch>.<fw>.vuln: only a VULN=1 kernel has the bug
+ATTACK_BOOTS = count_boots("attack")        # one per arch, and x86_64.uefi.smp16
 RANDOM_BOOTS = 100   # at most every boot of make test runs the `random` ktests
 LAB_GRADE_ARCHES = 3  # make grade LAB=4: one grading boot per arch
 
@@ -57,6 +80,9 @@ def rows():
     yield ("user/tests/test_kstack.c distribution: min-entropy >= 5.8 bits of 120,000",
            min(1.0, 64 * upper(samples, kit.min_entropy_limit(samples) + 1, 1 / 64)),
            8 * KSTACK_BOOTS)
+    yield ("user/tests/test_kstack.c pool_hostile: the same chi2 and min-entropy bounds",
+           kit.chi2_sf(147.46, 63) + min(1.0, 64 * upper(samples, kit.min_entropy_limit(samples) + 1,
+                                                        1 / 64)), KSTACK_BOOTS)
     yield ("user/tests/test_kstack.c migration_attack: fewer than 232 of 10,000",
            upper(10000, 232, 1 / 64), 6 * KSTACK_BOOTS)
     # A lab's grade (tests/lab.py, lab 4: prng), not make test: once per arch.

@@ -365,14 +365,17 @@ def main():
         return 0
     results = Results(args.verbose)
     started = time.time()
-    if not args.no_host:
+    # A run of chosen boots (--boot, --ktest) is about those boots: the
+    # host tests join it only when --filter names them.
+    host = not args.no_host and (not (args.boot or args.ktest) or args.filter.startswith("host"))
+    if host:
         check_mutants(results, args.filter)
         check_wrong_solutions(results, args.filter)
     labs = not (args.no_labs or args.boot or args.ktest or args.arch) and \
         (not args.filter or args.filter.startswith("labs"))
     booting = [boot_job(b, results) for b in matrix]
     grading_jobs = lab_jobs(results) if labs else []
-    testing = [] if args.no_host else host_jobs(results, args.filter)
+    testing = host_jobs(results, args.filter) if host else []
     run_pool(testing + booting + grading_jobs, results, args.jobs)
     check_groups(matrix, {j.name: j.out for j in booting}, results)
     if labs:

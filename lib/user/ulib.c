@@ -96,6 +96,18 @@ long sys_sched_getaffinity(int tid)
     return syscall1(SYS_sched_getaffinity, tid);
 }
 
+/* The kernel forgets a thread's tid inside thread_exit, after the thread's
+ * last use of its user stack; until then the lookup succeeds. (-ESRCH is
+ * compared exactly: an affinity with bit 63 set reads as negative.) */
+int thread_join(int tid)
+{
+    if (tid <= 0)
+        return -EINVAL;
+    while (sys_sched_getaffinity(tid) != -ESRCH)
+        yield();
+    return 0;
+}
+
 uint64_t now_ns(void)
 {
     struct timespec ts = {0, 0}; /* 0 if the call fails */

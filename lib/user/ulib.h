@@ -42,6 +42,12 @@ int getcpu(void);
  * at `stack` (the caller's memory); it ends when fn returns. Its tid or -errno. */
 int thread_create(void (*fn)(void *), void *arg, void *stack, size_t size);
 __attribute__((noreturn)) void thread_exit(void);
+/* Wait until thread `tid` (of this program) has ended; 0, or -EINVAL for a
+ * tid that cannot be a thread. Only then may its stack be reused: a flag
+ * the thread sets is not enough, because the thread still runs on its
+ * stack after its last store (returning from fn, calling thread_exit), and
+ * a new thread built on the same stack would overwrite those frames. */
+int thread_join(int tid);
 int sys_sched_setaffinity(int tid, unsigned long mask);
 long sys_sched_getaffinity(int tid);
 

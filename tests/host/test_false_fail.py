@@ -65,3 +65,21 @@ if not ones_low <= 7680:
 for b in bad:
     print(f"    # {b}")
 print(f"{'not ok' if bad else 'ok'} 3 - false_fail.broken_fails")
+
+# The repetitions are counted from tests/boots.py: every .kstack boot and
+# the 16-CPU boot (ktest=all) run the kstack suite, the .vuln boots the
+# vuln demo, and a boot that stops at once (a panic status) runs nothing.
+bad = []
+matrix = false_fail.boots.boot_matrix()
+want = {b.name for b in matrix if b.name.endswith(".kstack") or b.name == "x86_64.uefi.smp16"}
+got = {b.name for b in matrix if false_fail.runs_suite(b, "kstack")}
+if got != want:
+    bad.append(f"boots counted as running the kstack suite: {sorted(got ^ want)} differ")
+if false_fail.KSTACK_BOOTS != len(want):
+    bad.append(f"KSTACK_BOOTS {false_fail.KSTACK_BOOTS}, the boot matrix has {len(want)}")
+vuln = sum(1 for b in matrix if b.name.endswith(".vuln"))
+if false_fail.VULN_BOOTS != vuln:
+    bad.append(f"VULN_BOOTS {false_fail.VULN_BOOTS}, the boot matrix has {vuln} .vuln boots")
+for b in bad:
+    print(f"    # {b}")
+print(f"{'not ok' if bad else 'ok'} 4 - false_fail.boots_counted")

@@ -20,6 +20,7 @@ struct server {
     int h, cpu;
     unsigned long counter; /* counter kind, as for counter_begin() */
     int pid;               /* a spawned server's pid; 0 for a thread */
+    int tid;               /* a server thread's tid */
     volatile int running;  /* set by bench_ipc_start, cleared as the server leaves */
     unsigned long buf[IPC_BUF_WORDS];
     char stack[STACK_SIZE] __attribute__((aligned(16)));
@@ -116,8 +117,10 @@ int bench_ipc_start(int cpu, const char *program)
     int ok;
     if (program)
         ok = spawn_server(s, program);
-    else
-        ok = thread_create(serve, s, s->stack, sizeof(s->stack)) < 0 ? -1 : 0;
+    else {
+        s->tid = thread_create(serve, s, s->stack, sizeof(s->stack));
+        ok = s->tid < 0 ? -1 : 0;
+    }
     if (ok < 0) {
         s->running = 0;
         if (s->h >= 0)
@@ -195,9 +198,8 @@ void bench_ipc_stop(int s)
         sys_wait(sv->pid, &status);
         sv->running = 0;
     } else {
-        while (sv->running)
-            sleep_ns(1000000);
-        sleep_ns(5000000); /* running is cleared just before the thread leaves its stack */
+        thread_join(sv->tid); /* then its stack may serve the next server */
+        sv->running = 0;
     }
     handle_close(sv->h);
 }

@@ -75,18 +75,19 @@ static void helper(void *arg)
     w->helper_done = 1;
 }
 
-/* A new thread that makes two calls and ends; wait for it. */
+/* A new thread that makes two calls and ends; wait until it has ended,
+ * not only until it set its flag: the next one reuses its stack. */
 static void thread_op(struct worker *w)
 {
     w->helper_done = 0;
     int i = (int)(w - workers);
-    if (thread_create(helper, w, helper_stacks[i], HELPER_STACK) < 0) {
+    int tid = thread_create(helper, w, helper_stacks[i], HELPER_STACK);
+    if (tid < 0) {
         sleep_ns(1000000); /* the thread table is full for a moment */
         return;
     }
-    while (!w->helper_done)
-        yield();
-    w->threads++;
+    thread_join(tid);
+    w->threads += w->helper_done;
 }
 
 /* Start user/tests/child and wait for it: it must exit with the status it was given. */

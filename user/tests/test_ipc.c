@@ -238,7 +238,7 @@ static void test_send(void)
     KTAP_EXPECT_EQ(ipc_send(e, &m), -EAGAIN, "ipc.send_without_receiver_eagain");
     receiver.h = e;
     receiver.done = 0;
-    thread_create(receiver_thread, NULL, stacks[S_MISC], STACK_SIZE);
+    int tid = thread_create(receiver_thread, NULL, stacks[S_MISC], STACK_SIZE);
     int s = handle_mint(e, IPC_RIGHT_SEND, 42);
     long r = -EAGAIN;
     for (int i = 0; i < 5000 && r == -EAGAIN; i++) { /* until the receiver waits */
@@ -247,6 +247,8 @@ static void test_send(void)
             sleep_ns(MS / 10);
     }
     wait_flag(&receiver.done);
+    if (receiver.done)
+        thread_join(tid); /* its stack is the notification test's */
     ktap_check(r == 0 && receiver.done && receiver.badge == 42 && receiver.m.tag == m.tag &&
                    receiver.m.w[0] == 1 && receiver.m.w[3] == 4,
                "ipc.send_to_waiting_receiver");
@@ -573,12 +575,14 @@ static void warm_thread(void *arg)
 
 static void warm_up(void)
 {
+    int tids[NSTACKS];
     warm_left = NSTACKS;
     for (int i = 0; i < NSTACKS; i++)
-        thread_create(warm_thread, NULL, stacks[i], STACK_SIZE);
-    for (int i = 0; i < 5000 && warm_left; i++)
-        sleep_ns(MS);
-    sleep_ns(20 * MS); /* their stacks are freed by the next switch on each CPU */
+        tids[i] = thread_create(warm_thread, NULL, stacks[i], STACK_SIZE);
+    for (int i = 0; i < NSTACKS; i++) /* ended, so their stacks may be reused */
+        if (tids[i] > 0)
+            thread_join(tids[i]);
+    sleep_ns(20 * MS); /* their kernel stacks are freed by the next switch on each CPU */
 }
 
 int main(int argc, char **argv)

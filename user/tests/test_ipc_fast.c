@@ -292,14 +292,14 @@ static bool late_round(void)
 {
     late.e = endpoint_create();
     late.started = late.done = 0;
-    thread_create(late_server, NULL, stacks[0], STACK_SIZE);
+    int server = thread_create(late_server, NULL, stacks[0], STACK_SIZE);
     while (!late.started)
         sleep_ns(MS);
     struct fast before = fast_now();
     round_.words = echo(late.e, 0, 9); /* no receiver yet: queued, then served */
     round_.no_receiver = fast_since(before);
     queued_result = 1;
-    thread_create(queued_caller, NULL, stacks[1], STACK_SIZE);
+    int caller = thread_create(queued_caller, NULL, stacks[1], STACK_SIZE);
     before = fast_now();
     struct ipc_msg m = msg(L_SLOW, 0, 100 * MS, 0, 0, 0);
     long r = ipc_call(late.e, &m);
@@ -310,6 +310,10 @@ static bool late_round(void)
     handle_close(late.e); /* the server's receive fails: it stops */
     for (int i = 0; i < 5000 && !late.done; i++)
         sleep_ns(MS);
+    if (late.done && queued_result != 1) { /* both ended: the next round reuses their stacks */
+        thread_join(server);
+        thread_join(caller);
+    }
     /* The reply finds this thread asleep on CPU 0: a hit. */
     return matches(round_.no_receiver, 1, IPC_FAST_NO_PARTNER, 1) &&
            (!fastpath_on || round_.sender_waiting.misses[IPC_FAST_BUSY] >= 1);

@@ -46,8 +46,8 @@
  * test at 5.8 bits. At 120,000 the largest of the 64 counts exceeds 2153
  * (5.8 bits) for a uniform generator with probability 7.5e-9 (64 times the
  * Binomial(120000, 1/64) tail above 2153, tools/kstack-conformance's
- * min_entropy_false_fail): 3.6e-7 per make test run (8 strategies x 6
- * kstack boots; kstack.pool_hostile's one more sample per boot adds 4.5e-8). A constant offset
+ * min_entropy_false_fail); per make test run, tests/false_fail.py counts it
+ * over 8 strategies, kstack.pool_hostile's sample and every kstack boot. A constant offset
  * scores 0 bits; a generator stuck on 32 of the 64 values 5 bits (and misses coverage). */
 #define SAMPLES               120000
 /* `off` in a lab's grade: every offset must be 0, no statistics involved,
@@ -61,16 +61,16 @@
 #define SAMPLE_TRIALS         1000 /* migration trials printed per strategy */
 /* chi-square(63) at a false-fail rate of 1e-8, as tools/kstack-conformance
  * computes it: the in-kernel test and the kit judge a sample alike.
- * False-fail rate: 1e-8 per strategy, 4.8e-7 per make test run (8 strategies
- * x 6 kstack boots; kstack.pool_hostile adds 6e-8). A generator that never gives one of the 64
+ * False-fail rate: 1e-8 per strategy (per make test run: tests/false_fail.py,
+ * which counts the kstack boots in tests/boots.py). A generator that never gives one of the 64
  * values scores about SAMPLES/63 = 1900; one whose values are 5% off uniform (every other
  * value 1.05 and 0.95 of its share) about 300. */
 #define CHI2_63_MILLI         147460
 /* ... and the number of correct predictions in TRIALS migration trials at
  * which the kit's migration test fails (Binomial(TRIALS, 1/64) tail at or
  * above 232 is below 1e-8, tools/kstack-conformance's binom_critical).
- * False-fail rate: 1e-8 per strategy, 3.6e-7 per make test run (6 strategies
- * x 6 kstack boots). Chance is 156; a design that lets one trial in 20 be
+ * False-fail rate: 1e-8 per strategy (6 strategies per kstack boot: see
+ * tests/false_fail.py). Chance is 156; a design that lets one trial in 20 be
  * predicted scores about 650, counter and crng16 about 10,000. */
 #define MIGRATION_FAIL_AT     232
 #define TRIALS                10000

@@ -207,6 +207,37 @@ static void test_brk_threads(void)
     ktap_check(tid > 0 && turn_wrong == 0 && usable, "syscalls.brk_two_threads_take_turns");
 }
 
+static volatile int join_flag_set, join_fn_finished;
+static char join_stack[8192] __attribute__((aligned(16)));
+
+/* Sets its flag, then goes on running for 20 ms before it returns. */
+static void late_finisher(void *arg)
+{
+    (void)arg;
+    join_flag_set = 1;
+    uint64_t until = now_ns() + 20000000;
+    while (now_ns() < until)
+        ;
+    join_fn_finished = 1;
+}
+
+/* thread_join returns once the thread has ended, not when it has set a
+ * flag: only then may its stack be reused (user/longrun/soak.c does). */
+static void test_thread_join(void)
+{
+    join_flag_set = join_fn_finished = 0;
+    int tid = thread_create(late_finisher, NULL, join_stack, sizeof(join_stack));
+    while (tid > 0 && !join_flag_set)
+        yield();
+    bool joined = tid > 0 && thread_join(tid) == 0;
+    bool gone = sys_sched_getaffinity(tid) == -ESRCH;
+    if (!joined || !join_fn_finished || !gone)
+        ktap_note("thread %d: joined %d, its function finished %d, its tid gone %d", tid, joined,
+                  join_fn_finished, gone);
+    ktap_check(joined && join_fn_finished && gone, "syscalls.thread_join_waits_for_the_end");
+    KTAP_EXPECT_EQ(thread_join(0), -EINVAL, "syscalls.thread_join_no_thread_0");
+}
+
 int main(void)
 {
     test_identity();
@@ -215,5 +246,6 @@ int main(void)
     test_time();
     test_brk();
     test_brk_threads();
+    test_thread_join();
     return ktap_done();
 }

@@ -19,6 +19,7 @@ static int irq_n = -1, done_n = -1;
 static unsigned long kind;
 static volatile uint64_t handled_at;
 static volatile int handler_running;
+static int handler_tid;
 static char handler_stack[16 * 1024] __attribute__((aligned(16)));
 
 /* The handler thread: on the boot CPU, where the UART's interrupt arrives. */
@@ -53,7 +54,8 @@ long bench_irq_start(void)
     err = irq_bind(DEV_H, irq_n, IRQ_BIT);
     if (err)
         return err;
-    if (thread_create(handler, NULL, handler_stack, sizeof(handler_stack)) < 0) {
+    handler_tid = thread_create(handler, NULL, handler_stack, sizeof(handler_stack));
+    if (handler_tid < 0) {
         handle_close(DEV_H); /* unbinds: the kernel takes its console input back */
         return -EAGAIN;
     }
@@ -110,6 +112,7 @@ long bench_irq_samples(long n, long warm, unsigned long counter, uint64_t empty,
 static volatile int load_stop, load_running, load_kind, load_server;
 static volatile long load_failed;
 static char load_stacks[LOAD_MAX][8192] __attribute__((aligned(16)));
+static int load_tids[LOAD_MAX];
 static unsigned long load_bufs[LOAD_MAX][IPC_BUF_WORDS];
 static struct hist load_hists[LOAD_MAX]; /* the storm's round trips: not reported */
 
@@ -150,8 +153,10 @@ int bench_irq_load(unsigned cpus, int which, int ipc_server)
     load_failed = 0;
     load_kind = which;
     load_server = ipc_server;
-    for (unsigned long c = 0; c < cpus && c < LOAD_MAX; c++)
-        started += thread_create(load_loop, (void *)c, load_stacks[c], sizeof(load_stacks[c])) > 0;
+    for (unsigned long c = 0; c < cpus && c < LOAD_MAX; c++) {
+        load_tids[c] = thread_create(load_loop, (void *)c, load_stacks[c], sizeof(load_stacks[c]));
+        started += load_tids[c] > 0;
+    }
     while (__atomic_load_n(&load_running, __ATOMIC_ACQUIRE) < started)
         yield();
     return started;
@@ -160,8 +165,11 @@ int bench_irq_load(unsigned cpus, int which, int ipc_server)
 long bench_irq_unload(void)
 {
     load_stop = 1;
-    while (__atomic_load_n(&load_running, __ATOMIC_ACQUIRE) > 0)
-        yield();
+    for (unsigned c = 0; c < LOAD_MAX; c++) { /* ended: the next load reuses their stacks */
+        if (load_tids[c] > 0)
+            thread_join(load_tids[c]);
+        load_tids[c] = 0;
+    }
     return load_failed;
 }
 
@@ -181,9 +189,8 @@ long bench_timer_samples(long ticks, struct hist *out)
 void bench_irq_stop(void)
 {
     notify_signal(irq_n, STOP_BIT);
-    while (handler_running)
-        sleep_ns(1000000);
-    handle_close(DEV_H); /* unbinds: the kernel takes its console input back */
+    thread_join(handler_tid); /* ended: the next start may reuse its stack */
+    handle_close(DEV_H);      /* unbinds: the kernel takes its console input back */
     handle_close(irq_n);
     handle_close(done_n);
 }
