@@ -347,6 +347,12 @@ endif
 # The image itself (make image) has neither.
 TCG ?= 0
 RUN_ICOUNT_SHIFT ?= 3
+# QEMU's -icount options ($(1): the shift) and, on arm64, the CPU whose
+# generic timer runs at 1 GHz: under -icount it counts virtual nanoseconds.
+# Kept here once: tests/harness.py reads both (ICOUNT_CPU, icount_options)
+# for the boots and scripts that count instructions.
+ICOUNT_QEMU = -icount shift=$(1),align=off,sleep=off -rtc clock=vm
+ICOUNT_CPU_arm64 := max,pauth-impdef=on,cntfrq=1000000000
 RUN_SCREEN := $(if $(filter command line,$(origin CMDLINE)),,1)
 # A board (BOARD=) keeps its own CPU count and plain TCG.
 RUN_ICOUNT := $(if $(RUN_SCREEN),$(if $(or $(filter 1,$(TCG)),$(BOARD)),,1))
@@ -364,10 +370,9 @@ ifeq ($(BOARD),)
 run: SMP = $(if $(and $(RUN_ICOUNT),$(filter riscv64,$(ARCH))),1,2)
 endif
 ifneq ($(RUN_ICOUNT),)
-run: QEMU_EXTRA += -icount shift=$(RUN_ICOUNT_SHIFT),align=off,sleep=off -rtc clock=vm
-ifeq ($(ARCH),arm64)
-# The generic timer at 1 GHz: under -icount it counts virtual nanoseconds.
-run: QEMU_CPU = max,pauth-impdef=on,cntfrq=1000000000
+run: QEMU_EXTRA += $(call ICOUNT_QEMU,$(RUN_ICOUNT_SHIFT))
+ifneq ($(ICOUNT_CPU_$(ARCH)),)
+run: QEMU_CPU = $(ICOUNT_CPU_$(ARCH))
 endif
 endif
 run: export RUN_QEMU_CMD = $(QEMU_CMD)
@@ -378,7 +383,7 @@ run: check-deps image
 	$(Q)$(PYTHON) boot/mkimage.py --set-cmdline $(BUILD)/run.img "$(RUN_CMDLINE)"
 	$(Q)$(if $(VARS_TEMPLATE_$(BOOT)),cp -f $(VARS_TEMPLATE_$(BOOT)) $(VARS);) true
 ifneq ($(RUN_SCREEN),)
-	$(Q)$(PYTHON) scripts/run_screen.py --arch $(ARCH) --log $(BUILD)/run.log \
+	$(Q)$(PYTHON) -m scripts.run_screen --arch $(ARCH) --log $(BUILD)/run.log \
 	    $(if $(RUN_ICOUNT),--shift $(RUN_ICOUNT_SHIFT),--tcg)
 else
 	@echo "  QEMU    $(ARCH) $(BOOT): $(RUN_CMDLINE) (exit: Ctrl-A x)"
@@ -404,13 +409,13 @@ bench: check-deps
 	    $(MAKE) --no-print-directory ARCH=$$a IRQSOFF=1 image || exit 1; done
 	$(Q)$(if $(filter 1,$(LINUX)),$(MAKE) --no-print-directory linux-client \
 	    LINUX_ARCHES="$(filter-out riscv64,$(BENCH_ARCHES))" &&) true
-	$(Q)$(PYTHON) scripts/bench.py --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
+	$(Q)$(PYTHON) -m scripts.bench --arches "$(BENCH_ARCHES)" --calls $(N) --rounds $(ROUNDS) \
 	    --strategies $(STRATEGIES) --icount $(ICOUNT) --scaling "$(SCALING)" \
 	    $(if $(filter 1,$(LINUX)),--linux)
 
 # make fuzz: user/longrun/fuzz on every arch (or ARCH=), FUZZ_CALLS calls from
 # FUZZ_SEED (default: from the clock, printed); FUZZ_REPLAY=B runs batch B of
-# that seed again, printing each call first. make soak: user/longrun/soak for
+# that seed again, printing each call first. make soak: user/longrun/soak/ for
 # MINUTES. Both boot through scripts/longrun.py (logs in build/fuzz|soak/).
 FUZZ_CALLS ?= 10000000
 FUZZ_SEED ?=
@@ -418,7 +423,7 @@ FUZZ_REPLAY ?=
 MINUTES ?= 10
 fuzz soak: check-deps
 	$(Q)for a in $(BENCH_ARCHES); do $(MAKE) --no-print-directory ARCH=$$a image || exit 1; done
-	$(Q)$(PYTHON) scripts/longrun.py $@ --arches "$(BENCH_ARCHES)" --calls $(FUZZ_CALLS) \
+	$(Q)$(PYTHON) -m scripts.longrun $@ --arches "$(BENCH_ARCHES)" --calls $(FUZZ_CALLS) \
 	    --seed "$(FUZZ_SEED)" --replay "$(FUZZ_REPLAY)" --minutes $(MINUTES) --smp $(SMP)
 
 include linux/linux.mk
@@ -455,11 +460,8 @@ check-deps:
 	$(Q)scripts/deps.sh check
 
 # ---- Tests --------------------------------------------------------------
-HOST_CC := gcc
-HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
-    -fno-sanitize-recover=all -I. -Itests/host
-HOST_LDLIBS := -lm
-HOST_TESTS := $(patsubst tests/host/%.c,build/host/%,$(wildcard tests/host/test_*.c))
+# The host test programs (build/host/test_*): tests/host/host.mk.
+include tests/host/host.mk
 
 host-tests: $(HOST_TESTS) kstack-lib-tests
 
@@ -497,121 +499,6 @@ check-dispatch-tests:
 	$(Q)if [ -f tests/host/test_check_dispatch.py ]; then \
 	    $(PYTHON) tests/host/test_check_dispatch.py > build/host/check_dispatch.log 2>&1 || \
 	    { cat build/host/check_dispatch.log; exit 1; }; fi
-
-# Each tests/host/test_<name>.c tests lib/<name>.c. string and printf are
-# compiled with their names prefixed lib_ so the tests can compare them with
-# the host libc's functions in the same program.
-build/host/test_string: tests/host/test_string.c lib/string.c tests/host/lib_rename.h tests/host/check.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fno-builtin -include tests/host/lib_rename.h -c lib/string.c -o $@.lib.o
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< $@.lib.o -o $@
-
-build/host/test_printf: tests/host/test_printf.c lib/printf.c tests/host/check.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -Dvsnprintf=lib_vsnprintf -Dsnprintf=lib_snprintf -c lib/printf.c -o $@.lib.o
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -Wno-format-nonliteral $< $@.lib.o -o $@
-
-# The RFC 8439 vectors live in lib/chacha20_kat.c, shared with the kernel's
-# boot self-test.
-build/host/test_chacha20: tests/host/test_chacha20.c lib/chacha20.c lib/chacha20.h \
-    lib/chacha20_kat.c lib/chacha20_kat.h tests/host/check.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/chacha20.c lib/chacha20_kat.c -o $@ $(HOST_LDLIBS)
-
-# The fdt test programs build their blobs with tests/host/fdt_writer.h.
-build/host/test_fdt_malformed: tests/host/test_fdt_malformed.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h \
-    tests/host/fdt_writer.h tests/host/check.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
-
-build/host/test_fdt: tests/host/test_fdt.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h \
-    tests/host/fdt_writer.h tests/host/check.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
-
-build/host/test_fdt_ranges: tests/host/test_fdt_ranges.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h \
-    tests/host/fdt_writer.h tests/host/check.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
-
-build/host/test_siphash: tests/host/test_siphash.c lib/kstack/kstack_siphash.c lib/kstack/kstack.h \
-    tests/host/check.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/kstack/kstack_siphash.c -o $@ $(HOST_LDLIBS)
-
-build/host/test_%: tests/host/test_%.c lib/%.c lib/%.h tests/host/check.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/$*.c -o $@ $(HOST_LDLIBS)
-
-build/host/test_fdt_trimmed: tests/host/test_fdt_trimmed.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h \
-    tests/host/fdt_writer.h tests/host/check.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
-
-# The devicetree RNG drivers against register models: tests/host/fake_kernel
-# stands in for the arch contract (MMIO, counter) and ioremap.
-build/host/test_rng_devices: tests/host/test_rng_devices.c kernel/dev/bcm2835_rng.c \
-    kernel/dev/bcm2711_rng200.c kernel/dev/rng.h tests/host/check.h \
-    tests/host/fake_kernel/arch/arch.h tests/host/fake_kernel/kernel/arch_callbacks.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -Itests/host/fake_kernel $(HOST_CFLAGS) $< kernel/dev/bcm2835_rng.c \
-	    kernel/dev/bcm2711_rng200.c -o $@ $(HOST_LDLIBS)
-
-# The ASID allocator and the x86_64 PCID bookkeeping against a TLB model:
-# tests/host/fake_kernel stands in for the kernel around them.
-build/host/test_tlb_model: tests/host/test_tlb_model.c kernel/mm/asid.c kernel/mm/asid.h \
-    arch/x86_64/pcid.c arch/x86_64/pcid.h lib/cmdline.c tests/host/check.h \
-    $(wildcard tests/host/fake_kernel/*.h tests/host/fake_kernel/*/*.h tests/host/fake_kernel/*/*/*.h)
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -Itests/host/fake_kernel $(HOST_CFLAGS) $< kernel/mm/asid.c arch/x86_64/pcid.c \
-	    lib/cmdline.c -o $@ $(HOST_LDLIBS)
-
-# Lab 1's handler against a user memory model that records every copy:
-# tests/host/fake_syscall stands in for the user copies, the clock and the
-# scheduler (kernel/syscall/sys_time.c's other handlers).
-FAKE_SYSCALL := $(wildcard tests/host/fake_syscall/*/*.h)
-build/host/test_sys_clock: tests/host/test_sys_clock.c kernel/syscall/sys_time.c tests/host/check.h \
-    $(FAKE_SYSCALL)
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -Itests/host/fake_syscall $(HOST_CFLAGS) -Wno-unused-parameter $< kernel/syscall/sys_time.c -o $@ $(HOST_LDLIBS)
-
-# Lab 7's answer(), driven request by request: tests/host/fake_user stands
-# in for lib/user's IPC calls and C library (the server's file is included
-# whole; lib/result_guard.c is the real one).
-build/host/test_console_server: tests/host/test_console_server.c user/servers/console_server.c \
-    lib/result_guard.c lib/result_guard.h lib/user/console_client.h tests/host/check.h \
-    $(wildcard tests/host/fake_user/*/*/*.h)
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -Itests/host/fake_user $(HOST_CFLAGS) $< lib/result_guard.c -o $@ $(HOST_LDLIBS)
-
-# The real Raspberry Pi 4 devicetree, fetched while this test is built
-# (boot/rpi/fetch.sh, cached in RPI4_FIRMWARE). When it cannot be fetched
-# the build goes on and the test reports one skipped case saying so.
-build/host/test_rpi4_dtb: tests/host/test_rpi4_dtb.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h tests/host/check.h \
-    tests/host/dtb_file.h \
-    | rpi4-dtb-fetch
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI4_DTB='"$(abspath $(RPI4_DTB))"' $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
-
-# The Raspberry Pi 3 devicetree BOARD=raspi3b boots with: the same fetch.
-build/host/test_rpi3_dtb: tests/host/test_rpi3_dtb.c lib/fdt.c lib/fdt_lookup.c lib/fdt.h tests/host/check.h \
-    tests/host/dtb_file.h \
-    | rpi4-dtb-fetch
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRPI3_DTB='"$(abspath $(RPI4_FIRMWARE)/bcm2837-rpi-3-b.dtb)"' $< lib/fdt.c lib/fdt_lookup.c -o $@ $(HOST_LDLIBS)
-
-.PHONY: rpi4-dtb-fetch
-rpi4-dtb-fetch:
-	@mkdir -p build
-	$(Q)boot/rpi/fetch.sh $(RPI4_FIRMWARE) || \
-	    echo "rpi4: the Pi 4 devicetree could not be fetched: host.rpi4_dtb will be skipped" >&2
-
-# The LFSR113 known answers come from an independent bit-level model in Python.
-build/host/lfsr113_kat.h: tests/host/lfsr113_ref.py
-	@mkdir -p $(dir $@)
-	$(Q)$(PYTHON) $< > $@.tmp && mv $@.tmp $@
-
-build/host/test_lfsr113: build/host/lfsr113_kat.h
 
 # The kernels make test boots are built a CPU per job (about half the time).
 TEST_BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)

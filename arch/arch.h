@@ -405,10 +405,9 @@ static inline uint8_t arch_mmio_read8(uintptr_t addr);
 static inline void arch_mmio_write8(uintptr_t addr, uint8_t v);
 static inline uint32_t arch_mmio_read32(uintptr_t addr);
 static inline void arch_mmio_write32(uintptr_t addr, uint32_t v);
-#if 0 /* only where ARCH_HAS_PIO */
-static inline uint8_t arch_pio_read8(uint16_t port);
-static inline void arch_pio_write8(uint16_t port, uint8_t v);
-#endif
+/* (inline, only where ARCH_HAS_PIO) I/O port access:
+ *   uint8_t arch_pio_read8(uint16_t port);
+ *   void arch_pio_write8(uint16_t port, uint8_t v); */
 
 /* ---- Traps and diagnostics ------------------------------------------- */
 

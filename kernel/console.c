@@ -47,6 +47,40 @@ static bool fdt_console_missing(const struct fdt *f, int where, const char *why,
     return false;
 }
 
+/* The UARTs a devicetree's stdout node may be compatible with, in the order
+ * tried (Devicetree Specification v0.4, 2.3.1): the driver's kind and its
+ * register layout. */
+struct uart_match {
+    const char *compatible;
+    enum uart_kind kind;
+    unsigned reg_shift, io_width;
+    bool layout_props; /* the node's reg-shift and reg-io-width override them */
+};
+
+static const struct uart_match uart_matches[] = {
+    {"arm,pl011", UART_PL011, 0, 0, false},
+    {"sifive,uart0", UART_SIFIVE, 0, 0, false},
+    {"ns16550a", UART_NS16550_MMIO, 0, 1, true},
+    {"ns16550", UART_NS16550_MMIO, 0, 1, true},
+    {"snps,dw-apb-uart", UART_NS16550_MMIO, 0, 1, true},
+    /* The BCM2835/BCM2711 mini UART (the Pi 4's console on GPIO 14/15;
+     * BCM2711 ARM Peripherals, 2.2 "Mini UART"): 16550-like registers one
+     * 32-bit word apart from AUX_MU_IO_REG (IER +4, IIR/FCR +8, LCR +0xc,
+     * MCR +0x10, LSR +0x14: bit 0 data ready, bit 5 transmitter can take a
+     * byte). Its baud register stays as the firmware set it. */
+    {"brcm,bcm2835-aux-uart", UART_NS16550_MMIO, 2, 4, false},
+};
+
+/* The first entry of uart_matches the node is compatible with, or NULL. */
+static const struct uart_match *uart_match_of(const struct fdt *f, int node)
+{
+    for (unsigned i = 0; i < ARRAY_SIZE(uart_matches); i++) {
+        if (fdt_is_compatible(f, node, uart_matches[i].compatible))
+            return &uart_matches[i];
+    }
+    return NULL;
+}
+
 static bool uart_from_fdt(const struct fdt *f)
 {
     int where = -1, node = fdt_stdout_node(f, &where), err;
@@ -55,30 +89,17 @@ static bool uart_from_fdt(const struct fdt *f)
         return fdt_console_missing(f, where, "no stdout-path naming a node", node);
     if ((err = fdt_reg_cpu(f, node, 0, &base, &size, &where)) < 0)
         return fdt_console_missing(f, where, "the UART's reg cannot be translated", err);
-    if (fdt_is_compatible(f, node, "arm,pl011")) {
-        uart.kind = UART_PL011;
-    } else if (fdt_is_compatible(f, node, "sifive,uart0")) {
-        uart.kind = UART_SIFIVE;
-    } else if (fdt_is_compatible(f, node, "ns16550a") || fdt_is_compatible(f, node, "ns16550") ||
-               fdt_is_compatible(f, node, "snps,dw-apb-uart")) {
-        uint32_t shift = 0, width = 1;
+    const struct uart_match *m = uart_match_of(f, node);
+    if (!m)
+        return fdt_console_missing(f, node, "the stdout UART's compatible has no driver", 0);
+    uint32_t shift = m->reg_shift, width = m->io_width;
+    if (m->layout_props) {
         fdt_prop_u32(f, node, "reg-shift", &shift);
         fdt_prop_u32(f, node, "reg-io-width", &width);
-        uart.kind = UART_NS16550_MMIO;
-        uart.reg_shift = shift;
-        uart.io_width = width;
-    } else if (fdt_is_compatible(f, node, "brcm,bcm2835-aux-uart")) {
-        /* The BCM2835/BCM2711 mini UART (the Pi 4's console on GPIO 14/15;
-         * BCM2711 ARM Peripherals, 2.2 "Mini UART"): 16550-like registers
-         * one 32-bit word apart from AUX_MU_IO_REG (IER +4, IIR/FCR +8, LCR
-         * +0xc, MCR +0x10, LSR +0x14: bit 0 data ready, bit 5 transmitter
-         * can take a byte). Its baud register stays as the firmware set it. */
-        uart.kind = UART_NS16550_MMIO;
-        uart.reg_shift = 2;
-        uart.io_width = 4;
-    } else {
-        return fdt_console_missing(f, node, "the stdout UART's compatible has no driver", 0);
     }
+    uart.kind = m->kind;
+    uart.reg_shift = shift;
+    uart.io_width = width;
     uart.phys = base;
     uart.base = (uintptr_t)phys_to_virt(base);
     uart.size = size;

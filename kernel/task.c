@@ -359,11 +359,8 @@ int task_wait(struct task *parent, int pid, int *status)
             result = result > 0 ? result : -ECHILD;
             break;
         }
-        if (this_cpu()->sched.current->killed) {
-            result = -EINTR;
+        if ((result = (int)sched_sleep_killable_locked(chan)) < 0)
             break;
-        }
-        sched_sleep_locked(chan, 0);
     }
     spin_unlock_irqrestore(&sched_lock, flags);
     return result;

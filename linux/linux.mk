@@ -48,4 +48,4 @@ build/linux/%/recorder/kstack_recorder.ko: $(LINUX_RECORDER_SRCS) build/linux/%/
 	$(Q)test -s $@
 
 conformance-linux: check-deps linux-client linux-recorder
-	$(Q)$(PYTHON) scripts/linux_conformance.py --arches "$(LINUX_ARCHES)"
+	$(Q)$(PYTHON) -m scripts.linux_conformance --arches "$(LINUX_ARCHES)"

@@ -35,6 +35,14 @@ under the table says whether it is within 2% (all kept in
 build/bench/scaling.txt). The mean can move more: under -icount every
 CPU reads one virtual clock, which another CPU's busy time slice (QEMU
 runs the CPUs in turn on one thread) advances during a timed call. Logs in build/bench/<arch>/scale-<cpus>.log.
+With --icount 1, after each arch's benchmark, scripts/ipc_stage_trace.py
+boots user/bench/ipc_trace.c and counts, from QEMU's own instruction log,
+the kernel instructions per function of one IPC leg with the fastpath on
+and off (build/bench/<arch>/ipc-stages.txt; 10 s more for riscv64, 16 s
+for arm64, 48 s for x86_64 at a load of 11 on two cores); at the end
+scripts/ipc_stage_table.py prints them per stage, as in docs/ipc.md
+(build/bench/ipc-stages.md; copying the .txt files to docs/data/ipc-stages/
+and --update docs/ipc.md puts them there).
 With --linux (make bench LINUX=1), after each of x86_64 and arm64 its
 benchmark boots Debian's own Linux kernel twice through scripts/linux_run.py
 (randomize_kstack_offset=off, then =on), with the same calls, rounds and
@@ -45,27 +53,24 @@ Python standard library only.
 """
 import argparse
 import concurrent.futures
-import importlib.util
+import importlib
 import os
 import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the one place that boots QEMU)
+from tests import harness  # the one place that boots QEMU
 
-ICOUNT = "-icount shift=0,align=off,sleep=off -rtc clock=vm"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+ICOUNT = harness.icount_options(0)
 LINUX_ARCHES = ("x86_64", "arm64")  # Debian 12 has kernels for these
 ROUND = re.compile(r"bench: round (\d+) of (\d+), strategy (\S+)")
 
 
 def _load(name):
-    """scripts/<name>.py as a module (the report and the HTML page)."""
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """scripts/<name>.py (the report's HTML page, the Linux runner), imported when needed."""
+    return importlib.import_module(f"scripts.{name}")
 
 
 def qemu_options(arch, icount):
@@ -74,8 +79,7 @@ def qemu_options(arch, icount):
     if not icount:
         return {}
     return {"smp": 1, "extra": ICOUNT,
-            "make_vars": {"QEMU_CPU": "max,pauth-impdef=on,cntfrq=1000000000"}
-            if arch == "arm64" else {}}
+            "make_vars": {"QEMU_CPU": harness.ICOUNT_CPU[arch]} if arch in harness.ICOUNT_CPU else {}}
 
 
 def show_progress(progress, arch):
@@ -150,6 +154,28 @@ def linux(arch, args):
               + (" (timed out)" if s.timed_out else ""), flush=True)
         logs += [] if s.timed_out else [log]
     return logs
+
+
+def ipc_trace(arch, args):
+    """--icount 1: instructions per kernel function of one IPC leg, fastpath
+    on and off (scripts/ipc_stage_trace.py); whether both paths were traced."""
+    print(f"bench: {arch}: tracing one IPC leg (scripts/ipc_stage_trace.py)", flush=True)
+    lines = _load("ipc_stage_trace").trace_arch(arch, os.path.join(ROOT, "build", "bench", arch),
+                                          args.timeout)
+    totals = [line for line in lines if " total " in line or " none: " in line]
+    print("\n".join(f"bench: {arch}: ipc trace: {line}" for line in totals), flush=True)
+    return not any(" none: " in line for line in lines)
+
+
+def stage_table(arches):
+    """docs/ipc.md's stage table from this run's traces, printed and kept."""
+    files = {a: os.path.join(ROOT, "build", "bench", a, "ipc-stages.txt") for a in arches}
+    files = {a: p for a, p in files.items() if os.path.exists(p)}
+    lines = ["IPC stage table (kernel instructions of one call0 call leg, strategy off, "
+             "scripts/ipc_stage_table.py):", ""] + _load("ipc_stage_table").table(files)
+    print("\n".join(lines), flush=True)
+    with open(os.path.join(ROOT, "build", "bench", "ipc-stages.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 WINDOW = re.compile(r"cpu(\d+): longest IRQs-off window (\d+) instructions \((\d+) ticks\) "
@@ -285,6 +311,9 @@ def main():
     for arch in args.arches.split():
         ok = irqsoff(arch, args) and ok  # first: the report prints its irqsoff.txt
         ok = run_arch(arch, args) and ok
+        ok = (not args.icount or ipc_trace(arch, args)) and ok
+    if args.icount:
+        stage_table(args.arches.split())
     if args.scaling.strip():
         ok = scaling(args.arches.split(), args) and ok
     _load("bench_html").main(["--dir", os.path.join(ROOT, "build", "bench"),

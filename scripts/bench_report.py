@@ -284,48 +284,42 @@ def unit(run, side="user"):
     return "instructions (exact, -icount)" if run.icount else f"counter ticks ({run.counter})"
 
 
-def side_table(run, side):
-    """The seeds' layout for one side, as Markdown lines; [] without data."""
-    strategies, syscalls = run.keys(side, 1), run.keys(side, 2)
-    if not syscalls:
-        return []
-    others = [s for s in strategies if s != "off"]
+def side_row(run, side, sc, field, label, others, width):
+    """One table row: the call, the statistic, off's value (and in ns),
+    then each other strategy's change; and whether a cell had < 2 rounds."""
     hz = run.timer_hz if side == "timer" else run.hz
-    head = ["syscall", "stat", "off (instructions)" if run.icount and side != "timer"
-            else "off (ticks)"]
-    head += ["off (ns)"] if hz > 0 else []
-    lines = [f"## {run.arch}, {side}: {SIDES[side]}", f"values: {unit(run, side)}"
-             + (f", {hz} Hz" if hz > 0 else ""), ""]
-    lines += ["| " + " | ".join(head + others) + " |", "|" + "---|" * (len(head) + len(others))]
-    few = False
-    for sc in syscalls:
-        for field, label in STATS:
-            off = run.values(side, "off", sc, field)
-            row = [row_name(sc), label]
-            if off:
-                o = statistics.fmean(off)
-                over = field != "mean" and max(off) >= OVERFLOW
-                row.append(f">= {OVERFLOW}" if over else number(o, 3 if field == "mean" else 0))
-                if hz > 0:
-                    ns = f"{(OVERFLOW if over else o) * 1e9 / hz:.1f}"
-                    row.append(f">= {ns}" if over else ns)
-            else:
-                row += ["-"] * (len(head) - 2)
-            for s in others:
-                vals = run.values(side, s, sc, field)
-                few |= min(len(off), len(vals)) < 2
-                row.append(cell(off, vals, field))
-            lines.append("| " + " | ".join(row) + " |")
+    off = run.values(side, "off", sc, field)
+    row, few = [row_name(sc), label], False
+    if off:
+        o = statistics.fmean(off)
+        over = field != "mean" and max(off) >= OVERFLOW
+        row.append(f">= {OVERFLOW}" if over else number(o, 3 if field == "mean" else 0))
+        if hz > 0:
+            ns = f"{(OVERFLOW if over else o) * 1e9 / hz:.1f}"
+            row.append(f">= {ns}" if over else ns)
+    else:
+        row += ["-"] * (width - 2)
+    for s in others:
+        vals = run.values(side, s, sc, field)
+        few |= min(len(off), len(vals)) < 2
+        row.append(cell(off, vals, field))
+    return "| " + " | ".join(row) + " |", few
+
+
+def side_notes(run, side, syscalls, few):
+    """The lines under a side's table: what the cells mean, and a note for
+    each family of rows present (ipc/, ipc/oneway-, irq/) and overflow."""
     rounds = sorted({r["round"] for r in run.rows if r["side"] == side})
-    lines.append("")
-    lines.append(f"{len(rounds)} rounds; cells: change of the per-round average against off; "
-                 "(R) slower, (I) faster: 95% Student-t intervals over the rounds do not overlap")
+    lines = ["", f"{len(rounds)} rounds; cells: change of the per-round average against off; "
+             "(R) slower, (I) faster: 95% Student-t intervals over the rounds do not overlap"]
     if few:
         lines.append("note: fewer than 2 rounds for some cells: no (R)/(I) marks possible there")
     if any(sc.startswith("ipc/") for sc in syscalls):
         lines.append("ipc/: one round trip (ipc_call answered by ipc_reply_recv in another "
                      "program) timed in the caller; call0 the tag alone, call4 4 register "
-                     "words, call64 64 buffer words; -xcpu: the server on another CPU")
+                     "words, call64 64 buffer words; -xcpu: the server on another CPU; "
+                     "-fpu: both sides use FP/SIMD between calls; -slow: the IPC fastpath "
+                     "switched off")
     if any(sc.startswith("ipc/oneway-") for sc in syscalls):
         lines.append("ipc/oneway-: one way, measured: call leg from the client's user mode "
                      "before ipc_call to the server's after ipc_reply_recv returns, reply leg "
@@ -343,6 +337,28 @@ def side_table(run, side):
         lines.append(f"overflow: a percentile in lib/hist.h's overflow bucket: at least "
                      f"{OVERFLOW} ticks, no change computed")
     return lines
+
+
+def side_table(run, side):
+    """The seeds' layout for one side, as Markdown lines; [] without data."""
+    strategies, syscalls = run.keys(side, 1), run.keys(side, 2)
+    if not syscalls:
+        return []
+    others = [s for s in strategies if s != "off"]
+    hz = run.timer_hz if side == "timer" else run.hz
+    head = ["syscall", "stat", "off (instructions)" if run.icount and side != "timer"
+            else "off (ticks)"]
+    head += ["off (ns)"] if hz > 0 else []
+    lines = [f"## {run.arch}, {side}: {SIDES[side]}", f"values: {unit(run, side)}"
+             + (f", {hz} Hz" if hz > 0 else ""), ""]
+    lines += ["| " + " | ".join(head + others) + " |", "|" + "---|" * (len(head) + len(others))]
+    few = False
+    for sc in syscalls:
+        for field, label in STATS:
+            line, row_few = side_row(run, side, sc, field, label, others, len(head))
+            lines.append(line)
+            few |= row_few
+    return lines + side_notes(run, side, syscalls, few)
 
 
 def published_table(run):
@@ -510,7 +526,7 @@ def _bench_linux():
     return _sibling("bench_linux")
 
 
-def main(argv=None):
+def arguments(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--log", required=True, help="the serial log of the benchmark")
     ap.add_argument("--out", required=True, help="output directory, e.g. build/bench/x86_64")
@@ -519,7 +535,12 @@ def main(argv=None):
     ap.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     ap.add_argument("--linux", action="append", default=[], metavar="LOG",
                     help="a log of Debian's Linux (make bench LINUX=1): its rows beside ours")
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
+
+
+def load_runs(args):
+    """{arch: Run} from the log, with any Linux logs' rows merged in; and
+    the Linux side-by-side module (None without --linux)."""
     with open(args.log, errors="replace") as f:
         runs = parse_log(f)
     lx = _bench_linux() if args.linux else None
@@ -527,45 +548,60 @@ def main(argv=None):
         arch = lx.merge(None, path, parse_log)
         if lx.merge(runs.get(arch), path, parse_log) is None or arch not in runs:
             warn(f"{path}: no Linux rows for an arch of this log: ignored")
+    return runs, lx
+
+
+def print_tables(run, lx, outdir):
+    """Every table of one arch's run, in the report's order."""
+    for side in SIDES:
+        lines = side_table(run, side)
+        if lines:
+            print("\n".join(lines) + "\n")
+    print("\n".join(published_table(run)) + "\n")
+    for lines in (lx.table(run) if lx else [], published_ipc_table(run),
+                  _sibling("bench_ipc_goals").lines(run),  # docs/ipc.md's goals, under -icount
+                  null_lines(run)):
+        if lines:
+            print("\n".join(lines) + "\n")
+    irqsoff = os.path.join(outdir, "irqsoff.txt")
+    if os.path.exists(irqsoff):  # scripts/bench.py's IRQs-off boot, made before this
+        with open(irqsoff) as f:
+            print("IRQs-off windows (the make IRQSOFF=1 kernel under the irqsoff "
+                  "workload):\n" + f.read())
+    for cpu, refills, path, fallback in run.pool:
+        print(f"pool on cpu{cpu}: {refills} refills, {path} of them by a draw that found "
+              f"the ring empty; {fallback} fallback offsets (LFSR113)")
+
+
+def report_run(run, args, lx, outdir):
+    """One arch: its tables, CSV and plots; the problems check() finds."""
+    os.makedirs(outdir, exist_ok=True)
+    if not run.ended:
+        warn(f"{run.arch}: no 'BENCH end' in the log: the benchmark did not finish")
+    print(f"# {run.arch}: counter {run.counter}"
+          + (f" at {run.hz} Hz" if run.hz > 0 else ", frequency unknown")
+          + f"; values are {unit(run)}")
+    if not run.icount:
+        print("note: QEMU TCG timings are not hardware timings: only ratios between "
+              "strategies mean anything")
+    print_tables(run, lx, outdir)
+    write_csv(run, os.path.join(outdir, "results.csv"))
+    print(f"csv: {os.path.join(outdir, 'results.csv')} ({len(run.rows)} rows)")
+    if not args.no_plots:
+        plots(run, outdir)
+    return check(run)
+
+
+def main(argv=None):
+    args = arguments(argv)
+    runs, lx = load_runs(args)
     if not any(r.rows for r in runs.values()):
         warn(f"no BENCH row records in {args.log}")
         return 1
     problems = []
     for run in runs.values():
         outdir = args.out if len(runs) == 1 else os.path.join(args.out, run.arch)
-        os.makedirs(outdir, exist_ok=True)
-        if not run.ended:
-            warn(f"{run.arch}: no 'BENCH end' in the log: the benchmark did not finish")
-        print(f"# {run.arch}: counter {run.counter}"
-              + (f" at {run.hz} Hz" if run.hz > 0 else ", frequency unknown")
-              + f"; values are {unit(run)}")
-        if not run.icount:
-            print("note: QEMU TCG timings are not hardware timings: only ratios between "
-                  "strategies mean anything")
-        for side in SIDES:
-            lines = side_table(run, side)
-            if lines:
-                print("\n".join(lines) + "\n")
-        print("\n".join(published_table(run)) + "\n")
-        if lx and lx.table(run):
-            print("\n".join(lx.table(run)) + "\n")
-        if published_ipc_table(run):
-            print("\n".join(published_ipc_table(run)) + "\n")
-        if null_lines(run):
-            print("\n".join(null_lines(run)) + "\n")
-        irqsoff = os.path.join(outdir, "irqsoff.txt")
-        if os.path.exists(irqsoff):  # scripts/bench.py's IRQs-off boot, made before this
-            with open(irqsoff) as f:
-                print("IRQs-off windows (the make IRQSOFF=1 kernel under the irqsoff "
-                      "workload):\n" + f.read())
-        for cpu, refills, path, fallback in run.pool:
-            print(f"pool on cpu{cpu}: {refills} refills, {path} of them by a draw that found "
-                  f"the ring empty; {fallback} fallback offsets (LFSR113)")
-        write_csv(run, os.path.join(outdir, "results.csv"))
-        print(f"csv: {os.path.join(outdir, 'results.csv')} ({len(run.rows)} rows)")
-        if not args.no_plots:
-            plots(run, outdir)
-        problems += check(run)
+        problems += report_run(run, args, lx, outdir)
     if args.check:
         for p in problems:
             print(f"check: FAIL: {p}")

@@ -17,37 +17,29 @@ stackshift strategy's own sample, tests/kstack_samples.py). Then the
 geometry the sample shows: the step between offsets, how many values, the
 largest.
 
-  scripts/linux_conformance.py [--arches "x86_64 arm64"] [--log-dir DIR]
-  scripts/linux_conformance.py --from-log LOG --sample OUT   (no boot)
+  python3 -m scripts.linux_conformance [--arches "x86_64 arm64"] [--log-dir DIR]
+  python3 -m scripts.linux_conformance --from-log LOG --sample OUT   (no boot)
 
 Exit status 0 when every boot recorded a complete sample (whatever the
 kit's verdicts: they are findings about Linux, not about this project).
 Python standard library only.
 """
 import argparse
-import importlib.util
 import os
 import re
 import subprocess
 import sys
 
+from tests import kstack_samples  # the tests and what each strategy must get
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIT = os.path.join(ROOT, "tools", "kstack-conformance")
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import kstack_samples  # noqa: E402  (the tests and what each strategy must get)
 
 # Calls per CPU: x86_64's offsets come in 8-byte steps (128 values, twice
 # the default geometry's), for which the kit asks about twice the calls.
 CALLS = {"x86_64": 125000, "arm64": 60000}
 TRIALS = 300
 SHOWN = ["pool", "prng", "off"]  # this kernel's columns
-
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def parse(text):
@@ -148,7 +140,7 @@ def main(argv=None):
     ap.add_argument("--sample", help="with --from-log: where to write the sample")
     ap.add_argument("--timeout", type=int, default=900)
     args = ap.parse_args(argv)
-    run = _load("linux_run")
+    from scripts import linux_run as run
     results, ok = {}, True
     for arch in args.arches.split():
         if arch == "riscv64":

@@ -3,7 +3,7 @@
 """scripts/linux_run.py - boot Debian's own Linux kernel in the same QEMU as
 stackshift, with a small initramfs of our own, and keep its serial log.
 
-  scripts/linux_run.py --arch ARCH --mode bench|record --log FILE
+  python3 -m scripts.linux_run --arch ARCH --mode bench|record --log FILE
                        [--args A,B,C] [--name NAME] [--kstack on|off]
                        [--icount 0|1] [--smp N] [--timeout S]
 
@@ -26,16 +26,16 @@ import gzip
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the one place that boots QEMU)
+from tests import harness  # the one place that boots QEMU
 
-ICOUNT = "-icount shift=0,align=off,sleep=off -rtc clock=vm"  # scripts/bench.py's
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+ICOUNT = harness.icount_options(0)  # scripts/bench.py's
 MACHINE = {
     "x86_64": ("qemu-system-x86_64 -machine q35 -cpu max -device virtio-rng-pci", "ttyS0"),
     "arm64": ("qemu-system-aarch64 -M virt -device virtio-rng-device", "ttyAMA0"),
 }
-ARM64_CPU = {0: "max", 1: "max,pauth-impdef=on,cntfrq=1000000000"}
+ARM64_CPU = {0: "max", 1: harness.ICOUNT_CPU["arm64"]}
 
 
 def cpio_entry(name, mode, data=b"", rdev=(0, 0), ino=1):

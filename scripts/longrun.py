@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""scripts/longrun.py - the long runs: make fuzz (user/longrun/fuzz/fuzz.c) and make soak (user/longrun/soak.c).
+"""scripts/longrun.py - the long runs: make fuzz (user/longrun/fuzz/fuzz.c) and make soak (user/longrun/soak/soak.c).
 
 For each arch: copy the built disk image, put `run=<program> run.args=...`
 on its command line, boot it through the arch's default firmware path,
@@ -10,17 +10,17 @@ all ok, "run=<program>: exit status 0", no kernel panic, no timeout. For
 the fuzzer it also adds up the children's "fuzz: tally" lines into the
 outcome counts. Python standard library only.
 
-  scripts/longrun.py fuzz --arches "x86_64 arm64" --calls N [--seed S] [--replay B]
-  scripts/longrun.py soak --arches ... --minutes M
+  python3 -m scripts.longrun fuzz --arches "x86_64 arm64" --calls N [--seed S] [--replay B]
+  python3 -m scripts.longrun soak --arches ... --minutes M
 """
 import argparse
 import os
 import re
 import sys
 
+from tests import harness  # the one place that boots QEMU
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the one place that boots QEMU)
 
 
 def boot(arch, program, args, timeout, smp, show):

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """scripts/run_screen.py - `make run`: the subject on one screen.
 
-  scripts/run_screen.py --arch A --log FILE [--shift N | --tcg] [--timeout S]
-  scripts/run_screen.py --arch A --log FILE --render-only
+  python3 -m scripts.run_screen --arch A --log FILE [--shift N | --tcg] [--timeout S]
+  python3 -m scripts.run_screen --arch A --log FILE --render-only
 
 Boots the command in the environment variable RUN_QEMU_CMD (the Makefile's
 QEMU command line for `make run`, its image already holding
@@ -29,19 +29,14 @@ The records it reads besides scripts/bench_report.py's (user/bench/bench/bench.c
 Python standard library only.
 """
 import argparse
-import importlib.util
 import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the one place that boots QEMU)
+from scripts import bench_report  # the records it shares with the report
+from tests import harness  # the one place that boots QEMU
 
-_spec = importlib.util.spec_from_file_location(
-    "bench_report", os.path.join(ROOT, "scripts", "bench_report.py"))
-bench_report = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench_report)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 STEP = re.compile(r"\bBENCH step (\d+) (\d+) (\S+)")
 KSTACK = re.compile(r"\bBENCH kstack (\S+) (.*)$")
@@ -138,22 +133,26 @@ def lfsr_cell(strategy, k):
     return f"no ({rate:.1f}%)"
 
 
+def table_head(arch, run, shift, tcg):
+    """The table's first line (how it was counted) and its cost column's legend."""
+    if tcg:
+        head = (f"stackshift {arch}: QEMU TCG, wall-clock ticks ({run.counter if run else '?'}): "
+                "WARNING: host noise; only ratios within this one run mean anything")
+        return head, "getpid vs off, in the kernel: mean / p99 / p99.9"
+    head = (f"stackshift {arch}: exact, repeatable instruction counts (QEMU -icount "
+            f"shift={shift}, align=off, sleep=off"
+            + (f"; the counter advances {1 << shift} per instruction, divided out" if shift else "")
+            + ")")
+    return head, "+instructions per getpid vs off, in the kernel: mean / p99 / p99.9"
+
+
 def table(arch, lines, shift, tcg):
     """The screen's table as lines (at most ~30), and whether it came out whole."""
     runs = bench_report.parse_log(lines)
     run = runs.get(arch) or next(iter(runs.values()), None)
     kstack = parse_kstack(lines)
     scale = 1 << shift
-    if tcg:
-        head = (f"stackshift {arch}: QEMU TCG, wall-clock ticks ({run.counter if run else '?'}): "
-                "WARNING: host noise; only ratios within this one run mean anything")
-        cost = "getpid vs off, in the kernel: mean / p99 / p99.9"
-    else:
-        head = (f"stackshift {arch}: exact, repeatable instruction counts (QEMU -icount "
-                f"shift={shift}, align=off, sleep=off"
-                + (f"; the counter advances {scale} per instruction, divided out" if shift else "")
-                + ")")
-        cost = "+instructions per getpid vs off, in the kernel: mean / p99 / p99.9"
+    head, cost = table_head(arch, run, shift, tcg)
     width = [10, 12, 9, 26, 17, 20]
     cols = ["strategy", "offsets/64", "min-ent.", "getpid cost vs off", "Bug 1 migration",
             "LFSR113 recovery"]

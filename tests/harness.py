@@ -51,6 +51,29 @@ ADDR2LINE = {"x86_64": "x86_64-linux-gnu-addr2line", "arm64": "aarch64-linux-gnu
 MONITOR_MARK = "\n### QEMU monitor at the timeout"
 
 
+def _makefile_constant(name):
+    """The value of `NAME = value` or `NAME := value` in the Makefile: the
+    constants the Makefile and the scripts share, written there once."""
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        for line in f:
+            m = re.match(rf"{re.escape(name)} :?= (.*)$", line)
+            if m:
+                return m.group(1).strip()
+    raise KeyError(f"Makefile defines no {name}")
+
+
+# The CPU each arch counts instructions on (-icount): arm64's generic timer
+# at 1 GHz (the Makefile's ICOUNT_CPU_<arch>); the others keep their default.
+ICOUNT_CPU = {"arm64": _makefile_constant("ICOUNT_CPU_arm64")}
+
+
+def icount_options(shift):
+    """QEMU's -icount options with this shift (the Makefile's ICOUNT_QEMU):
+    exact, repeatable instruction counts, the counter advancing 2^shift per
+    instruction."""
+    return _makefile_constant("ICOUNT_QEMU").replace("$(1)", str(shift))
+
+
 # ---- the command line and the image ----------------------------------------
 
 def qemu_command(arch, image, vars_path, boot=None, smp=None, extra=None, kernel_cmdline=None,

@@ -45,12 +45,16 @@ void arm64_trap(struct trapframe *tf);
 __noreturn void arm64_stack_overflow(struct trapframe *tf);
 
 struct fdt;
-/* gic.c: find the GIC (v2 or v3) and the timer's interrupt (arch_init); handle an IRQ (arm64_trap).
+/* irq.c: find the GIC (v2 or v3) and the timer's interrupt (arch_init); handle an IRQ (arm64_trap).
  */
 void arm64_gic_init(const struct fdt *f);
 void arm64_irq(struct trapframe *tf);
-/* gic.c: stop the boot with why (a GIC that cannot be set up). */
+/* irq.c: stop the boot with why (a GIC that cannot be set up). */
 __noreturn void arm64_gic_fail(const char *why);
+/* irq.c: this CPU's part of the GIC, the IPIs and the timer's interrupt on. */
+void arm64_irq_cpu_init(void);
+/* timer.c: the timer's interrupt; whether it fired (then re-armed). */
+bool arm64_timer_interrupt(void);
 
 /* INTIDs 1020-1023 are special (1023 = spurious: nothing to do), both versions. */
 #define ARM64_INTID_SPECIAL 1020
@@ -59,7 +63,7 @@ __noreturn void arm64_gic_fail(const char *why);
 #define ARM64_GIC_PRIO      0xa0
 #define ARM64_GIC_PMR_ALL   0xf0
 
-/* One GIC version's registers (gicv2.c, gicv3.c), for gic.c alone. */
+/* One GIC version's registers (gicv2.c, gicv3.c), for irq.c alone. */
 struct arm64_gic_ops {
     const char *name; /* "GICv2", "GICv3" */
     /* Boot CPU: map and reset the distributor of devicetree node `node`;

@@ -3,11 +3,11 @@
  * arch/arm64/bcm2836_local.c - the BCM2836/BCM2837 per-core ("ARM local")
  * interrupt controller, devicetree "brcm,bcm2836-l1-intc", the Raspberry
  * Pi 2 and 3's interrupt controller in place of a GIC. It plays the GIC's
- * part for gic.c (struct arm64_gic_ops), with interrupt numbers of its own:
+ * part for irq.c (struct arm64_gic_ops), with interrupt numbers of its own:
  *
- *   0-3     mailbox 0 bits 0-3 of this core: the IPIs (gic.c's SGIs 0, 1)
+ *   0-3     mailbox 0 bits 0-3 of this core: the IPIs (irq.c's SGIs 0, 1)
  *   16-27   the core's local sources 0-11 (below), the generic timers among
- *           them (16 + 3 = the virtual timer, gic.c's tick)
+ *           them (16 + 3 = the virtual timer, irq.c's tick)
  *   32-127  the chained BCM2835 controller (bcm2835_armctrl.c): 32 + bank *
  *           32 + number, from its <bank number> specifiers
  *

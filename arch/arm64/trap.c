@@ -5,7 +5,7 @@
  * vectors.S calls arm64_trap(tf) for everything except system calls (an
  * SVC from EL0 goes straight to syscall_dispatch). Exceptions from EL0 end
  * the program (user_fault) with a status by kind; IRQs are the GIC's
- * (gic.c); exceptions in the kernel are resolved by the exception table or
+ * (irq.c); exceptions in the kernel are resolved by the exception table or
  * reported by panic_trap. Whatever came from EL0 goes back through
  * user_return(); an IRQ that interrupted the kernel ends at
  * sched_preempt_point().

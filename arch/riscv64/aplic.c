@@ -3,7 +3,7 @@
  * arch/riscv64/aplic.c - the Advanced PLIC, just enough to take the boot
  * console UART's interrupt on the boot hart (RISC-V Advanced Interrupt
  * Architecture 1.0, chapter "Advanced Platform-Level Interrupt Controller
- * (APLIC)"; one struct riscv_irqchip, found by irqchip.c).
+ * (APLIC)"; one struct riscv_irqchip, found by irq.c).
  *
  * An APLIC is a tree of interrupt domains, each with its own 16 KiB (plus
  * IDCs) control region: the root, at machine level, belongs to the M-mode

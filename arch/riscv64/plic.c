@@ -2,7 +2,7 @@
 /*
  * arch/riscv64/plic.c - the platform-level interrupt controller, just enough
  * to take the boot console UART's interrupt on the boot hart (one struct
- * riscv_irqchip: irqchip.c finds it as the UART's interrupt parent).
+ * riscv_irqchip: irq.c finds it as the UART's interrupt parent).
  *
  * The PLIC (RISC-V PLIC Specification 1.0.0) collects device interrupts,
  * "sources" 1..1023, and presents them to "contexts", each one hart in one

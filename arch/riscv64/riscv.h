@@ -48,15 +48,16 @@ __noreturn void riscv_stack_overflow(struct trapframe *tf);
 /* vectors.S: load the user trapframe tf (sstatus.SPP = 0) and sret; sets
  * sscratch = tp for the next trap from user mode. IRQs off. */
 __noreturn void riscv_return_to_user(struct trapframe *tf);
-/* timer.c: the supervisor timer and software (IPI) interrupts. */
+/* timer.c: the supervisor timer interrupt. */
 void riscv_timer_init(const struct fdt *f, uint32_t boot_hart);
 void riscv_timer_interrupt(void);
-void riscv_ipi_interrupt(void);
-/* irqchip.c: the supervisor external interrupt (the console UART's). */
+/* irq.c: the supervisor external interrupt (the console UART's) and
+ * the software one (IPIs). */
 void riscv_external_interrupt(void);
+void riscv_ipi_interrupt(void);
 /*
  * The console UART's interrupt controller, whichever one the devicetree
- * gives it (irqchip.c picks): a PLIC (plic.c) or an APLIC (aplic.c), the
+ * gives it (irq.c picks): a PLIC (plic.c) or an APLIC (aplic.c), the
  * latter delivering directly or by MSIs to the harts' IMSICs (imsic.c).
  */
 struct riscv_irqchip {
@@ -73,7 +74,7 @@ struct riscv_irqchip {
     void (*interrupt)(void (*console)(void));
 };
 extern const struct riscv_irqchip riscv_plic, riscv_aplic;
-/* irqchip.c: the index of the entry in node's "interrupts-extended" that
+/* irq.c: the index of the entry in node's "interrupts-extended" that
  * raises hart `hart`'s S-mode external interrupt (scause 9), or -1. The
  * PLIC's context, the APLIC's IDC and the IMSIC's interrupt file are all
  * numbered that way. */

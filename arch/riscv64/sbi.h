@@ -20,7 +20,6 @@
 
 /* Error codes returned in a0 (SBI spec 3, table 1). */
 #define SBI_SUCCESS               0
-#define SBI_ERR_NOT_SUPPORTED     (-2)
 #define SBI_ERR_ALREADY_AVAILABLE (-6)
 
 /* System reset types and reasons (SBI spec 10.1). */

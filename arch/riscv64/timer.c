@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/riscv64/timer.c - the scheduler tick and inter-processor interrupts.
+ * arch/riscv64/timer.c - the scheduler tick.
  *
  * Tick: the supervisor timer interrupt (scause 5), pending while the time
  * CSR >= the hart's compare value. With the Sstc extension S mode owns that
@@ -10,11 +10,6 @@
  * riscv,isa-extensions names it and the CSR is accessible: the firmware
  * must also have set menvcfg.STCE, or the access is an illegal instruction,
  * which the probe survives through the exception table.
- *
- * IPIs: the SBI IPI extension's send_ipi makes the target hart take a
- * supervisor software interrupt (scause 1), which it acknowledges by
- * clearing sip.SSIP (priv spec 4.1.3). What was asked travels in the
- * target's cpu->arch.ipi_pending bits, set before the send.
  */
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
@@ -80,20 +75,4 @@ void riscv_timer_interrupt(void)
     timer_fired(now > due ? now - due : 0);
     program(arch_counter() + period);
     sched_tick();
-}
-
-void arch_send_ipi(unsigned cpu, int kind)
-{
-    __atomic_fetch_or(&cpus[cpu].arch.ipi_pending, 1u << kind, __ATOMIC_SEQ_CST);
-    sbi_send_ipi(1, cpus[cpu].hwid);
-}
-
-/* Software interrupt, IRQs off. IPI_RESCHEDULE needs nothing more: the
- * sender set need_resched, which the trap's way out looks at. */
-void riscv_ipi_interrupt(void)
-{
-    csr_clear(sip, SIE_SSIE);
-    uint32_t pending = __atomic_exchange_n(&this_cpu()->arch.ipi_pending, 0, __ATOMIC_SEQ_CST);
-    if (pending & (1u << IPI_STOP))
-        arch_halt();
 }

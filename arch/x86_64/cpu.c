@@ -24,9 +24,9 @@ _Static_assert(sizeof(struct trapframe) == TF_SIZE, "entry.S offset");
 enum { IST_DOUBLE_FAULT = 1, IST_NMI = 2, IST_MACHINE_CHECK = 3 };
 _Static_assert(ARCH_EMERGENCY_STACKS == 3, "one emergency stack per IST index above");
 static const uint8_t ist_vector[ARCH_EMERGENCY_STACKS] = {
-    [IST_DOUBLE_FAULT - 1] = 8,
-    [IST_NMI - 1] = 2,
-    [IST_MACHINE_CHECK - 1] = 18,
+    [IST_DOUBLE_FAULT - 1] = VECTOR_DF,
+    [IST_NMI - 1] = VECTOR_NMI,
+    [IST_MACHINE_CHECK - 1] = VECTOR_MC,
 };
 
 struct idt_gate {
@@ -163,42 +163,6 @@ void arch_early_init(struct cpu *boot_cpu)
     x86_cpu_init(boot_cpu);
 }
 
-void arch_set_kernel_stack(uintptr_t top)
-{
-    struct cpu *c = arch_this_cpu(); /* in the switch: IRQs off */
-    c->arch.kstack_top = top;        /* SYSCALL switches to it */
-    c->arch.tss.rsp[0] = top;        /* interrupts and exceptions from ring 3 do */
-}
-
-/* The first switch to a new thread "returns" into `start` with the stack
- * looking as if start had been called; a trapframe's worth of space stays
- * free at the top for when the thread enters user mode. */
-uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
-{
-    uint64_t *sp = (uint64_t *)(kstack_top - sizeof(struct trapframe));
-    *--sp = 0;                  /* start's return address: ends backtraces */
-    *--sp = (uint64_t)start;    /* arch_context_switch's `ret` goes here */
-    for (int i = 0; i < 6; i++) /* rbp rbx r12-r15 */
-        *--sp = 0;
-    return (uintptr_t)sp;
-}
-
-void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1)
-{
-    arch_irq_disable();
-    struct trapframe *tf = (struct trapframe *)(this_cpu()->arch.kstack_top - sizeof(*tf));
-    memset(tf, 0, sizeof(*tf));
-    tf->rip = pc;
-    tf->cs = GDT_USER_CS;
-    tf->rflags = 1u << 9; /* IF: interrupts on in user mode */
-    tf->rsp = sp;
-    tf->ss = GDT_USER_DS;
-    tf->rdi = arg0;
-    tf->rsi = arg1;
-    user_return();
-    x86_return_to_user(tf);
-}
-
 int arch_copy_from_user(void *dst, uintptr_t user_src, size_t n)
 {
     return x86_user_copy(dst, (const void *)user_src, n);
@@ -213,13 +177,6 @@ int arch_copy_to_user(uintptr_t user_dst, const void *src, size_t n)
 void arch_sync_icache(const void *kva, size_t len) {}
 
 void arch_sync_icache_done(void) {}
-
-void arch_idle(void)
-{
-    /* sti takes effect after the next instruction, so no interrupt can slip
-     * in between it and hlt (SDM vol. 2B "STI"). */
-    __asm__ volatile("sti; hlt" : : : "memory");
-}
 
 static const struct boot_info *boot_bi;
 

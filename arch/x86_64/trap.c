@@ -7,7 +7,7 @@
 #include "kernel/errno.h"
 #include "x86.h"
 
-static const char *const exception_names[32] = {
+static const char *const exception_names[VECTOR_FIRST_INTERRUPT] = {
     "divide error (#DE)",
     "debug (#DB)",
     "NMI",
@@ -80,7 +80,7 @@ static __noreturn void user_exception(struct trapframe *tf)
     int status = EXIT_KILLED_SEGV;
     uintptr_t addr = tf->rip;
     switch (tf->vector) {
-    case 14:
+    case VECTOR_PF:
         addr = x86_read_cr2();
         snprintf(why, sizeof(why), "page fault (%s, %s)",
                  (tf->error & 1) ? "protection violation" : "page not present",
@@ -88,18 +88,18 @@ static __noreturn void user_exception(struct trapframe *tf)
                  : (tf->error & 2) ? "write"
                                    : "read");
         break;
-    case 6:
+    case VECTOR_UD:
         status = EXIT_KILLED_ILL;
         snprintf(why, sizeof(why), "illegal instruction");
         break;
-    case 16: /* x87 (#MF) and SIMD (#XM): an exception the program unmasked */
-    case 19:
+    case VECTOR_MF: /* x87 (#MF) and SIMD (#XM): an exception the program unmasked */
+    case VECTOR_XM:
         status = EXIT_KILLED_FPE;
         snprintf(why, sizeof(why), "%s, %s %#x", exception_names[tf->vector],
-                 tf->vector == 19 ? "MXCSR" : "x87 status word",
-                 (unsigned)x86_fpu_status(tf->vector == 19));
+                 tf->vector == VECTOR_XM ? "MXCSR" : "x87 status word",
+                 (unsigned)x86_fpu_status(tf->vector == VECTOR_XM));
         break;
-    case 17:
+    case VECTOR_AC:
         status = EXIT_KILLED_BUS;
         /* fall through */
     default:
@@ -119,9 +119,9 @@ static __noreturn void user_exception(struct trapframe *tf)
  */
 static bool stack_overflowed(const struct trapframe *tf, uintptr_t cr2)
 {
-    if (tf->vector == 14)
+    if (tf->vector == VECTOR_PF)
         return kstack_is_guard(cr2);
-    return tf->vector == 8 && (kstack_is_guard(cr2) || kstack_is_guard(tf->rsp - 8));
+    return tf->vector == VECTOR_DF && (kstack_is_guard(cr2) || kstack_is_guard(tf->rsp - 8));
 }
 
 static __noreturn void kernel_exception(struct trapframe *tf)
@@ -129,7 +129,7 @@ static __noreturn void kernel_exception(struct trapframe *tf)
     uintptr_t cr2 = x86_read_cr2();
     if (stack_overflowed(tf, cr2))
         panic_stack_overflow(tf, cr2);
-    if (tf->vector == 14) {
+    if (tf->vector == VECTOR_PF) {
         /* Error code bits: P (protection, else not present), W, U, I (fetch). */
         panic_trap(tf, "page fault at address %#lx (%s, %s, kernel mode%s)", (unsigned long)cr2,
                    (tf->error & 1) ? "protection violation" : "page not present",
@@ -141,15 +141,15 @@ static __noreturn void kernel_exception(struct trapframe *tf)
 
 void x86_trap(struct trapframe *tf)
 {
-    if (tf->vector >= 32)
+    if (tf->vector >= VECTOR_FIRST_INTERRUPT)
         interrupt(tf);
     else if (from_user(tf))
         user_exception(tf);
-    else if (!((tf->vector == 14 || tf->vector == 13) && extable_fixup(tf)))
+    else if (!((tf->vector == VECTOR_PF || tf->vector == VECTOR_GP) && extable_fixup(tf)))
         kernel_exception(tf);
     if (from_user(tf))
         user_return();
-    else if (tf->vector >= 32)
+    else if (tf->vector >= VECTOR_FIRST_INTERRUPT)
         interrupt_exit();
 }
 

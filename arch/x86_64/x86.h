@@ -64,11 +64,14 @@ void x86_paging_features_init(void);
 void x86_fpu_cpu_init(void);
 uint32_t x86_fpu_status(bool simd);
 uint64_t x86_kernel_root(void);
-/* lapic.c */
+/* irq.c: the local APIC, its registers by xAPIC offset in either mode */
 void x86_lapic_init(void);
 void x86_lapic_eoi(void);
 const char *x86_lapic_mode(void); /* "x2APIC" or "xAPIC" */
 void x86_lapic_send(uint32_t apic_id, uint32_t icr);
+uint32_t x86_lapic_read(unsigned reg);
+void x86_lapic_write(unsigned reg, uint32_t v);
+/* timer.c */
 void x86_timer_rearm(void);
 /* switch.S / entry.S / uaccess.S */
 __noreturn void x86_return_to_user(struct trapframe *tf);

@@ -45,7 +45,17 @@ void ipc_fastpath_init(const char *cmdline)
 
 bool ipc_fastpath_enabled(void)
 {
-    return fastpath_on;
+    return READ_ONCE(fastpath_on);
+}
+
+/* Two switches at once may both answer the same state before: a debug
+ * call's answer, nothing depends on it (and riscv64 has no one-byte
+ * atomic exchange without libatomic). */
+bool ipc_fastpath_set(bool on)
+{
+    bool was = READ_ONCE(fastpath_on);
+    __atomic_store_n(&fastpath_on, on, __ATOMIC_RELAXED);
+    return was;
 }
 
 static void count(unsigned long *counter)
@@ -139,7 +149,7 @@ static bool long_message(const struct sysargs *args)
 
 bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long *ret)
 {
-    if (!fastpath_on || long_message(args))
+    if (!READ_ONCE(fastpath_on) || long_message(args))
         return false;
     struct endpoint *ep;
     uintptr_t badge;
@@ -190,7 +200,7 @@ static inline __attribute__((always_inline)) int reply_guards(struct cpu *c, str
 
 bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self, long *ret)
 {
-    if (!fastpath_on || long_message(args))
+    if (!READ_ONCE(fastpath_on) || long_message(args))
         return false;
     struct endpoint *ep;
     unsigned long flags = spin_lock_irqsave(&sched_lock);

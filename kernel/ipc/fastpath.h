@@ -12,6 +12,8 @@ struct thread;
 /* Boot: ipc.fastpath=0 on the command line turns it off (default on). */
 void ipc_fastpath_init(const char *cmdline);
 bool ipc_fastpath_enabled(void);
+/* Turn it on or off at run time (SYS_debug_ipc_fastpath): the state before. */
+bool ipc_fastpath_set(bool on);
 
 /* The call (args as SYS_ipc_call's, h its handle): true, with the calling
  * thread and what its wait ended with (the caller finishes as after

@@ -109,11 +109,8 @@ long notify_take(struct task *t, int h, bool block)
             n->bits = 0;
             break;
         }
-        if (this_cpu()->sched.current->killed) {
-            ret = -EINTR;
+        if ((ret = sched_sleep_killable_locked(n)) < 0)
             break;
-        }
-        sched_sleep_locked(n, 0);
     }
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;

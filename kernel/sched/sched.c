@@ -13,6 +13,7 @@
 #include "kernel/sched/sched.h"
 
 #include "kernel/arch_callbacks.h"
+#include "kernel/errno.h"
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/latency/latency.h"
 #include "kernel/mm/kstack.h"
@@ -409,6 +410,14 @@ void sched_sleep_locked(const void *chan, uint64_t deadline)
     switch_locked();
     t->wait_chan = NULL;
     t->wake_at = 0;
+}
+
+long sched_sleep_killable_locked(const void *chan)
+{
+    if (this_cpu()->sched.current->killed)
+        return -EINTR;
+    sched_sleep_locked(chan, 0);
+    return 0;
 }
 
 /*

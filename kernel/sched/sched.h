@@ -106,6 +106,9 @@ void sched_yield(void);
  * sched_lock held by the caller; returns with it held. chan may be NULL and
  * deadline 0 (never). */
 void sched_sleep_locked(const void *chan, uint64_t deadline);
+/* One turn of a wait loop: -EINTR if the thread's task is being killed,
+ * else sleep on chan until woken and 0. With sched_lock held. */
+long sched_sleep_killable_locked(const void *chan);
 /* Sleep on chan (no deadline) and give this CPU straight to `to`, a sleeping
  * thread the caller has just given what it waited for, if `to` may run here;
  * else wake `to` normally (kernel/ipc/ uses it). With sched_lock held. */

@@ -6,8 +6,9 @@
  * count (leak checks), the scheduler's counters, writable kernel addresses
  * with canaries (bad-pointer tests), and a deliberate bug (a lock still
  * held on the way back to user space) that only works when the command
- * line asks for it. All but the free page count answer -EPERM unless the
- * boot has kstack.debug; sleep, spin and the kernel addresses are not built
+ * line asks for it, and the IPC fastpath's switch (so that one benchmark
+ * run can time IPC with it on and off). All but the free page count answer -EPERM unless the
+ * boot has kstack.debug; sleep, spin, the kernel addresses and the switch are not built
  * at all with DEBUG_CALLS=0 (-ENOSYS).
  */
 #include "kernel/bootinfo.h"
@@ -130,5 +131,21 @@ long sys_debug_kaddr(const struct sysargs *args)
     for (unsigned i = 0; i < DEBUG_KADDR_BYTES; i++)
         changed += p[i] != DEBUG_KADDR_FILL;
     return changed;
+}
+#endif /* CONFIG_DEBUG_CALLS */
+
+#if CONFIG_DEBUG_CALLS
+/* Turn the IPC fastpath off or on for everybody, or only ask: the state
+ * before. A call already past the switch finishes the way it started;
+ * either path may wake a thread the other put to sleep (docs/ipc.md). */
+long sys_debug_ipc_fastpath(const struct sysargs *args)
+{
+    if (!debug_call_allowed(IPC_RIGHT_DEBUG))
+        return -EPERM;
+    if (args->a[0] == IPC_FASTPATH_QUERY)
+        return ipc_fastpath_enabled();
+    if (args->a[0] != IPC_FASTPATH_OFF && args->a[0] != IPC_FASTPATH_ON)
+        return -EINVAL;
+    return ipc_fastpath_set(args->a[0] == IPC_FASTPATH_ON);
 }
 #endif /* CONFIG_DEBUG_CALLS */

@@ -105,6 +105,9 @@ static const syscall_fn syscall_table[NR_SYSCALLS + 1] = {
     [SYS_vuln_leak] = sys_vuln_leak,
     [SYS_vuln_write] = sys_vuln_write,
 #endif
+#if CONFIG_DEBUG_CALLS
+    [SYS_debug_ipc_fastpath] = sys_debug_ipc_fastpath,
+#endif
 };
 
 /*

@@ -52,6 +52,7 @@ long sys_kstack_debug(const struct sysargs *args);
 long sys_latency_ctl(const struct sysargs *args);
 long sys_latency_read(const struct sysargs *args);
 long sys_debug_kaddr(const struct sysargs *args);
+long sys_debug_ipc_fastpath(const struct sysargs *args);
 long sys_endpoint_create(const struct sysargs *args);
 long sys_notify_create(const struct sysargs *args);
 long sys_handle_mint(const struct sysargs *args);

@@ -67,6 +67,12 @@
 #define IPC_FAST_OTHER_CPU  5 /* the partner is not asleep on this CPU, or may not run here */
 #define IPC_FAST_KILLED     6 /* the calling thread's task is exiting */
 #define IPC_FAST_GUARDS     7
+/* SYS_debug_ipc_fastpath's argument: turn the fastpath off or on (for
+ * every CPU, from the next call on), or only ask; the call returns the
+ * state before (0 off, 1 on). Behind the debug gate (docs/security.md). */
+#define IPC_FASTPATH_OFF    0
+#define IPC_FASTPATH_ON     1
+#define IPC_FASTPATH_QUERY  2
 
 /* Rights a handle carries (handle_mint hands on a subset). */
 #define IPC_RIGHT_SEND    0x01  /* endpoint: ipc_call, ipc_send */

@@ -15,10 +15,6 @@
 #define LATENCY_GETTID     3
 #define LATENCY_DEBUG_SPIN 4 /* a known delay inside the kernel: the timers' own test */
 #define LATENCY_SLOTS      5
-#define LATENCY_SLOT_NAMES                                                                         \
-    {                                                                                              \
-        "getpid", "getppid", "invalid", "gettid", "debug_spin"                                     \
-    }
 
 /* SYS_latency_ctl operations. */
 #define LATENCY_OFF     0 /* () -> 0: stop timing */

@@ -74,7 +74,9 @@
 #define SYS_vuln_use    50 /* (unsigned long token) -> 1 if an uninitialised local equals it */
 #define SYS_vuln_leak   51 /* () -> the kernel stack address of a local */
 #define SYS_vuln_write  52 /* (addr, value) -> 1 if addr is this call's local (written), else 0 */
-#define NR_SYSCALLS     53
+#define SYS_debug_ipc_fastpath                                                                     \
+    53 /* (IPC_FASTPATH_OFF, _ON or _QUERY) -> 0 or 1, the state before (kernel/uapi/ipc.h) */
+#define NR_SYSCALLS 54
 
 /* User space is [0, USER_TOP) on every arch (the Sv39 lower half, so that
  * one layout fits all three); the kernel lives at the top of the address space. */

@@ -58,7 +58,8 @@
     SYS_device_io, \
     SYS_irq_bind, \
     SYS_irq_ack, \
-    SYS_device_map,
+    SYS_device_map, \
+    SYS_debug_ipc_fastpath,
 /* clang-format on */
 
 #endif

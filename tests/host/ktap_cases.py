@@ -4,8 +4,9 @@ line per case (`<suite>.<function name>`), a case that raises fails with its
 reason and the others still run, a case that returns a string is skipped
 with that reason. Exit status 1 if any failed. Also what the cases share:
 expect() and load_script()."""
-import importlib.util
+import importlib
 import os
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -17,11 +18,11 @@ def expect(cond, what):
 
 
 def load_script(name):
-    """scripts/<name>.py as a module (the scripts are programs, not a package)."""
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """scripts/<name>.py as a module: scripts.<name>, imported with the top
+    of the tree on the path, as `python3 -m scripts.<name>` runs it."""
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    return importlib.import_module(f"scripts.{name}")
 
 
 def run(suite, cases):

@@ -10,8 +10,9 @@ doc_links.catches_<what>. Python standard library only.
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-import check_doc_links as links  # noqa: E402
+import ktap_cases  # tests/host/ktap_cases.py: loads scripts/ as a package
+
+links = ktap_cases.load_script("check_doc_links")
 
 DOC = "docs/example.md"  # where the made-up texts below claim to live
 

@@ -3,9 +3,9 @@
  * tests/host/test_fdt_trimmed.c - devicetrees missing what the kernel
  * needs: the lookups it makes first (lib/fdt.c fdt_stdout_node,
  * fdt_reg_cpu, fdt_interrupt_parent, fdt_cpu_enable_method, and
- * fdt_find_compatible for the interrupt controllers arch/arm64/gic.c
+ * fdt_find_compatible for the interrupt controllers arch/arm64/irq.c
  * drives) must answer with an error and the node at fault, which the
- * kernel prints (kernel/console.c, arch/arm64/gic.c, arch/arm64/cpu.c),
+ * kernel prints (kernel/console.c, arch/arm64/irq.c, arch/arm64/cpu.c),
  * never crash or loop. Each tree is a Raspberry Pi 4-shaped one (the
  * real one: test_rpi4_dtb.c) with one thing taken out or broken.
  * AddressSanitizer catches a read past a property; alarm() a loop.
@@ -150,7 +150,7 @@ static int stdout_of(const struct tree *tr, const char **blamed)
     return node;
 }
 
-/* The kernel's GIC lookup (arch/arm64/gic.c): every compatible it drives. */
+/* The kernel's GIC lookup (arch/arm64/irq.c): every compatible it drives. */
 static int known_gic(const struct tree *tr)
 {
     static const char *const known[] = {"arm,gic-v3", "arm,cortex-a15-gic", "arm,gic-400",
@@ -211,7 +211,7 @@ TEST(stdout_path_to_missing_node_blames_chosen)
 }
 
 /* The Pi 3 (BCM2837) has no GIC: the kernel must find none and can name
- * what the tree has instead (gic.c prints it; arch_timer_start stops). */
+ * what the tree has instead (irq.c prints it; arch_timer_start stops). */
 TEST(unknown_interrupt_controller_is_named)
 {
     struct tree tr = open_trimmed(TRIM_GIC);

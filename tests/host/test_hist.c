@@ -295,31 +295,32 @@ TEST(exact_fields)
  * 4096). Then the same buckets under counts they no longer hold (a bucket
  * wrapped): any rank past the buckets answers max; and counts near 2^64,
  * where p * count overflows 64 bits (50000 * 2^60 wraps to 0). */
+static const struct percentile_kat {
+    uint64_t count;
+    uint32_t p;
+    uint64_t want;
+} kat[] = {
+    {2, 0, 131},       /* rank 1: bucket [130, 132), raised to min */
+    {2, 1, 131},       /* rank ceil(0.00002) = 1 */
+    {2, 50000, 131},   /* rank 1 exactly */
+    {2, 50001, 4992},  /* rank ceil(1.00002) = 2, not 1 */
+    {2, 100000, 4992}, /* rank 2: the lower edge, not max */
+    {2, 100001, 4992}, /* p above 100000 is p100 */
+    {2, 4294967295u, 4992},
+    {5, 20000, 131},            /* wrapped: rank 1 */
+    {5, 40000, 4992},           /* rank 2 */
+    {5, 40001, 5000},           /* rank 3: past the buckets, max */
+    {5, 100000, 5000},          /* rank 5: max, not 0 or the last edge */
+    {1ull << 60, 50000, 5000},  /* rank 2^59; p * count wraps to 0 */
+    {1ull << 60, 1, 5000},      /* rank 2^60 / 100000, rounded up */
+    {3ull << 62, 100000, 5000}, /* p * count wraps */
+    {UINT64_MAX, 100000, 5000}, /* rank 2^64 - 1: no overflow adding 99999 */
+    {UINT64_MAX, 1, 5000},
+    {(1ull << 47) + 1, 33333, 5000},
+};
+
 TEST(percentiles_known_answers)
 {
-    static const struct {
-        uint64_t count;
-        uint32_t p;
-        uint64_t want;
-    } kat[] = {
-        {2, 0, 131},       /* rank 1: bucket [130, 132), raised to min */
-        {2, 1, 131},       /* rank ceil(0.00002) = 1 */
-        {2, 50000, 131},   /* rank 1 exactly */
-        {2, 50001, 4992},  /* rank ceil(1.00002) = 2, not 1 */
-        {2, 100000, 4992}, /* rank 2: the lower edge, not max */
-        {2, 100001, 4992}, /* p above 100000 is p100 */
-        {2, 4294967295u, 4992},
-        {5, 20000, 131},            /* wrapped: rank 1 */
-        {5, 40000, 4992},           /* rank 2 */
-        {5, 40001, 5000},           /* rank 3: past the buckets, max */
-        {5, 100000, 5000},          /* rank 5: max, not 0 or the last edge */
-        {1ull << 60, 50000, 5000},  /* rank 2^59; p * count wraps to 0 */
-        {1ull << 60, 1, 5000},      /* rank 2^60 / 100000, rounded up */
-        {3ull << 62, 100000, 5000}, /* p * count wraps */
-        {UINT64_MAX, 100000, 5000}, /* rank 2^64 - 1: no overflow adding 99999 */
-        {UINT64_MAX, 1, 5000},
-        {(1ull << 47) + 1, 33333, 5000},
-    };
     for (unsigned i = 0; i < ARRAY_SIZE(kat); i++) {
         struct hist h;
         hist_reset(&h);

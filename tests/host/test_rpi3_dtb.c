@@ -69,7 +69,7 @@ TEST(board_is_a_pi3b)
     CHECK(fdt_is_compatible(&pi3, fdt_root(&pi3), "brcm,bcm2837"));
 }
 
-/* No GIC: gic.c falls back to the BCM2836 local controller. */
+/* No GIC: irq.c falls back to the BCM2836 local controller. */
 TEST(local_controller_and_chained_armctrl)
 {
     int local = fdt_find_compatible(&pi3, -1, "brcm,bcm2836-l1-intc");
@@ -97,7 +97,7 @@ TEST(stdout_path_is_the_mini_uart_translated)
     CHECK(fdt_is_compatible(&pi3, fdt_interrupt_parent(&pi3, node), "brcm,bcm2836-armctrl-ic"));
 }
 
-/* What gic.c find_timer reads: arm,armv7-timer, third specifier = the
+/* What irq.c find_timer reads: arm,armv7-timer, third specifier = the
  * virtual timer, local source 3. */
 TEST(generic_timer_virtual_on_the_local_controller)
 {

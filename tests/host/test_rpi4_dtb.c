@@ -102,7 +102,7 @@ TEST(gic400_distributor_and_cpu_interface)
     CHECK(fdt_interrupt_parent(&pi4, fdt_root(&pi4)) == gic);
 }
 
-/* What arch/arm64/gic.c find_timer reads: the third specifier, the
+/* What arch/arm64/irq.c find_timer reads: the third specifier, the
  * virtual timer (binding order: secure, non-secure, virtual, hyp), a PPI. */
 TEST(generic_timer_virtual_ppi)
 {

@@ -18,7 +18,7 @@ import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SCRIPT = os.path.join(ROOT, "scripts", "run_screen.py")
+SCRIPT = ["-m", "scripts.run_screen"]  # run from the top of the tree, as make run does
 CANNED = os.path.join(HERE, "run_screen_canned.log")
 
 
@@ -32,8 +32,8 @@ def render(text, *args):
         log = os.path.join(tmp, "run.log")
         with open(log, "w") as f:
             f.write(text)
-        p = subprocess.run([sys.executable, SCRIPT, "--arch", "arm64", "--log", log,
-                            "--render-only", *args], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, *SCRIPT, "--arch", "arm64", "--log", log,
+                            "--render-only", *args], capture_output=True, text=True, cwd=ROOT)
         return p.returncode, p.stdout + p.stderr
 
 

@@ -50,6 +50,55 @@ static void row(const char *name, struct cost c)
     (void)name;
 }
 
+/* Both calls timed once warm: the unknown number, then getpid. */
+static void measure_both(struct cost *unk, struct cost *pid)
+{
+    measure(9999); /* warm up */
+    *unk = measure(9999);
+    *pid = measure(SYS_getpid);
+}
+
+static void print_row(const char *label, struct cost unk, struct cost pid)
+{
+    printf("bench_null: %-10s", label);
+    row("unknown", unk);
+    row("getpid", pid);
+    printf("\n");
+}
+
+/* off with the latency timers on. */
+static void timers_row(void)
+{
+    struct cost unk, pid;
+    if (syscall1(SYS_kstack_set, KSTACK_OFF) != 0 || syscall1(SYS_latency_ctl, LATENCY_ON) != 0) {
+        printf("bench_null: off+timers unavailable (the timers need kstack.debug)\n");
+        return;
+    }
+    measure_both(&unk, &pid);
+    syscall1(SYS_latency_ctl, LATENCY_OFF);
+    print_row("off+timers", unk, pid);
+}
+
+/* kstack.erase (kernel/syscall/erase.c): off and pool, the stack cleared on the way out */
+static void erase_rows(const char *const *names)
+{
+    const unsigned erased[] = {KSTACK_OFF, KSTACK_POOL};
+    for (unsigned i = 0; i < 2; i++) {
+        struct cost unk, pid;
+        char label[32];
+        if (syscall1(SYS_kstack_set, erased[i]) != 0 ||
+            syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 1) != 0) {
+            printf("bench_null: %s+erase unavailable (needs kstack.debug and run.control)\n",
+                   names[erased[i]]);
+            continue;
+        }
+        measure_both(&unk, &pid);
+        syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 0);
+        snprintf(label, sizeof(label), "%s+erase", names[erased[i]]);
+        print_row(label, unk, pid);
+    }
+}
+
 int main(void)
 {
     static const char *const names[KSTACK_NR] = KSTACK_NAMES;
@@ -62,46 +111,16 @@ int main(void)
            (unsigned long)empty.min);
     printf("bench_null: %-10s %6s %9s %6s %9s\n", "strategy", "unk", "mean", "getpid", "mean");
     for (unsigned id = 0; id < KSTACK_NR; id++) {
+        struct cost unk, pid;
         if (syscall1(SYS_kstack_set, id) != 0) {
             printf("bench_null: %-10s unavailable\n", names[id]);
             continue;
         }
-        measure(9999); /* warm up */
-        struct cost unk = measure(9999), pid = measure(SYS_getpid);
-        printf("bench_null: %-10s", names[id]);
-        row("unknown", unk);
-        row("getpid", pid);
-        printf("\n");
+        measure_both(&unk, &pid);
+        print_row(names[id], unk, pid);
     }
-    if (syscall1(SYS_kstack_set, KSTACK_OFF) == 0 && syscall1(SYS_latency_ctl, LATENCY_ON) == 0) {
-        measure(9999);
-        struct cost unk = measure(9999), pid = measure(SYS_getpid);
-        syscall1(SYS_latency_ctl, LATENCY_OFF);
-        printf("bench_null: %-10s", "off+timers");
-        row("unknown", unk);
-        row("getpid", pid);
-        printf("\n");
-    } else {
-        printf("bench_null: off+timers unavailable (the timers need kstack.debug)\n");
-    }
-    /* kstack.erase (kernel/syscall/erase.c): off and pool, the stack cleared on the way out */
-    const unsigned erased[] = {KSTACK_OFF, KSTACK_POOL};
-    for (unsigned i = 0; i < 2; i++) {
-        if (syscall1(SYS_kstack_set, erased[i]) != 0 ||
-            syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 1) != 0) {
-            printf("bench_null: %s+erase unavailable (needs kstack.debug and run.control)\n",
-                   names[erased[i]]);
-            continue;
-        }
-        measure(9999);
-        struct cost unk = measure(9999), pid = measure(SYS_getpid);
-        syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 0);
-        printf("bench_null: %s+erase%*s", names[erased[i]], (int)(4 - strlen(names[erased[i]])),
-               "");
-        row("unknown", unk);
-        row("getpid", pid);
-        printf("\n");
-    }
+    timers_row();
+    erase_rows(names);
     syscall1(SYS_kstack_set, before);
     return 0;
 }

@@ -33,6 +33,13 @@
  * The words carry timestamps, so a one-way call0 is not tag-only (it costs
  * the same: the kernel carries the four words always) and call4 is not
  * timed one way.
+ *
+ * BENCH_IPC_FPU ORed into the size: both sides do FP/SIMD work between
+ * calls, so the switches carry FP state (saved, and loaded at first use
+ * where the kernel does that lazily). The client's FP work comes before t0,
+ * and its first FP instruction after the reply before t3; the server's
+ * first after the call before t1, and more before t2: each leg includes
+ * the receiving side's first FP instruction and what that costs.
  */
 #ifndef USER_COMMON_BENCH_IPC_H
 #define USER_COMMON_BENCH_IPC_H
@@ -46,8 +53,10 @@
     {                                                                                              \
         "call0", "call4", "call64"                                                                 \
     }
-#define BENCH_IPC_SERVERS   4          /* at most this many servers at once */
-#define BENCH_IPC_CHILD_ARG "ipc-echo" /* argv[1] of a spawned server */
+#define BENCH_IPC_FPU        0x100u     /* ORed into a size: both sides use FP (above) */
+#define BENCH_IPC_SERVERS    4          /* at most this many servers at once */
+#define BENCH_IPC_LABEL_ECHO 1          /* a call the server answers as it came */
+#define BENCH_IPC_CHILD_ARG  "ipc-echo" /* argv[1] of a spawned server */
 
 /* Start an echo server on `cpu` (and give the calling thread its IPC
  * buffer): a thread of this program if `program` is NULL, else `program`
@@ -83,6 +92,10 @@ struct bench_ipc_legs {
  * returns out->failed. */
 long bench_ipc_one_way(int s, unsigned size, long n, long warm, unsigned long counter,
                        uint64_t empty, struct bench_ipc_legs *out);
+
+/* The handle the client calls server s through (for calls of its own,
+ * tagged BENCH_IPC_LABEL_ECHO). */
+int bench_ipc_handle(int s);
 
 /* Stop server s and wait until its thread or program has ended. */
 void bench_ipc_stop(int s);

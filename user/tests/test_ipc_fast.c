@@ -5,7 +5,9 @@
  * read from SYS_debug_stats; and one fixed-seed workload whose transcript
  * (every call with its result and the words that came back) must hash to
  * the same value with the fastpath on and off (ipc.fastpath=0, the
- * <arch>.*.ipc-slow boots). Prints the ipc.fastpath_* subtests.
+ * <arch>.*.smp3 boots). Prints the ipc.fastpath_* subtests; the
+ * fastpath is also switched off and on at run time
+ * (ipc.fastpath_runtime_switch).
  *
  * Servers are this program spawned again (test_ipc_fast server CPU) with
  * an endpoint as handle 0, pinned to one CPU; the client pins itself to
@@ -214,6 +216,41 @@ static void test_hits(int h)
     if (drawn < 300 || drawn > 310)
         ktap_note("%ld offsets drawn in 100 round trips", drawn);
     ktap_check(drawn >= 300 && drawn <= 310, "ipc.fastpath_every_entry_draws_an_offset");
+}
+
+static long fastpath_switch(long to)
+{
+    return syscall1(SYS_debug_ipc_fastpath, to);
+}
+
+/* The switch at run time (SYS_debug_ipc_fastpath, behind the debug gate):
+ * off, 50 round trips count nothing at all; on, they are 100 hits; then
+ * back as the boot had it (ipc.fastpath=0 in the *.smp3 boots). */
+static void test_runtime_switch(int h)
+{
+    long was = fastpath_switch(IPC_FASTPATH_QUERY);
+    bool ok = (was == 0 || was == 1) && fastpath_switch(IPC_FASTPATH_OFF) == was;
+    struct fast before = fast_now();
+    bool said_off = !fastpath_on;
+    for (unsigned long i = 0; i < 50; i++)
+        ok = ok && echo(h, 0, i);
+    struct fast off = fast_since(before);
+    ok = ok && fastpath_switch(IPC_FASTPATH_ON) == 0;
+    before = fast_now();
+    bool said_on = fastpath_on;
+    for (unsigned long i = 0; i < 50; i++)
+        ok = ok && echo(h, 0, i);
+    struct fast on = fast_since(before);
+    ok = ok && fastpath_switch(was) == 1 && fastpath_switch(7) == -EINVAL;
+    fast_now(); /* fastpath_on as the boot had it again */
+    if (!ok || off.hits || misses(off) || on.hits != 100 || misses(on)) {
+        ktap_note("switch: boot state %ld, debug_stats said off %d, on %d", was, said_off, said_on);
+        note("switched off, 50 round trips", off);
+        note("switched on, 50 round trips", on);
+    }
+    ktap_check(ok && said_off && said_on && off.hits == 0 && misses(off) == 0 && on.hits == 100 &&
+                   misses(on) == 0,
+               "ipc.fastpath_runtime_switch");
 }
 
 static void test_fallbacks(int h, int e)
@@ -553,6 +590,7 @@ int main(int argc, char **argv)
     int e = endpoint_create();
     int pid = spawn_server(e, 0);
     test_hits(e);
+    test_runtime_switch(e);
     test_fallbacks(e, e);
     stop_server(e, pid);
     handle_close(e);

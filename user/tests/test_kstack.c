@@ -299,6 +299,47 @@ static void test_distribution(void)
  * boot's timeout. A host that spoils 9 moves in 10 still gets there. */
 #define MAX_ATTEMPTS(trials) (10 * (trials))
 
+/* The migration attack on one strategy: `trials` clean trials (a sample
+ * of them printed for the conformance kit unless a lab's `only` run). */
+static void migration_attack(unsigned id, int trials, int fail_at)
+{
+    int hits = 0, clean = 0, attempts = 0;
+    char line[SAMPLE_LINE + 1];
+    unsigned chars = 0;
+    while (clean < trials && attempts < MAX_ATTEMPTS(trials)) {
+        struct kstack_trial t;
+        attempts++;
+        bool predicted = kstack_migration_trial(&t);
+        if (!t.clean)
+            continue;
+        clean++;
+        hits += predicted;
+        if (only || clean > SAMPLE_TRIALS)
+            continue;
+        line[chars++] = sample_char(t.leaked);
+        line[chars++] = sample_char(t.next);
+        if (chars == SAMPLE_LINE || clean == SAMPLE_TRIALS) {
+            line[chars] = '\0';
+            ktap_note("kstack-migrate %s %s", kstack_names[id], line);
+            chars = 0;
+        }
+    }
+    bool legacy = id == KSTACK_OFF || id == KSTACK_COUNTER || id == KSTACK_CRNG16;
+    if (clean < trials)
+        ktap_note("%s: only %d of %d attempts were staged cleanly (the moves between CPUs "
+                  "did not happen as asked), fewer than the %d trials needed",
+                  kstack_names[id], clean, attempts, trials);
+    ktap_note("%s: predicted %d of %d clean trials (%d.%02d%%; chance is 1.56%%; %s %d), "
+              "%d attempts",
+              kstack_names[id], hits, clean, hits * 100 / trials, hits * 10000 / trials % 100,
+              legacy ? "must reach" : "fails at", legacy ? trials * 97 / 100 : fail_at, attempts);
+    /* legacy: a clean trial of a per-CPU offset chosen at exit is
+     * predicted every time (no chance involved; 97% leaves room for a
+     * trial judged clean that was not). */
+    ktap_check(clean == trials && (legacy ? hits >= clean * 97 / 100 : hits < fail_at),
+               "kstack.migration_attack.%s", kstack_names[id]);
+}
+
 static void test_migration(void)
 {
     if (ncpus < 2) {
@@ -308,44 +349,8 @@ static void test_migration(void)
     const int trials = only ? LAB_TRIALS : TRIALS;
     const int fail_at = only ? LAB_MIGRATION_FAIL_AT : MIGRATION_FAIL_AT;
     for (unsigned id = 0; id < KSTACK_NR; id++) {
-        if (!use(id, "migration_attack"))
-            continue;
-        int hits = 0, clean = 0, attempts = 0;
-        char line[SAMPLE_LINE + 1];
-        unsigned chars = 0;
-        while (clean < trials && attempts < MAX_ATTEMPTS(trials)) {
-            struct kstack_trial t;
-            attempts++;
-            bool predicted = kstack_migration_trial(&t);
-            if (!t.clean)
-                continue;
-            clean++;
-            hits += predicted;
-            if (only || clean > SAMPLE_TRIALS)
-                continue;
-            line[chars++] = sample_char(t.leaked);
-            line[chars++] = sample_char(t.next);
-            if (chars == SAMPLE_LINE || clean == SAMPLE_TRIALS) {
-                line[chars] = '\0';
-                ktap_note("kstack-migrate %s %s", kstack_names[id], line);
-                chars = 0;
-            }
-        }
-        bool legacy = id == KSTACK_OFF || id == KSTACK_COUNTER || id == KSTACK_CRNG16;
-        if (clean < trials)
-            ktap_note("%s: only %d of %d attempts were staged cleanly (the moves between CPUs "
-                      "did not happen as asked), fewer than the %d trials needed",
-                      kstack_names[id], clean, attempts, trials);
-        ktap_note("%s: predicted %d of %d clean trials (%d.%02d%%; chance is 1.56%%; %s %d), "
-                  "%d attempts",
-                  kstack_names[id], hits, clean, hits * 100 / trials, hits * 10000 / trials % 100,
-                  legacy ? "must reach" : "fails at", legacy ? trials * 97 / 100 : fail_at,
-                  attempts);
-        /* legacy: a clean trial of a per-CPU offset chosen at exit is
-         * predicted every time (no chance involved; 97% leaves room for a
-         * trial judged clean that was not). */
-        ktap_check(clean == trials && (legacy ? hits >= clean * 97 / 100 : hits < fail_at),
-                   "kstack.migration_attack.%s", kstack_names[id]);
+        if (use(id, "migration_attack"))
+            migration_attack(id, trials, fail_at);
     }
     kstack_pin(0);
     kstack_unpin(ncpus);
@@ -421,14 +426,11 @@ static long verify_every_cpu(void)
     return bad;
 }
 
-static void test_integrity(void)
+/* The churn threads run until both counts are reached, the strategy
+ * switched every SWITCH_EVERY calls: how many switches were made. */
+static unsigned long churn_and_switch(unsigned long moved_before)
 {
-    stacks = sys_brk(0);
-    if (sys_brk(stacks + MAX_THREADS * STACK_SIZE) != stacks + MAX_THREADS * STACK_SIZE) {
-        ktap_check(false, "kstack.integrity (no memory for threads)");
-        return;
-    }
-    unsigned long moved_before = migrations(), switches = 0;
+    unsigned long switches = 0;
     uint64_t seed = 0x2545f4914f6cdd1dull;
     for (int i = 0; i < MAX_THREADS; i++) {
         workers[i].seed = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1);
@@ -459,6 +461,18 @@ static void test_integrity(void)
         while (!workers[i].done)
             sleep_ns(1000000);
     }
+    return switches;
+}
+
+static void test_integrity(void)
+{
+    stacks = sys_brk(0);
+    if (sys_brk(stacks + MAX_THREADS * STACK_SIZE) != stacks + MAX_THREADS * STACK_SIZE) {
+        ktap_check(false, "kstack.integrity (no memory for threads)");
+        return;
+    }
+    unsigned long moved_before = migrations();
+    unsigned long switches = churn_and_switch(moved_before);
     syscall1(SYS_kstack_set, KSTACK_OFF); /* nothing draws while the CPUs check themselves */
     unsigned long moved = migrations() - moved_before;
     long bad = verify_every_cpu();
@@ -594,11 +608,12 @@ static void test_pool_hostile(void)
                "kstack.pool_hostile");
 }
 
-static void test_pool(void)
+/* A storm of getpid calls on every CPU for STORM_NS: how many offsets
+ * fell back to LFSR113 (the pool never ran dry for good: none). */
+static unsigned long pool_storm(void)
 {
     struct kstack_stats before, after;
     struct debug_stats ticks0, ticks1;
-    kstack_set(KSTACK_POOL);
     syscall1(SYS_debug_stats, &ticks0);
     stats(-1, &before);
     stacks = sys_brk(0);
@@ -627,6 +642,14 @@ static void test_pool(void)
               after.count[KSTACK_POOL][KSTACK_CNT_REFILLS] -
                   before.count[KSTACK_POOL][KSTACK_CNT_REFILLS],
               dry, fallback, after.pool_level);
+    return fallback;
+}
+
+static void test_pool(void)
+{
+    struct kstack_stats before, after;
+    kstack_set(KSTACK_POOL);
+    unsigned long fallback = pool_storm();
     /* Forced dry: the next draw must refill on the path and count it, with
      * no fallback (a tick may refill the pool between the two calls: try a
      * few times). */

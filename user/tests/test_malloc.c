@@ -55,6 +55,46 @@ static bool intact(const unsigned char *p, size_t n, unsigned char fill)
     return true;
 }
 
+/* One random operation on a slot: free, realloc, malloc or calloc (the
+ * block then filled with op's byte). Its verdict bits; *filled says
+ * whether the slot holds a new fill. */
+static int stress_op(struct slot *sl, unsigned op, bool *filled)
+{
+    int result = 0;
+    *filled = false;
+    if (sl->p && !intact(sl->p, sl->size, sl->fill))
+        result |= CORRUPT;
+    uint32_t what = next_random() % 10;
+    if (sl->p && what < 5) { /* free */
+        free(sl->p);
+        sl->p = NULL;
+        return result;
+    } else if (sl->p && what < 7) { /* realloc: the old bytes must move along */
+        size_t size = random_size();
+        unsigned char *q = realloc(sl->p, size);
+        if (!q)
+            return result | NO_MEMORY;
+        if (!intact(q, size < sl->size ? size : sl->size, sl->fill))
+            result |= CORRUPT;
+        sl->p = q, sl->size = size;
+    } else if (!sl->p) { /* malloc, or calloc, which must give zeros */
+        size_t size = random_size();
+        bool zeroed = what == 9;
+        sl->p = zeroed ? calloc(1, size) : malloc(size);
+        if (!sl->p)
+            return result | NO_MEMORY;
+        if (zeroed && !intact(sl->p, size, 0))
+            result |= CORRUPT;
+        sl->size = size;
+    } else {
+        return result;
+    }
+    sl->fill = (unsigned char)(op * 37 + 11);
+    memset(sl->p, sl->fill, sl->size);
+    *filled = true;
+    return result;
+}
+
 static int stress(void)
 {
     static struct slot s[SLOTS];
@@ -62,43 +102,10 @@ static int stress(void)
     size_t peak = 0;
     unsigned char *start_brk = sbrk(0);
     for (unsigned op = 0; op < OPS; op++) {
-        struct slot *sl = &s[next_random() % SLOTS];
-        if (sl->p && !intact(sl->p, sl->size, sl->fill))
-            result |= CORRUPT;
-        uint32_t what = next_random() % 10;
-        unsigned char fill = (unsigned char)(op * 37 + 11);
-        if (sl->p && what < 5) { /* free */
-            free(sl->p);
-            sl->p = NULL;
-            continue;
-        } else if (sl->p && what < 7) { /* realloc: the old bytes must move along */
-            size_t size = random_size();
-            unsigned char *q = realloc(sl->p, size);
-            if (!q) {
-                result |= NO_MEMORY;
-                continue;
-            }
-            if (!intact(q, size < sl->size ? size : sl->size, sl->fill))
-                result |= CORRUPT;
-            sl->p = q, sl->size = size;
-        } else if (!sl->p) { /* malloc, or calloc, which must give zeros */
-            size_t size = random_size();
-            bool zeroed = what == 9;
-            sl->p = zeroed ? calloc(1, size) : malloc(size);
-            if (!sl->p) {
-                result |= NO_MEMORY;
-                continue;
-            }
-            if (zeroed && !intact(sl->p, size, 0))
-                result |= CORRUPT;
-            sl->size = size;
-        } else {
-            continue;
-        }
-        sl->fill = fill;
-        memset(sl->p, fill, sl->size);
+        bool filled;
+        result |= stress_op(&s[next_random() % SLOTS], op, &filled);
         size_t used = (size_t)((unsigned char *)sbrk(0) - start_brk);
-        peak = used > peak ? used : peak;
+        peak = filled && used > peak ? used : peak;
     }
     for (unsigned i = 0; i < SLOTS; i++) {
         if (s[i].p && !intact(s[i].p, s[i].size, s[i].fill))

@@ -158,6 +158,8 @@ static int debug_calls_open(void)
         {"debug_kaddr(DIRECT_MAP, CHECK)", SYS_debug_kaddr, DEBUG_KADDR_DIRECT_MAP,
          DEBUG_KADDR_CHECK, 0, 0, 0},
         {"debug_stats", SYS_debug_stats, (long)&dstats, 0, 0, 0, 0},
+        {"debug_ipc_fastpath(OFF)", SYS_debug_ipc_fastpath, IPC_FASTPATH_OFF, 0, 0, 0, 0},
+        {"debug_ipc_fastpath(QUERY)", SYS_debug_ipc_fastpath, IPC_FASTPATH_QUERY, 0, 0, 0, 0},
         {"debug_spin", SYS_debug_spin, 1000, 0, 0, 0, 0},
         {"debug_sleep", SYS_debug_sleep, 1000, 0, 0, 0, 0},
         {"latency_ctl(ON)", SYS_latency_ctl, LATENCY_ON, 0, 0, 0, 0},

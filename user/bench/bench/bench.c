@@ -32,7 +32,12 @@
  * (ipc/oneway-call0, ...) and the reply leg from just before the server's
  * ipc_reply_recv to the client's return (ipc/oneway-reply0, ...), timed in
  * the same calls, and -xcpu as above; a leg's median must lie above 0
- * and below the round trip's, or the run fails. The kernel's timers are off
+ * and below the round trip's, or the run fails. ipc/call0-fpu and
+ * ipc/oneway-call0-fpu, -reply0-fpu: the same with both sides using FP/SIMD
+ * between calls. Every row on this CPU comes again with the IPC fastpath
+ * switched off (SYS_debug_ipc_fastpath, behind the debug gate), its name
+ * ending in -slow (ipc/call0-slow, ipc/oneway-call0-fpu-slow, ...); a call
+ * across CPUs never takes the fastpath. The kernel's timers are off
  * meanwhile: they do not time IPC, and their cost would be in the round
  * trip. User-side rows only.
  *
@@ -455,26 +460,16 @@ static void print_pool_stats(unsigned ncpus)
     }
 }
 
-int main(int argc, char **argv)
+/* The calibration and the header lines every run prints: the counter, its
+ * empty read pair, and the null rows. 0, or 1 if the timers cannot be read
+ * or switched on. */
+static int bench_header(struct latency_status *st, long icount)
 {
-    if (bench_ipc_child(argc, argv) == 0)
-        return 0; /* this was an echo server */
-    long n = number(argc > 1 ? argv[1] : NULL, 20000);
-    long rounds = number(argc > 2 ? argv[2] : NULL, 5);
-    unsigned mask = chosen(argc > 3 ? argv[3] : NULL);
-    long icount = number(argc > 4 ? argv[4] : NULL, 0);
-    icount_run = icount;
-    struct latency_status st;
-    struct debug_stats ds;
-    syscall1(SYS_debug_stats, &ds);
-    unsigned cpu = (unsigned)ds.cpus_online - 1; /* away from CPU 0's console IRQs */
-    sys_sched_setaffinity(0, 1ul << cpu);
-    long before = syscall0(SYS_kstack_get);
-    if (syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) != 0) {
+    if (syscall2(SYS_latency_ctl, LATENCY_STATUS, st) != 0) {
         printf("bench: cannot read the latency timers' status\n");
         return 1;
     }
-    counter_kind = st.counter;
+    counter_kind = st->counter;
     uint64_t best = ~0ull;
     for (int i = 0; i < 1000; i++) {
         uint64_t t0 = counter_begin(counter_kind), d = counter_end(counter_kind) - t0;
@@ -482,9 +477,9 @@ int main(int argc, char **argv)
     }
     empty_cost = best;
     printf("BENCH arch %s\n", ARCH_USER_NAME);
-    printf("BENCH counter %s %lu\n", counters[counter_kind % 5], st.hz);
+    printf("BENCH counter %s %lu\n", counters[counter_kind % 5], st->hz);
     printf("BENCH icount %ld\n", icount);
-    printf("BENCH timer %lu\n", st.timer_hz);
+    printf("BENCH timer %lu\n", st->timer_hz);
     null_calls(0);
     /* BENCH null 2: the same with kstack.erase on (kernel/syscall/erase.c) */
     if (syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 1) == 0) {
@@ -492,30 +487,19 @@ int main(int argc, char **argv)
         syscall2(SYS_kstack_debug, KSTACK_DEBUG_ERASE, 0);
     }
     if (syscall1(SYS_latency_ctl, LATENCY_ON) != 0 ||
-        syscall2(SYS_latency_ctl, LATENCY_STATUS, &st) != 0) {
+        syscall2(SYS_latency_ctl, LATENCY_STATUS, st) != 0) {
         printf("bench: cannot switch the latency timers on\n");
         return 1;
     }
     null_calls(1);
-    bool quiet = !icount_run || quiet_check();
-    printf("bench: %ld calls x %d system calls x %ld rounds per strategy; counter %s; empty "
-           "read pair %lu ticks (user), %lu (kernel), both subtracted\n",
-           n, NCALLS, rounds, counters[counter_kind % 5], (unsigned long)empty_cost, st.read_cost);
-    if (argc > 5 && strncmp(argv[5], "screen", 6) == 0) {
-        long trials = number(argv[5][6] == ':' ? argv[5] + 7 : NULL, 200);
-        int status = screen(mask, n, rounds, (int)trials, cpu, (unsigned)ds.cpus_online);
-        syscall1(SYS_latency_ctl, LATENCY_OFF);
-        printf("BENCH end\n");
-        return status;
-    }
-    /* "scale": the system call blocks alone, for make bench's table of
-     * one strategy's cost against the number of CPUs (scripts/bench.py). */
-    bool scale = argc > 5 && strcmp(argv[5], "scale") == 0;
-    if (!scale) {
-        ipc_start(cpu, ds.cpus_online);
-        irq_cpus = (unsigned)ds.cpus_online;
-        irq_start();
-    }
+    return 0;
+}
+
+/* Every round: each chosen strategy in turn (a different one first each
+ * round), its system call blocks, then (unless `scale`) its IPC and
+ * interrupt rows. */
+static void run_rounds(unsigned mask, long n, long rounds, bool scale)
+{
     for (int round = 0; round < rounds; round++) {
         for (unsigned j = 0; j < KSTACK_NR; j++) {
             unsigned id = (j + (unsigned)round) % KSTACK_NR;
@@ -530,12 +514,13 @@ int main(int argc, char **argv)
             }
         }
     }
-    if (!scale)
-        ipc_stop();
-    if (irq_on)
-        bench_irq_stop();
-    syscall1(SYS_kstack_set, (unsigned long)before);
-    syscall1(SYS_latency_ctl, LATENCY_OFF);
+}
+
+/* The distributions gathered over the rounds, then what went wrong; the
+ * exit status: 1 if anything failed or the -icount run was not quiet. */
+static int bench_results(unsigned mask, bool dist, bool quiet, unsigned cpus)
+{
+    struct latency_status st;
     for (unsigned side = 0; side < 2; side++) {
         for (unsigned id = 0; id < KSTACK_NR; id++) {
             for (unsigned k = 0; k < NCALLS; k++) {
@@ -545,11 +530,11 @@ int main(int argc, char **argv)
         }
     }
     print_ipc_cdfs();
-    if (argc > 5 && strcmp(argv[5], "dist") == 0)
+    if (dist)
         distributions(mask);
     syscall2(SYS_latency_ctl, LATENCY_STATUS, &st);
     printf("bench: %lu kernel samples dropped (the call ended on another CPU)\n", st.migrated);
-    print_pool_stats((unsigned)ds.cpus_online);
+    print_pool_stats(cpus);
     print_switch_stats();
     if (ipc_failed)
         printf("bench: %ld IPC round trips failed\n", ipc_failed);
@@ -561,4 +546,51 @@ int main(int argc, char **argv)
         printf("bench: FAIL: %ld one-way blocks failed their sanity check\n", one_way_bad);
     printf("BENCH end\n");
     return ipc_failed || irq_missed || one_way_bad || load_failed || !quiet ? 1 : 0;
+}
+
+/* The arguments: CALLS ROUNDS STRATEGIES ICOUNT [screen[:T]|scale|dist]. */
+int main(int argc, char **argv)
+{
+    if (bench_ipc_child(argc, argv) == 0)
+        return 0; /* this was an echo server */
+    long n = number(argc > 1 ? argv[1] : NULL, 20000);
+    long rounds = number(argc > 2 ? argv[2] : NULL, 5);
+    unsigned mask = chosen(argc > 3 ? argv[3] : NULL);
+    icount_run = number(argc > 4 ? argv[4] : NULL, 0);
+    const char *mode = argc > 5 ? argv[5] : "";
+    struct latency_status st;
+    struct debug_stats ds;
+    syscall1(SYS_debug_stats, &ds);
+    unsigned cpu = (unsigned)ds.cpus_online - 1; /* away from CPU 0's console IRQs */
+    sys_sched_setaffinity(0, 1ul << cpu);
+    long before = syscall0(SYS_kstack_get);
+    if (bench_header(&st, icount_run) != 0)
+        return 1;
+    bool quiet = !icount_run || quiet_check();
+    printf("bench: %ld calls x %d system calls x %ld rounds per strategy; counter %s; empty "
+           "read pair %lu ticks (user), %lu (kernel), both subtracted\n",
+           n, NCALLS, rounds, counters[counter_kind % 5], (unsigned long)empty_cost, st.read_cost);
+    if (strncmp(mode, "screen", 6) == 0) {
+        long trials = number(mode[6] == ':' ? mode + 7 : NULL, 200);
+        int status = screen(mask, n, rounds, (int)trials, cpu, (unsigned)ds.cpus_online);
+        syscall1(SYS_latency_ctl, LATENCY_OFF);
+        printf("BENCH end\n");
+        return status;
+    }
+    /* "scale": the system call blocks alone, for make bench's table of
+     * one strategy's cost against the number of CPUs (scripts/bench.py). */
+    bool scale = strcmp(mode, "scale") == 0;
+    if (!scale) {
+        ipc_start(cpu, ds.cpus_online);
+        irq_cpus = (unsigned)ds.cpus_online;
+        irq_start();
+    }
+    run_rounds(mask, n, rounds, scale);
+    if (!scale)
+        ipc_stop();
+    if (irq_on)
+        bench_irq_stop();
+    syscall1(SYS_kstack_set, (unsigned long)before);
+    syscall1(SYS_latency_ctl, LATENCY_OFF);
+    return bench_results(mask, strcmp(mode, "dist") == 0, quiet, (unsigned)ds.cpus_online);
 }

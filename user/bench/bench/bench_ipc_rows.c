@@ -3,33 +3,77 @@
  * user/bench/bench/bench_ipc_rows.c - the benchmark's IPC rows (bench.c's
  * header describes them): round trips through an echo server on this CPU
  * and on another, and the one-way legs of call0 and call64, timed in the
- * caller with the kernel's timers off.
+ * caller with the kernel's timers off; call0 again with FP/SIMD used on
+ * both sides (-fpu); and every row on this CPU again with the IPC fastpath
+ * switched off (-slow), when the debug gate lets this program switch it.
  */
 #include "kernel/uapi/latency.h"
 #include "lib/user/counter.h"
+#include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
 #include "user/bench/bench/bench.h"
 #include "user/common/bench_ipc.h"
 
-/* IPC round trips: where the server is (this CPU, another) and the strategies. */
-#define IPC_WARM 16 /* untimed round trips first: the server wakes, caches warm up */
-static const char *const ipc_names[2][BENCH_IPC_SIZES] = {
-    {"ipc/call0", "ipc/call4", "ipc/call64"},
-    {"ipc/call0-xcpu", "ipc/call4-xcpu", "ipc/call64-xcpu"}};
+/* The rows: where the server is (this CPU, another), which path (the
+ * fastpath on, or switched off for the -slow rows: same CPU only, as a call
+ * across CPUs never takes it), and the kind of call. Round trips: call0,
+ * call4, call64 and call0-fpu (both sides use FP between calls: same CPU
+ * only); one way, call and reply legs: call0, call64 and call0-fpu. */
+#define IPC_WARM   16 /* untimed round trips first: the server wakes, caches warm up */
+#define PATHS      2  /* 0: the fastpath on; 1: off (SYS_debug_ipc_fastpath) */
+#define ROUND_KIND 4
+#define LEG_KIND   3
+static const char *const round_base[ROUND_KIND] = {"ipc/call0", "ipc/call4", "ipc/call64",
+                                                   "ipc/call0-fpu"};
+static const unsigned round_size[ROUND_KIND] = {0, 1, 2, BENCH_IPC_FPU};
+static const unsigned round_kinds[2] = {ROUND_KIND, BENCH_IPC_SIZES}; /* per where */
+static const char *const leg_base[LEG_KIND][2] = {
+    {"ipc/oneway-call0", "ipc/oneway-reply0"},
+    {"ipc/oneway-call64", "ipc/oneway-reply64"},
+    {"ipc/oneway-call0-fpu", "ipc/oneway-reply0-fpu"}};
+static const unsigned leg_round[LEG_KIND] = {0, 2, 3}; /* the round trip of the same calls */
+static const unsigned leg_kinds[2] = {LEG_KIND, 2};
+static unsigned paths = 1; /* 2 once the switch answers (ipc_start) */
+static long fastpath_at_boot = -1;
 int ipc_server[2] = {-1, -1};
 long ipc_failed;
-static struct hist ipc_sums[KSTACK_NR][2][BENCH_IPC_SIZES];
-static uint64_t ipc_round_median[2][BENCH_IPC_SIZES]; /* this round's; 0: no row */
-
-/* One-way legs (user/common/bench_ipc.h, bench_ipc_one_way) of call0 and
- * call64: [where][size 0/1][leg 0 call, 1 reply]. */
-static const unsigned one_way_size[2] = {0, 2};
-static const char *const one_way_names[2][2][2] = {
-    {{"ipc/oneway-call0", "ipc/oneway-reply0"}, {"ipc/oneway-call64", "ipc/oneway-reply64"}},
-    {{"ipc/oneway-call0-xcpu", "ipc/oneway-reply0-xcpu"},
-     {"ipc/oneway-call64-xcpu", "ipc/oneway-reply64-xcpu"}}};
-static struct hist legs[3], one_way_sums[KSTACK_NR][2][2][2];
 long one_way_bad; /* blocks that failed the sanity check */
+
+/* Names and sums per strategy among IPC_STRATEGIES (off, prng, pool). */
+#define IPC_IDS 3
+_Static_assert(__builtin_popcount(IPC_STRATEGIES) == IPC_IDS, "one slot per IPC strategy");
+static char round_name[2][PATHS][ROUND_KIND][32], leg_name[2][PATHS][LEG_KIND][2][40];
+static struct hist round_sums[IPC_IDS][2][PATHS][ROUND_KIND];
+static struct hist leg_sums[IPC_IDS][2][PATHS][LEG_KIND][2];
+static uint64_t round_median[2][PATHS][ROUND_KIND]; /* this round's; 0: no row */
+static struct hist legs[3];
+
+/* The slot of strategy id among IPC_STRATEGIES. */
+static unsigned ipc_slot(unsigned id)
+{
+    return (unsigned)__builtin_popcount(IPC_STRATEGIES & ((1u << id) - 1));
+}
+
+/* "ipc/call0" + "-xcpu" + "-slow", as they apply. */
+static void make_name(char *out, size_t n, const char *base, unsigned where, unsigned path)
+{
+    snprintf(out, n, "%s%s%s", base, where == IPC_XCPU ? "-xcpu" : "", path ? "-slow" : "");
+}
+
+static void make_names(void)
+{
+    for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
+        for (unsigned path = 0; path < PATHS; path++) {
+            for (unsigned k = 0; k < ROUND_KIND; k++)
+                make_name(round_name[where][path][k], sizeof(round_name[0][0][0]), round_base[k],
+                          where, path);
+            for (unsigned k = 0; k < LEG_KIND; k++)
+                for (unsigned leg = 0; leg < 2; leg++)
+                    make_name(leg_name[where][path][k][leg], sizeof(leg_name[0][0][0][0]),
+                              leg_base[k][leg], where, path);
+        }
+    }
+}
 
 /* Whether a leg between two CPUs means anything: arm64's PMCCNTR_EL0 is
  * each CPU's own cycle counter, counting from when that CPU enabled it
@@ -45,23 +89,24 @@ static bool one_way_xcpu_ok(void)
 
 static struct hist scratch;
 
-/* One IPC block: `n` timed round trips of one size through one server. */
-static void ipc_block(unsigned id, unsigned where, unsigned size, long n, int round)
+/* One IPC block: `n` timed round trips of one kind through one server. */
+static void ipc_block(unsigned id, unsigned where, unsigned path, unsigned k, long n, int round)
 {
     long err;
+    const char *name = round_name[where][path][k];
     hist_reset(&scratch);
-    long failed = bench_ipc_round_trips(ipc_server[where], size, n, IPC_WARM, counter_kind,
+    long failed = bench_ipc_round_trips(ipc_server[where], round_size[k], n, IPC_WARM, counter_kind,
                                         empty_cost, &scratch, &err);
-    ipc_round_median[where][size] = 0;
+    round_median[where][path][k] = 0;
     if (failed) {
         printf("bench: %s under %s: %ld of %ld round trips failed (first %ld): row left out\n",
-               ipc_names[where][size], names[id], failed, n + IPC_WARM, err);
+               name, names[id], failed, n + IPC_WARM, err);
         ipc_failed += failed;
         return;
     }
-    row("user", id, ipc_names[where][size], round, &scratch);
-    hist_merge(&ipc_sums[id][where][size], &scratch);
-    ipc_round_median[where][size] = hist_percentile(&scratch, MEDIAN);
+    row("user", id, name, round, &scratch);
+    hist_merge(&round_sums[ipc_slot(id)][where][path][k], &scratch);
+    round_median[where][path][k] = hist_percentile(&scratch, MEDIAN);
 }
 
 /* A leg's median must be above 0 and below the median round trip of the
@@ -80,17 +125,17 @@ static bool one_way_sane(const char *name, const char *strategy, uint64_t leg, u
     return ok;
 }
 
-/* One one-way block: the call and reply legs of `n` calls of one size. */
-static void one_way_block(unsigned id, unsigned where, unsigned k, long n, int round)
+/* One one-way block: the call and reply legs of `n` calls of one kind. */
+static void one_way_block(unsigned id, unsigned where, unsigned path, unsigned k, long n, int round)
 {
-    const char *const *name = one_way_names[where][k];
+    char(*name)[40] = leg_name[where][path][k];
     if (where == IPC_XCPU && !one_way_xcpu_ok())
         return;
     struct bench_ipc_legs out = {.call = &legs[0], .reply = &legs[1], .round = &legs[2]};
     for (unsigned i = 0; i < 3; i++)
         hist_reset(&legs[i]);
-    long failed = bench_ipc_one_way(ipc_server[where], one_way_size[k], n, IPC_WARM, counter_kind,
-                                    empty_cost, &out);
+    long failed = bench_ipc_one_way(ipc_server[where], round_size[leg_round[k]], n, IPC_WARM,
+                                    counter_kind, empty_cost, &out);
     if (failed) {
         printf("bench: %s under %s: %ld of %ld calls failed (first %ld): rows left out\n", name[0],
                names[id], failed, n + IPC_WARM, out.first_error);
@@ -107,14 +152,23 @@ static void one_way_block(unsigned id, unsigned where, unsigned k, long n, int r
         one_way_bad += where == IPC_SAME;
         return;
     }
-    uint64_t round_median = hist_percentile(&legs[2], MEDIAN);
+    uint64_t round_median_ = hist_percentile(&legs[2], MEDIAN);
     for (unsigned leg = 0; leg < 2; leg++) {
-        if (!one_way_sane(name[leg], names[id], hist_percentile(&legs[leg], MEDIAN), round_median,
-                          ipc_round_median[where][one_way_size[k]]))
+        if (!one_way_sane(name[leg], names[id], hist_percentile(&legs[leg], MEDIAN), round_median_,
+                          round_median[where][path][leg_round[k]]))
             one_way_bad++;
         row("user", id, name[leg], round, &legs[leg]);
-        hist_merge(&one_way_sums[id][where][k][leg], &legs[leg]);
+        hist_merge(&leg_sums[ipc_slot(id)][where][path][k][leg], &legs[leg]);
     }
+}
+
+/* The fastpath on (path 0) or off (1) for the blocks that follow; whether
+ * it is as asked (without the switch, only path 0 runs, as booted). */
+static bool set_path(unsigned path)
+{
+    if (fastpath_at_boot < 0)
+        return path == 0;
+    return syscall1(SYS_debug_ipc_fastpath, path ? IPC_FASTPATH_OFF : IPC_FASTPATH_ON) >= 0;
 }
 
 /* Every IPC block of one strategy in one round, with the kernel's timers off. */
@@ -125,18 +179,40 @@ void ipc_blocks(unsigned id, long n, int round)
     syscall1(SYS_latency_ctl, LATENCY_OFF);
     for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
         long trips = where == IPC_XCPU ? (n + IPC_XCPU_SHARE - 1) / IPC_XCPU_SHARE : n;
-        for (unsigned size = 0; ipc_server[where] >= 0 && size < BENCH_IPC_SIZES; size++)
-            ipc_block(id, where, size, trips, round);
-        for (unsigned k = 0; ipc_server[where] >= 0 && k < 2; k++)
-            one_way_block(id, where, k, trips, round);
+        for (unsigned path = 0; ipc_server[where] >= 0 && path < (where ? 1 : paths); path++) {
+            if (!set_path(path))
+                continue;
+            for (unsigned k = 0; k < round_kinds[where]; k++)
+                ipc_block(id, where, path, k, trips, round);
+            for (unsigned k = 0; k < leg_kinds[where]; k++)
+                one_way_block(id, where, path, k, trips, round);
+        }
     }
+    if (fastpath_at_boot >= 0) /* as booted, for the interrupt rows' IPC storm */
+        syscall1(SYS_debug_ipc_fastpath, fastpath_at_boot);
     syscall1(SYS_latency_ctl, LATENCY_ON);
 }
 
-/* The echo servers, other programs: one on this CPU, one on the next one
- * down (if any). */
+/* The fastpath's switch (behind the debug gate): with it, every same-CPU
+ * row is timed twice, the fastpath on and off (-slow). */
+static void find_switch(void)
+{
+    fastpath_at_boot = syscall1(SYS_debug_ipc_fastpath, IPC_FASTPATH_QUERY);
+    paths = fastpath_at_boot >= 0 ? 2 : 1;
+    if (fastpath_at_boot < 0)
+        printf("bench: ipc/*-slow skipped: the fastpath's switch answered %ld (it needs "
+               "kstack.debug and run.control)\n",
+               fastpath_at_boot);
+    else
+        printf("bench: ipc rows with the fastpath on, and again switched off (ipc/*-slow); "
+               "it was %s at boot\n",
+               fastpath_at_boot ? "on" : "off");
+}
+
 void ipc_start(unsigned cpu, unsigned long cpus)
 {
+    make_names();
+    find_switch();
     ipc_server[IPC_SAME] = bench_ipc_start((int)cpu, "bench");
     if (cpus > 1)
         ipc_server[IPC_XCPU] = bench_ipc_start((int)cpu - 1, "bench");
@@ -153,7 +229,8 @@ void ipc_start(unsigned cpu, unsigned long cpus)
     if (cpus > 1)
         printf(", ipc/callN-xcpu server on CPU %u (1/%d of the calls)", cpu - 1, IPC_XCPU_SHARE);
     printf("; one way (ipc/oneway-call0, -reply0, -call64, -reply64): the call leg to the "
-           "server's user mode, the reply leg back, in the same calls\n");
+           "server's user mode, the reply leg back, in the same calls; -fpu: both sides use "
+           "FP/SIMD between calls\n");
     if (cpus > 1 && !one_way_xcpu_ok())
         printf("bench: ipc/oneway-*-xcpu skipped: the counter (PMCCNTR_EL0) is per CPU, "
                "started when each CPU enabled it: no common zero across CPUs\n");
@@ -171,16 +248,22 @@ void ipc_stop(void)
 /* The summed IPC rows' buckets of strategy id, as BENCH cdf lines. */
 void bench_ipc_print_cdfs(unsigned id)
 {
+    if (!(IPC_STRATEGIES & (1u << id)))
+        return;
+    unsigned slot = ipc_slot(id);
     for (unsigned where = IPC_SAME; where <= IPC_XCPU; where++) {
-        for (unsigned size = 0; size < BENCH_IPC_SIZES; size++) {
-            if (ipc_sums[id][where][size].count)
-                print_cdf("user", id, ipc_names[where][size], &ipc_sums[id][where][size]);
-        }
-        for (unsigned k = 0; k < 2; k++) {
-            for (unsigned leg = 0; leg < 2; leg++) {
-                const struct hist *h = &one_way_sums[id][where][k][leg];
-                if (h->count)
-                    print_cdf("user", id, one_way_names[where][k][leg], h);
+        for (unsigned path = 0; path < PATHS; path++) {
+            for (unsigned k = 0; k < ROUND_KIND; k++) {
+                if (round_sums[slot][where][path][k].count)
+                    print_cdf("user", id, round_name[where][path][k],
+                              &round_sums[slot][where][path][k]);
+            }
+            for (unsigned k = 0; k < LEG_KIND; k++) {
+                for (unsigned leg = 0; leg < 2; leg++) {
+                    const struct hist *h = &leg_sums[slot][where][path][k][leg];
+                    if (h->count)
+                        print_cdf("user", id, leg_name[where][path][k][leg], h);
+                }
             }
         }
     }

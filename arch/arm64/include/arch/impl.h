@@ -45,13 +45,12 @@
 #define MAIR_IDX_DEVICE        2
 #define MAIR_EL1_VALUE         ((0xff << (8 * MAIR_IDX_NORMAL)) | (0x04 << (8 * MAIR_IDX_DEVICE)))
 
-/* struct trapframe layout, for vectors.S. */
+/* struct trapframe layout, for vectors.S, which stores and loads the
+ * registers in pairs: SPSR in the slot after TF_ELR, FAR after TF_ESR. */
 #define TF_X(n)   (8 * (n))
 #define TF_SP     248
 #define TF_ELR    256
-#define TF_SPSR   264
 #define TF_ESR    272
-#define TF_FAR    280
 #define TF_VECTOR 288
 #define TF_TPIDR  296
 #define TF_SIZE   304 /* a multiple of 16: SP stays aligned */

@@ -105,7 +105,7 @@ struct arch_fpu {
     uint64_t fcsr;
 };
 
-/* Per-CPU state of the trap entry (vectors.S) and the IPIs (timer.c). */
+/* Per-CPU state of the trap entry (vectors.S) and the IPIs (irq.c). */
 struct arch_cpu {
     uint64_t kstack_top;         /* CPU_KSTACK_TOP: the running thread's, for traps from U */
     uint64_t user_sp;            /* CPU_USER_SP: scratch while the entry switches stacks */

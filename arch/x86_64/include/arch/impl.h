@@ -33,14 +33,26 @@
 /* Physical page where other CPUs start (below 1 MiB: they start in real mode). */
 #define X86_TRAMPOLINE_BASE 0x8000
 
-/* Interrupt vectors the kernel programs (0-31 are the CPU's exceptions). */
+/* The CPU's exceptions the kernel tells apart (SDM vol. 3A 6.3.1, table
+ * 6-1): vectors 0-31 are the CPU's own. */
+#define VECTOR_NMI             2
+#define VECTOR_UD              6  /* invalid opcode */
+#define VECTOR_DF              8  /* double fault */
+#define VECTOR_GP              13 /* general protection */
+#define VECTOR_PF              14 /* page fault */
+#define VECTOR_MF              16 /* x87 floating-point error */
+#define VECTOR_AC              17 /* alignment check */
+#define VECTOR_MC              18 /* machine check */
+#define VECTOR_XM              19 /* SIMD floating-point exception */
+#define VECTOR_FIRST_INTERRUPT 32
+
+/* Interrupt vectors the kernel programs. */
 #define VECTOR_TIMER          32
 #define VECTOR_CONSOLE        0x30 /* COM1, through the I/O APIC */
 #define VECTOR_IPI_RESCHEDULE 0xf0
 #define VECTOR_IPI_STOP       0xf1
 #define VECTOR_TLB_SHOOTDOWN  0xf2
 #define VECTOR_SPURIOUS       0xff
-#define VECTOR_SYSCALL        0x100 /* not a real vector: marks frames built by SYSCALL */
 
 /* Offsets in struct cpu used by entry.S (checked in cpu.c): struct arch_cpu
  * comes right after the `self` pointer. */
@@ -129,7 +141,7 @@ struct arch_cpu {
     /* PCIDs whose translations here may be stale: flushed when next loaded
      * (set by any CPU's arch_tlb_shootdown, arch/x86_64/mmu.c). */
     uint64_t stale_pcids[4096 / 64];
-    uint64_t timer_deadline; /* the TSC value the tick was armed for (lapic.c); 0: periodic */
+    uint64_t timer_deadline; /* the TSC value the tick was armed for (timer.c); 0: periodic */
 };
 
 /* A user thread's x87/SSE registers: the 512-byte FXSAVE image, which must

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/arm64/gic.c - interrupts, whichever GIC the machine has: the choice
- * from the devicetree, the generic timer's virtual timer as the scheduler
- * tick, SGIs as IPIs, the console UART's interrupt and the IRQ dispatch.
+ * arch/arm64/irq.c - interrupts, whichever GIC the machine has: the choice
+ * from the devicetree, the timer's interrupt (the tick itself is
+ * timer.c's), SGIs as IPIs, the console UART's interrupt and the IRQ
+ * dispatch.
  *
  * The register-level work is one GIC version's (struct arm64_gic_ops in
  * arm64.h): gicv2.c (Arm IHI 0048B; QEMU virt's default, the Raspberry Pi
@@ -12,20 +13,17 @@
  * CPU: the timers), 32+ SPIs (shared peripherals: the console UART, routed
  * to the boot CPU by arch_console_irq).
  *
- * The tick is the virtual timer (Arm ARM, "The Generic Timer in AArch64
- * state"; registers CNTV_CTL_EL0 and CNTV_TVAL_EL0), PPI 11 = INTID 27 by
- * the devicetree's /timer node (third entry: secure, non-secure physical,
- * virtual, hypervisor), free of any EL2 setup because it counts CNTVCT_EL0.
+ * The tick's interrupt is the virtual timer's, PPI 11 = INTID 27 by the
+ * devicetree's /timer node (third entry: secure, non-secure physical,
+ * virtual, hypervisor).
  */
 #include "arm64.h"
 #include "kernel/arch_callbacks.h"
 #include "lib/fdt.h"
 
-#define SGI_RESCHEDULE   0
-#define SGI_STOP         1
-#define PPI_BASE         16
-#define CNTV_CTL_ENABLE  (1u << 0) /* CNTV_CTL_EL0.ENABLE; IMASK (bit 1) = 0 */
-#define CNTV_CTL_ISTATUS (1u << 2) /* the timer condition is met */
+#define SGI_RESCHEDULE 0
+#define SGI_STOP       1
+#define PPI_BASE       16
 
 static const struct arm64_gic_ops *gic; /* NULL until arm64_gic_init found one */
 static unsigned timer_intid = PPI_BASE + 11;
@@ -33,7 +31,6 @@ static unsigned gic_intids; /* INTIDs the distributor has */
 static int gic_node = -1;   /* the GIC's devicetree node (offset in the blob) */
 static unsigned console_intid = ARM64_INTID_SPECIAL; /* none until arch_console_irq */
 static void (*console_handler)(void);
-static uint64_t timer_period;
 
 /* The devicetree compatibles of each version (DT bindings arm,gic and arm,gic-v3). */
 static const char *const gicv3_compatible[] = {"arm,gic-v3"};
@@ -120,32 +117,15 @@ void arm64_gic_init(const struct fdt *f)
     kprintf("gic: %s, %u INTIDs; timer INTID %u\n", gic->name, gic_intids, timer_intid);
 }
 
-/* TVAL is a down-counter: writing it sets the compare value to now + period,
- * which also clears the (level) timer condition. */
-static void timer_rearm(void)
-{
-    WRITE_SYSREG(cntv_tval_el0, timer_period);
-    __asm__ volatile("isb" : : : "memory");
-}
-
-uint64_t arch_timer_hz(void)
-{
-    return arch_counter_hz(); /* the virtual timer counts CNTVCT_EL0 */
-}
-
-/* Every CPU (the boot CPU from kmain, the others from secondary_main), IRQs
- * off: this CPU's part of the GIC, with the IPIs and the tick enabled. */
-void arch_timer_start(unsigned hz)
+/* Every CPU (from timer.c's arch_timer_start), IRQs off: this CPU's part of
+ * the GIC, with the IPIs and the tick enabled. */
+void arm64_irq_cpu_init(void)
 {
     if (!gic)
         arm64_gic_fail("gic: no usable interrupt controller in the devicetree: neither a GICv3 "
                        "(arm,gic-v3), a GICv2 (arm,cortex-a15-gic, arm,gic-400) nor a BCM2836 "
                        "local controller (brcm,bcm2836-l1-intc)");
     gic->cpu_init(1u << SGI_RESCHEDULE | 1u << SGI_STOP | 1u << timer_intid);
-    timer_period = arch_counter_hz() / hz;
-    timer_rearm();
-    WRITE_SYSREG(cntv_ctl_el0, CNTV_CTL_ENABLE);
-    __asm__ volatile("isb" : : : "memory");
 }
 
 /* Only other CPUs are ever targeted; the version's send_sgi orders the
@@ -222,14 +202,7 @@ void arm64_irq(struct trapframe *tf)
         return;
     interrupt_enter();
     if (id == timer_intid) {
-        bool fired = READ_SYSREG(cntv_ctl_el0) & CNTV_CTL_ISTATUS;
-        if (fired) {
-            /* CNTV_CVAL_EL0: the CNTVCT_EL0 value it fired at (TVAL's write
-             * set it to the count then plus TVAL; Arm ARM D11.2.4). */
-            uint64_t now = arch_counter(), due = READ_SYSREG(cntv_cval_el0);
-            timer_fired(now > due ? now - due : 0);
-            timer_rearm();
-        }
+        bool fired = arm64_timer_interrupt();
         gic->eoi(token);
         if (fired)
             sched_tick();

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arch/riscv64/irqchip.c - the console UART's interrupt, through whichever
+ * arch/riscv64/irq.c - the console UART's interrupt, through whichever
  * controller the devicetree names as its interrupt parent: a PLIC
  * (plic.c; QEMU virt's default, the FU540) or an APLIC (aplic.c; QEMU
  * virt,aia=aplic and virt,aia=aplic-imsic, the RISC-V Advanced Interrupt
@@ -11,8 +11,12 @@
  * (sip.SEIP, scause 9: priv spec 4.1.3, table 4.2), which this kernel
  * enables (sie.SEIE) on the boot hart only, the one the console's source
  * is routed to. IPIs are not the controller's business on any of them:
- * they stay SBI calls (timer.c), which the firmware delivers as the
- * supervisor software interrupt whatever controller the machine has.
+ * they stay SBI calls, which the firmware delivers as the supervisor
+ * software interrupt whatever controller the machine has: the SBI IPI
+ * extension's send_ipi makes the target hart take it (scause 1), and the
+ * hart acknowledges it by clearing sip.SSIP (priv spec 4.1.3). What was
+ * asked travels in the target's cpu->arch.ipi_pending bits, set before the
+ * send.
  *
  * The devicetree (Devicetree Specification v0.4, 2.4) says where things
  * are: the UART's "interrupts-extended" = <&controller specifier>, or
@@ -22,6 +26,7 @@
  */
 #include "kernel/arch_callbacks.h"
 #include "riscv.h"
+#include "sbi.h"
 
 static const struct riscv_irqchip *chip; /* the console's controller; NULL: not routed */
 static void (*console_handler)(void);
@@ -129,4 +134,20 @@ void riscv_external_interrupt(void)
         return;
     }
     chip->interrupt(console_handler);
+}
+
+void arch_send_ipi(unsigned cpu, int kind)
+{
+    __atomic_fetch_or(&cpus[cpu].arch.ipi_pending, 1u << kind, __ATOMIC_SEQ_CST);
+    sbi_send_ipi(1, cpus[cpu].hwid);
+}
+
+/* Software interrupt, IRQs off. IPI_RESCHEDULE needs nothing more: the
+ * sender set need_resched, which the trap's way out looks at. */
+void riscv_ipi_interrupt(void)
+{
+    csr_clear(sip, SIE_SSIE);
+    uint32_t pending = __atomic_exchange_n(&this_cpu()->arch.ipi_pending, 0, __ATOMIC_SEQ_CST);
+    if (pending & (1u << IPI_STOP))
+        arch_halt();
 }

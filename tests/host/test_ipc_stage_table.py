@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/host/test_ipc_stage_table.py - host tests of docs/ipc.md's stage
+table: scripts/ipc_stage_table.py makes it from the ipc_stage_trace files of one
+make bench ICOUNT=1 run (docs/data/ipc-stages), and the committed table is
+exactly what those files give; a hand-edited number is caught; functions
+go to their stages and the unnamed ones are listed; and
+scripts/ipc_stage_trace.py's analysis of QEMU's instruction log splits calls at
+the marker, keeps those with two kernel runs and takes the most common.
+One KTAP line per case; tests/run.py collects them.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
+from ktap_cases import ROOT, expect, load_script
+
+SCRIPT = os.path.join(ROOT, "scripts", "ipc_stage_table.py")
+DOC = os.path.join(ROOT, "docs", "ipc.md")
+trace = load_script("ipc_stage_trace")
+
+
+def stage_table(*args):
+    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+
+
+def doc_table_matches_the_data():
+    p = stage_table("--check", DOC)
+    expect(p.returncode == 0, p.stderr.strip())
+
+
+def hand_edit_is_caught():
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = os.path.join(tmp, "ipc.md")
+        shutil.copy(DOC, doc)
+        text = open(doc).read()
+        start = text.index("| **call leg, kernel** |", text.index("<!-- stage table:"))
+        line = text[start:text.index("\n", start)]
+        digit = next(i for i, ch in enumerate(line) if ch.isdigit())
+        edited = line[:digit] + str((int(line[digit]) + 1) % 10) + line[digit + 1:]
+        with open(doc, "w") as f:
+            f.write(text.replace(line, edited))
+        p = stage_table("--check", doc)
+        expect(p.returncode == 1, f"an edited total passed: {edited}")
+
+
+DATA = """# made up
+path fast calls 9 10 12
+path fast leg call total 60
+path fast leg call function x86_syscall_entry 18
+path fast leg call function ipc_fast_call 30
+path fast leg call function mystery 12
+path fast leg reply total 61
+path slow calls 5 5 5
+path slow leg call total 50
+path slow leg call function endpoint_call_locked 20
+path slow leg call function unstage 30
+path slow leg reply total 52
+"""
+
+
+def stages_from_functions():
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "x86_64.txt"), "w") as f:
+            f.write(DATA)
+        p = stage_table("--data", tmp)
+    expect(p.returncode == 0, p.stderr)
+    out = p.stdout
+    expect("| stage | x86_64 fastpath off | x86_64 fastpath on |" in out, out)
+    expect("| entry and exit stubs | 0 | 18 |" in out, out)
+    expect("| fastpath (fastpath.c) | 0 | 30 |" in out, out)
+    expect("| handlers, message copies (sys_ipc.c) | 30 | 0 |" in out, out)
+    expect("| rendezvous (endpoint.c, handle.c) | 20 | 0 |" in out, out)
+    expect("| other | 0 | 12 |" in out, out)
+    expect("| **call leg, kernel** | 50 | 60 |" in out and "| reply leg, kernel | 52 | 61 |" in out,
+           out)
+    expect("* x86_64, fastpath on: 9 of 10 complete calls traced agree; other: `mystery`" in out,
+           out)
+    expect("scheduler hand-off" not in out, "a stage with no instructions has no row")
+
+
+K = 1 << 63  # a kernel address
+SYMBOLS = ([K, K + 0x100, K + 0x200], ["entry", "handler", "switch"])
+
+
+def trace_log(calls):
+    """A QEMU -d exec log, one line per instruction, of these address lists."""
+    lines = ["noise before the first marker"]
+    for call in calls:
+        lines += [f"Trace 0: 0x7f00 [00000000/{pc:016x}/00000000/ff020000] " for pc in call]
+    return "\n".join(lines) + "\n"
+
+
+def trace_analysis():
+    m = 0x401000
+    clean = [m, m + 4, K, K + 0x104, K + 0x204, 0x402000, K, K + 4, m + 8]
+    ticked = [m, m + 4, K, K + 4, 0x402000, K + 0x100, 0x402004, K, m + 8]  # three kernel runs
+    longer = [m, m + 4, K, K + 4, K + 0x104, K + 0x204, 0x402000, K, m + 8]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "log")
+        with open(path, "w") as f:
+            f.write(trace_log([clean, ticked, clean, longer, clean, [m]]))
+        r = trace.analyse(path, m, SYMBOLS)
+    expect(r["calls"] == (3, 4, 5), f"calls {r['calls']}")
+    expect(dict(r["call"]) == {"entry": 1, "handler": 1, "switch": 1}, f"call leg {r['call']}")
+    expect(dict(r["reply"]) == {"entry": 2}, f"reply leg {r['reply']}")
+    lines = trace.lines_for("x86_64", "fast", r)
+    expect("path fast leg call total 3" in lines and "path fast calls 3 4 5" in lines, lines)
+
+
+CASES = [doc_table_matches_the_data, hand_edit_is_caught, stages_from_functions, trace_analysis]
+
+
+def main():
+    return ktap_cases.run("ipc_stage_table", CASES)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
