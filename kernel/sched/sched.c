@@ -414,7 +414,7 @@ void sched_sleep_locked(const void *chan, uint64_t deadline)
 
 long sched_sleep_killable_locked(const void *chan)
 {
-    if (this_cpu()->sched.current->killed)
+    if (arch_this_cpu()->sched.current->killed) /* sched_lock held: IRQs off */
         return -EINTR;
     sched_sleep_locked(chan, 0);
     return 0;
