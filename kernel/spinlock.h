@@ -39,7 +39,8 @@ static inline unsigned long spin_lock_irqsave_at(struct spinlock *l, const char 
     return flags;
 }
 
-static inline void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
+static inline __attribute__((always_inline)) void spin_unlock_irqrestore(struct spinlock *l,
+                                                                         unsigned long flags)
 {
     __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
     arch_this_cpu()->preempt_count--; /* IRQs still off: no migration yet */

@@ -21,8 +21,9 @@
  *   so they are one routine. Any IRQ state.
  * Exit: a0 = 0, or -EFAULT if an access faulted (a prefix may be copied);
  *   SUM = 0 either way. Clobbers t0-t2, a1, a2. Leaf: no stack used.
- * 8 bytes at a time while both pointers are 8-byte aligned and 8 or more
- * bytes are left (a 64-word IPC message is 64 loads, not 512), then bytes.
+ * While both pointers are 8-byte aligned: 64 bytes a turn (8 loads, 8
+ * stores, 5 for the loop: a word a turn took 7 instructions), then 8
+ * bytes a turn, then bytes. A 64-word IPC message is 8 turns.
  */
     .text
     .globl arch_copy_from_user, arch_copy_to_user
@@ -33,7 +34,30 @@ arch_copy_to_user:
     or      t0, a0, a1
     andi    t0, t0, 7
     bnez    t0, 5f
-    li      t2, 8
+    li      t2, 64
+    bltu    a2, t2, 8f
+9:  ld      t0, 0(a1)           /* 64 bytes a turn: 2.25 instructions a word */
+10: ld      t2, 8(a1)
+11: sd      t0, 0(a0)
+12: sd      t2, 8(a0)
+13: ld      t0, 16(a1)
+14: ld      t2, 24(a1)
+15: sd      t0, 16(a0)
+16: sd      t2, 24(a0)
+17: ld      t0, 32(a1)
+18: ld      t2, 40(a1)
+19: sd      t0, 32(a0)
+20: sd      t2, 40(a0)
+21: ld      t0, 48(a1)
+22: ld      t2, 56(a1)
+23: sd      t0, 48(a0)
+24: sd      t2, 56(a0)
+    addi    a0, a0, 64
+    addi    a1, a1, 64
+    addi    a2, a2, -64
+    li      t2, 64
+    bgeu    a2, t2, 9b
+8:  li      t2, 8
 4:  bltu    a2, t2, 5f
 6:  ld      t0, 0(a1)
 7:  sd      t0, 0(a0)
@@ -64,4 +88,7 @@ user_copy_fault:
     .quad   2b, user_copy_fault
     .quad   6b, user_copy_fault
     .quad   7b, user_copy_fault
+    .irp n, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24
+    .quad   \n\()b, user_copy_fault
+    .endr
     .popsection

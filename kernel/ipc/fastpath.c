@@ -23,6 +23,7 @@
 
 #include "kernel/errno.h"
 #include "kernel/ipc/endpoint_impl.h"
+#include "kernel/ipc/handle_lookup.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/printk.h"
 #include "kernel/task.h"
@@ -80,7 +81,7 @@ static inline __attribute__((always_inline)) struct endpoint *
 endpoint_guard(struct thread *self, int h, unsigned right, uintptr_t *badge, int *guard)
 {
     long err;
-    struct ipc_handle *s = handle_lookup_locked(self->task, h, IPC_KIND_ENDPOINT, right, &err);
+    struct ipc_handle *s = handle_lookup_inline(self->task, h, IPC_KIND_ENDPOINT, right, &err);
     if (!s) {
         *guard = err == -EPERM ? IPC_FAST_NO_RIGHT : IPC_FAST_BAD_HANDLE;
         return NULL;
@@ -111,7 +112,8 @@ call_guards(struct cpu *c, struct thread *self, int h, struct endpoint **ep, uin
 
 /* The partner's wait ends with `result` and this message, put straight
  * into the registers its system call returns. */
-static void deliver_direct(struct thread *to, const struct sysargs *args, long result)
+static inline __attribute__((always_inline)) void
+deliver_direct(struct thread *to, const struct sysargs *args, long result)
 {
     arch_sc_set_words(arch_user_frame(to->kstack_top), &args->a[1]);
     to->ipc.direct = true;
@@ -131,7 +133,8 @@ static void miss(struct cpu *c, int guard, struct thread *self, const struct sys
 /* Hand this CPU to `to` and wait, as endpoint.c's threads do. Back here,
  * the wait has nearly always ended (the partner answered): its result is
  * read here, and only otherwise does endpoint.c's wait go on. */
-static long hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
+static inline __attribute__((always_inline)) long
+hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
 {
     sched_hand_off_locked(c, &self->ipc, to);
     if (__builtin_expect(self->ipc.done, 1))

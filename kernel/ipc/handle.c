@@ -10,6 +10,7 @@
  * set, cannot be changed, so a server can trust the badge it sees.
  */
 #include "kernel/errno.h"
+#include "kernel/ipc/handle_lookup.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
@@ -55,20 +56,7 @@ static struct ipc_handle *slot(struct task *t, int h)
 struct ipc_handle *handle_lookup_locked(struct task *t, int h, enum ipc_kind kind, unsigned right,
                                         long *err)
 {
-    struct ipc_handle *s = slot(t, h);
-    if (!s || s->kind == IPC_KIND_NONE) {
-        *err = -EBADF;
-        return NULL;
-    }
-    if (s->kind != kind) {
-        *err = -EINVAL;
-        return NULL;
-    }
-    if (!(s->rights & right)) {
-        *err = -EPERM;
-        return NULL;
-    }
-    return s;
+    return handle_lookup_inline(t, h, kind, right, err);
 }
 
 long handle_install_at_locked(struct task *t, int h, enum ipc_kind kind, void *obj, unsigned rights,

@@ -453,12 +453,6 @@ void sched_sleep_handoff_locked(const void *chan, struct thread *to)
     hand_off_locked(c, t, chan, to);
 }
 
-bool sched_can_hand_off_locked(struct cpu *c, const struct thread *to)
-{
-    return to->state == THREAD_SLEEPING && to->cpu == c->id && allowed(to, c->id) &&
-           to != c->sched.current;
-}
-
 void sched_hand_off_locked(struct cpu *c, const void *chan, struct thread *to)
 {
     hand_off_locked(c, c->sched.current, chan, to);

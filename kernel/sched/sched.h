@@ -116,8 +116,14 @@ void sched_sleep_handoff_locked(const void *chan, struct thread *to);
 /* The IPC fastpath's two halves of it (kernel/ipc/fastpath.c), with the same
  * switch: whether `to` sleeps, last ran on this CPU and may run here (no
  * migration, nothing to wake); and, once that said yes, the hand-off. c is
- * this CPU, which the caller has already found. */
-bool sched_can_hand_off_locked(struct cpu *c, const struct thread *to);
+ * this CPU, which the caller has already found. Inline: the fastpath pays
+ * no call for its guard. */
+static inline __attribute__((always_inline)) bool sched_can_hand_off_locked(struct cpu *c,
+                                                                            const struct thread *to)
+{
+    return to->state == THREAD_SLEEPING && to->cpu == c->id && (to->affinity & (1ull << c->id)) &&
+           to != c->sched.current;
+}
 void sched_hand_off_locked(struct cpu *c, const void *chan, struct thread *to);
 /* Wake every thread sleeping on chan. With sched_lock held. */
 void sched_wakeup_locked(const void *chan);

@@ -19,6 +19,7 @@
 #include "kernel/mm/vm.h"
 #include "kernel/sched/sched.h"
 #include "kernel/uaccess.h"
+#include "lib/string.h"
 
 #define TEST_UVA 0x200000ul /* any user address: the address space is the test's own */
 
@@ -69,6 +70,70 @@ KTEST(mm, kernel_cannot_touch_user_pages)
     KEXPECT_EQ(r.before, -EFAULT);
     KEXPECT_EQ(r.after_copy, -EFAULT);
     KEXPECT_EQ(r.after_fault, -EFAULT);
+}
+
+/*
+ * The user copies move 64 bytes a turn, then 8, then single bytes
+ * (arch/<arch>/uaccess.S): each loop must put every word where it
+ * belongs, and a fault in any of them must end the copy with -EFAULT
+ * (each user access in the exception table), in both directions. The
+ * copies below start near the end of the one mapped page, so that the
+ * fault comes in the loop named.
+ */
+struct copy_case {
+    size_t back, n; /* start `back` bytes before the page's end, copy n */
+};
+static const struct copy_case faulting[] = {
+    {128, 512}, /* the 64-byte loop's third turn */
+    {16, 40},   /* the 8-byte loop's third word */
+    {3, 5},     /* bytes (unaligned), the fourth */
+};
+
+static uint8_t copy_buf[2][PAGE_SIZE] __attribute__((aligned(64)));
+
+static int copies_round_trip(uintptr_t uva, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        copy_buf[0][i] = (uint8_t)(i * 7 + n);
+    if (copy_to_user(uva, copy_buf[0], n) != 0 || copy_from_user(copy_buf[1], uva, n) != 0)
+        return -1;
+    return memcmp(copy_buf[0], copy_buf[1], n) == 0 ? 0 : 1;
+}
+
+static void probe_copies(struct aspace *as, int *round_trips, int *faults)
+{
+    static const size_t sizes[] = {PAGE_SIZE, 64 * 2 + 8 * 3 + 5, 512, 7};
+    preempt_disable();
+    aspace_activate(as);
+    *round_trips = 0;
+    for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        *round_trips += copies_round_trip(TEST_UVA + (i == 1 ? 8 : 0), sizes[i]) == 0;
+    *faults = 0;
+    for (unsigned i = 0; i < sizeof(faulting) / sizeof(faulting[0]); i++) {
+        uintptr_t at = TEST_UVA + PAGE_SIZE - faulting[i].back;
+        *faults += copy_from_user(copy_buf[1], at, faulting[i].n) == -EFAULT;
+        *faults += copy_to_user(at, copy_buf[0], faulting[i].n) == -EFAULT;
+    }
+    aspace_activate(NULL);
+    preempt_enable();
+}
+
+KTEST(mm, user_copies_fault_in_each_loop)
+{
+    struct aspace as;
+    uint64_t pa = page_alloc();
+    if (!pa || aspace_create(&as) != 0) {
+        if (pa)
+            page_free(pa);
+        ktest_fail(__FILE__, __LINE__, "no memory for the test address space");
+        return;
+    }
+    KEXPECT_EQ(vm_map(&as, TEST_UVA, pa, PAGE_SIZE, VM_USER | VM_READ | VM_WRITE), 0);
+    int round_trips, faults;
+    probe_copies(&as, &round_trips, &faults);
+    aspace_destroy(&as);
+    KEXPECT_EQ(round_trips, 4);
+    KEXPECT_EQ(faults, 6);
 }
 
 KTEST(mm, kernel_stacks_have_guard_pages)
