@@ -42,8 +42,8 @@ static void el0_fp(unsigned long fpen)
 
 void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
 {
-    struct arch_cpu *a = &this_cpu()->arch;
-    (void)next; /* loaded at its first FP instruction */
+    struct arch_cpu *a = &arch_this_cpu()->arch; /* in the switch, IRQs off */
+    (void)next;                                  /* loaded at its first FP instruction */
     if (!a->fp_live)
         return; /* nothing loaded since the last switch: EL0 still traps */
     if (prev)

@@ -32,8 +32,8 @@ uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
 
 void arch_set_kernel_stack(uintptr_t top)
 {
-    struct cpu *c = this_cpu();
-    c->arch.kstack_top = top; /* for arch_enter_user; SP_EL1 follows by itself */
+    struct cpu *c = arch_this_cpu(); /* in the switch: IRQs off */
+    c->arch.kstack_top = top;        /* for arch_enter_user; SP_EL1 follows by itself */
     /* For the overflow check in vectors.S (the boot stack, top 0, gets a
      * guard no kernel sp is near, so it is never taken for an overflow). */
     c->arch.stack_guard = top - KSTACK_SIZE - PAGE_SIZE;

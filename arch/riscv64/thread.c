@@ -32,8 +32,8 @@ uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
 
 void arch_set_kernel_stack(uintptr_t top)
 {
-    struct cpu *c = this_cpu();
-    c->arch.kstack_top = top; /* the trap entry from U mode switches to it */
+    struct cpu *c = arch_this_cpu(); /* in the switch: IRQs off */
+    c->arch.kstack_top = top;        /* the trap entry from U mode switches to it */
     /* For the overflow check of traps from S mode (the boot stack, top 0,
      * gets a guard no kernel sp is near, so it is never taken for one). */
     c->arch.stack_guard = top - KSTACK_SIZE - PAGE_SIZE;

@@ -15,9 +15,9 @@
 
 void arch_set_kernel_stack(uintptr_t top)
 {
-    struct cpu *c = this_cpu();
-    c->arch.kstack_top = top; /* SYSCALL switches to it */
-    c->arch.tss.rsp[0] = top; /* interrupts and exceptions from ring 3 do */
+    struct cpu *c = arch_this_cpu(); /* in the switch: IRQs off */
+    c->arch.kstack_top = top;        /* SYSCALL switches to it */
+    c->arch.tss.rsp[0] = top;        /* interrupts and exceptions from ring 3 do */
 }
 
 /* The first switch to a new thread "returns" into `start` with the stack

@@ -207,8 +207,8 @@ switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
 
 static void switch_locked(void)
 {
-    struct cpu *c = this_cpu();
-    BUG_ON(c->preempt_count != 1); /* only sched_lock may be held across a switch */
+    struct cpu *c = arch_this_cpu(); /* sched_lock held: IRQs off */
+    BUG_ON(c->preempt_count != 1);   /* only sched_lock may be held across a switch */
     switch_to_locked(c, pick_next(c), SCHED_SLICE_TICKS);
 }
 
@@ -399,7 +399,7 @@ void sched_yield(void)
 
 void sched_sleep_locked(const void *chan, uint64_t deadline)
 {
-    struct thread *t = this_cpu()->sched.current;
+    struct thread *t = arch_this_cpu()->sched.current; /* sched_lock held: IRQs off */
     t->wait_chan = chan;
     t->wake_at = deadline;
     if (deadline && (!next_wake || deadline < next_wake))
@@ -412,7 +412,7 @@ void sched_sleep_locked(const void *chan, uint64_t deadline)
 
 long sched_sleep_killable_locked(const void *chan)
 {
-    if (this_cpu()->sched.current->killed)
+    if (arch_this_cpu()->sched.current->killed) /* sched_lock held: IRQs off */
         return -EINTR;
     sched_sleep_locked(chan, 0);
     return 0;
@@ -441,7 +441,7 @@ static inline void hand_off_locked(struct cpu *c, struct thread *t, const void *
 
 void sched_sleep_handoff_locked(const void *chan, struct thread *to)
 {
-    struct cpu *c = this_cpu();
+    struct cpu *c = arch_this_cpu(); /* sched_lock held: IRQs off */
     struct thread *t = c->sched.current;
     if (to->state != THREAD_SLEEPING || !allowed(to, c->id) || to == t) {
         sched_wake_thread_locked(to);

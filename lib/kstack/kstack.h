@@ -175,7 +175,9 @@ void kstack_prng_seed(struct kstack_prng *g, const uint32_t seed[4]);
 
 /* One component step: the new bits x(m+k) = x(m) ^ x(m+q), the state shifted
  * up by s to take them in (L'Ecuyer's word algorithm). That a state whose top
- * k bits are not all zero stays so is checked by make verify's rank check. */
+ * k bits are not all zero stays so is proved by make verify over 32-bit
+ * vectors (verify/lfsr_bv.py translates this body: keep it to uint32_t
+ * definitions and a return) and checked again by its rank check. */
 /*@ requires 0 < 2 * q < k <= 32 && 0 < s <= k - q;
     assigns \nothing;
 */
@@ -237,12 +239,15 @@ struct kstack_pool {
 
 /*
  * The ring's invariant, in ACSL. head_at: bytes drawn since init; stop_at:
- * where the reader must stop, counted from buf. The frame: the caller's
- * memory. ok: the reader never passes the writer (head <= tail), the
- * writer is never more than a ring ahead (tail <= head + size), and stop
- * is where set_stop() puts it.
+ * where the reader must stop, counted from buf; slot: where byte number i
+ * lives (buf[i % size]). The frame: the caller's memory. ok: the reader
+ * never passes the writer (head <= tail), the writer is never more than a
+ * ring ahead (tail <= head + size), lap is a whole number of passes (so the
+ * reader's pointer is the slot of head), and stop is where set_stop() puts
+ * it.
  */
 /*@ logic integer kstack_pool_head_at(struct kstack_pool *p) = p->lap + (p->next - p->buf);
+    logic integer kstack_pool_slot(struct kstack_pool *p, integer i) = i % p->size;
     logic integer kstack_pool_stop_at(struct kstack_pool *p) =
         p->tail - p->lap < p->size ? p->tail - p->lap : p->size;
     predicate kstack_pool_frame(struct kstack_pool *p) =
@@ -250,9 +255,27 @@ struct kstack_pool {
         \separated(p, p->buf + (0 .. p->size - 1));
     predicate kstack_pool_ok(struct kstack_pool *p) =
         kstack_pool_frame(p) && \base_addr(p->next) == \base_addr(p->buf) &&
-        p->buf <= p->next <= p->buf + p->size && p->lap <= kstack_pool_head_at(p) &&
+        p->buf <= p->next <= p->buf + p->size && p->lap % p->size == 0 &&
         kstack_pool_head_at(p) <= p->tail <= kstack_pool_head_at(p) + p->size &&
         p->stop == p->buf + kstack_pool_stop_at(p);
+*/
+/* The ring's arithmetic (n: the size; proved by make verify's lemma run).
+ * A slot is in bounds; the slots of any n consecutive byte numbers are
+ * distinct (the mapping is injective over a window of one ring), so a run
+ * of slots a refill writes after the window's fresh bytes misses all of
+ * theirs; and a whole number of passes plus k < n is slot k. */
+/*@ lemma kstack_ring_slot_in_bounds: \forall integer n, i; 0 < n && 0 <= i ==> 0 <= i % n < n;
+    lemma kstack_ring_slots_distinct: \forall integer n, h, i, j;
+        0 < n && 0 <= h <= i < j < h + n ==> i % n != j % n;
+    lemma kstack_ring_run_misses_fresh: \forall integer n, h, t, r, i;
+        0 < n && 0 <= h <= i < t && t + r <= h + n && t % n + r <= n ==>
+        !(t % n <= i % n < t % n + r);
+    lemma kstack_ring_passes: \forall integer n, q; 0 < n && 0 <= q ==> (n * q) % n == 0;
+    lemma kstack_ring_pass_start: \forall integer n, t; 0 < n && 0 <= t ==> (t - t % n) % n == 0;
+    lemma kstack_ring_next_pass:
+        \forall integer n, l; 0 < n && 0 <= l && l % n == 0 ==> (l + n) % n == 0;
+    lemma kstack_ring_slot_in_pass: \forall integer n, l, k;
+        0 < n && 0 <= l && l % n == 0 && 0 <= k < n ==> (l + k) % n == k;
 */
 
 /* An empty ring over buf (size: a power of two; false otherwise). */
@@ -307,6 +330,8 @@ void kstack_pool_discard(struct kstack_pool *p);
     ensures ring_ok: kstack_pool_ok(p);
     ensures reader_kept: p->next == \old(p->next) && p->lap == \old(p->lap);
     ensures appended: p->tail == \old(p->tail) + \result;
+    ensures unread_kept: \forall integer i; kstack_pool_head_at(p) <= i < \old(p->tail) ==>
+        p->buf[kstack_pool_slot(p, i)] == \old(p->buf[kstack_pool_slot(p, i)]);
     ensures fills: \result == (max_bytes < p->size - \old(p->tail - kstack_pool_head_at(p))
                                 ? max_bytes : p->size - \old(p->tail - kstack_pool_head_at(p)));
     ensures key_wiped: \forall integer i; 0 <= i < KSTACK_KEY_SIZE ==> key[i] == 0;
@@ -327,6 +352,8 @@ uint32_t kstack_pool_refill(struct kstack_pool *p, uint8_t key[KSTACK_KEY_SIZE],
     ensures ring_ok: kstack_pool_ok(p);
     ensures reader_kept: p->next == \old(p->next) && p->lap == \old(p->lap);
     ensures appended: p->tail == \old(p->tail) + \result;
+    ensures unread_kept: \forall integer i; kstack_pool_head_at(p) <= i < \old(p->tail) ==>
+        p->buf[kstack_pool_slot(p, i)] == \old(p->buf[kstack_pool_slot(p, i)]);
     ensures fills: \result == (max_bytes < p->size - \old(p->tail - kstack_pool_head_at(p))
                                 ? max_bytes : p->size - \old(p->tail - kstack_pool_head_at(p)));
 */
@@ -349,6 +376,8 @@ uint32_t kstack_pool_refill_step(struct kstack_pool *p, uint8_t key[KSTACK_KEY_S
     assigns p->next, *offset;
     ensures ring_ok: kstack_pool_ok(p);
     ensures fresh_byte: \result ==> kstack_pool_drew{Pre, Post}(p, *offset);
+    ensures slot: \result ==>
+        p->next - 1 == p->buf + kstack_pool_slot(p, \old(kstack_pool_head_at(p)));
     ensures offset_ok: \result ==> KSTACK_OFFSET_OK(*offset);
     ensures at_stop: !\result <==> \old(p->next == p->stop);
     ensures kept: !\result ==> p->next == \old(p->next);
@@ -368,6 +397,8 @@ static inline bool kstack_pool_draw_fast(struct kstack_pool *p, uint32_t *offset
     assigns p->next, p->lap, p->stop, *offset;
     ensures ring_ok: kstack_pool_ok(p) && p->tail == \old(p->tail);
     ensures fresh_byte: \result ==> kstack_pool_drew{Pre, Post}(p, *offset);
+    ensures slot: \result ==>
+        p->next - 1 == p->buf + kstack_pool_slot(p, \old(kstack_pool_head_at(p)));
     ensures offset_ok: \result ==> KSTACK_OFFSET_OK(*offset);
     ensures empty: !\result ==> kstack_pool_head_at(p) == \old(kstack_pool_head_at(p)) == p->tail;
 */
@@ -381,6 +412,8 @@ bool kstack_pool_draw_slow(struct kstack_pool *p, uint32_t *offset);
     assigns p->next, p->lap, p->stop, *offset;
     ensures ring_ok: kstack_pool_ok(p) && p->tail == \old(p->tail);
     ensures fresh_byte: \result ==> kstack_pool_drew{Pre, Post}(p, *offset);
+    ensures slot: \result ==>
+        p->next - 1 == p->buf + kstack_pool_slot(p, \old(kstack_pool_head_at(p)));
     ensures offset_ok: \result ==> KSTACK_OFFSET_OK(*offset);
     ensures empty: !\result ==> kstack_pool_head_at(p) == \old(kstack_pool_head_at(p)) == p->tail;
 */

@@ -17,7 +17,7 @@
  * if the write position is in the next pass (the writer is never more than
  * one pass ahead: it writes only where the reader has been). */
 /*@ requires kstack_pool_frame(p) && \base_addr(p->next) == \base_addr(p->buf);
-    requires p->buf <= p->next <= p->buf + p->size;
+    requires p->buf <= p->next <= p->buf + p->size && p->lap % p->size == 0;
     requires p->lap <= kstack_pool_head_at(p) <= p->tail <= kstack_pool_head_at(p) + p->size;
     assigns p->stop;
     ensures kstack_pool_ok(p);
@@ -98,6 +98,10 @@ uint32_t kstack_pool_refill_step(struct kstack_pool *p, uint8_t key[KSTACK_KEY_S
     uint32_t made = 0;
     /*@ loop invariant 0 <= made <= todo;
         loop invariant p->tail == \at(p->tail, Pre) + made;
+        loop invariant room: p->tail + (todo - made) <= kstack_pool_head_at(p) + p->size;
+        loop invariant unread_kept: \forall integer i;
+            kstack_pool_head_at(p) <= i < \at(p->tail, Pre) ==>
+            p->buf[kstack_pool_slot(p, i)] == \at(p->buf[kstack_pool_slot(p, i)], Pre);
         loop assigns made, p->tail, p->buf[0 .. p->size - 1], key[0 .. KSTACK_KEY_SIZE - 1];
         loop variant todo - made;
     */

@@ -87,9 +87,9 @@ def verdicts(lines):
 def run_of(line):
     """The verify.py run a line belongs to: a property line
     <function>.<property> is its function's run (any_geometry.<function>
-    and eva.<unit> are runs of their own)."""
+    eva.<unit> and bitvector.<function> are runs of their own)."""
     parts = line.split(".")
-    return ".".join(parts[:2] if parts[0] in ("any_geometry", "eva") else parts[:1])
+    return ".".join(parts[:2] if parts[0] in ("any_geometry", "eva", "bitvector") else parts[:1])
 
 
 def tool_versions():

@@ -20,12 +20,18 @@ Runs, N at a time (the CPU count), the longest first:
     verify.eva.kstack, ok when it reports zero alarms, reaches the end and
     no CHECK failed; with --kernel-libs, the same for the kernel's
     lib/lfsr113.c and lib/chacha20.c (tests/verify/eva_*.c);
-  * lfsr_rank.c, built with the host cc: the LFSR113 step keeps a live
-    component live (verify.kstack_lfsr_step_keeps_state_alive).
+  * the header's ACSL lemmas (the ring's arithmetic), which the function
+    runs take as given: verify.lemmas and verify.lemmas.<lemma>;
+  * the LFSR113 step keeps a live component live, twice: as 32-bit vector
+    goals written from kstack.h's text (lfsr_bv.py) and proved by z3
+    through why3 (verify.bitvector.kstack_lfsr_step.alive_<k>), and by
+    lfsr_rank.c, built with the host cc
+    (verify.kstack_lfsr_step_keeps_state_alive).
 Prints KTAP and exits 1 if anything failed. The why3 configuration is made
 in DIR (why3 config detect), never read from ~/.why3.conf; DIR also keeps
 each tool's log. --only runs the named runs (a function, any_geometry.<function>,
-eva.<unit>, kstack_lfsr_step_keeps_state_alive). docs/verification.md says
+eva.<unit>, lemmas, bitvector.kstack_lfsr_step,
+kstack_lfsr_step_keeps_state_alive). docs/verification.md says
 what each line proves. Python standard library.
 """
 import argparse
@@ -34,6 +40,9 @@ import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lfsr_bv  # noqa: E402 (this folder on the path first)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIB = os.path.dirname(HERE)
@@ -71,6 +80,10 @@ HEAVY = {"kstack_pool_refill_step": 20, "kstack_pool_draw_slow": 12,
          "kstack_pool_refill": 6, "eva.chacha20": 6, "eva.kstack": 6,
          "any_geometry.kstack_offset_of": 5, "kstack_siphash_draw": 5,
          "any_geometry.kstack_siphash_draw": 5}
+# The run of the header's ACSL lemmas (the ring's arithmetic): WP proves a
+# lemma only when asked for it by name or as @lemma, never under -wp-fct;
+# the function runs take the lemmas as given, this run proves them.
+LEMMAS = "lemma"
 GOAL = re.compile(r"^\[wp\] \[([^\]]+)\] Goal (\S+)(?: : (\w+))?")
 
 
@@ -82,7 +95,7 @@ def wp_jobs():
     jobs = [(f, all_c, CAST if f in CAST_FCTS else [], [f]) for f in PLAIN_FCTS + CAST_FCTS]
     jobs += [(f"any_geometry.{f}", geometry_c, CAST if f in CAST_FCTS else [], [f])
              for f in ANY_GEOMETRY_FCTS]
-    return jobs
+    return jobs + [("lemmas", all_c, [], [LEMMAS])]
 
 
 def every_geometry_offset_of(build):
@@ -146,8 +159,8 @@ def wp(line, source, extra, fcts, build, env):
     goal proved), and {line.property: [failed goals]} for its properties."""
     log = os.path.join(build, f"wp-{line}.log")
     provers = [] if "-wp-prover" in extra else PROVERS  # (a second -wp-prover adds to the first)
-    rc, lines = run(FRAMA_C + ["-pp-annot", source] + WP + provers + extra +
-                    ["-wp-fct", ",".join(fcts)], log, env)
+    select = ["-wp-prop", "@lemma"] if fcts == [LEMMAS] else ["-wp-fct", ",".join(fcts)]
+    rc, lines = run(FRAMA_C + ["-pp-annot", source] + WP + provers + extra + select, log, env)
     result, props = None, {}
     for text in lines:
         m = GOAL.match(text)
@@ -160,7 +173,7 @@ def wp(line, source, extra, fcts, build, env):
         result = result or []
         bad = [goal] if m.group(3) != "Valid" else []
         result += bad
-        prop = prop_of(goal[len(fct) + 1:])
+        prop = goal[len(fct) + 1:] if fct == LEMMAS else prop_of(goal[len(fct) + 1:])
         if prop:  # (a run of several functions is of copies of one: kstack_offset_of)
             props.setdefault(f"{line}.{prop}", []).extend(bad)
     if result is None:
@@ -184,6 +197,27 @@ def eva(name, source, build, env, includes):
     if m and int(m.group(1)):
         bad.append(f"{m.group(1)} alarms (log: {log})")
     return bad
+
+
+def bitvector(build, env):
+    """The LFSR113 step's liveness as 32-bit vector goals (lfsr_bv.py, from
+    kstack.h's text), proved by z3 through why3: {line: [...], line.alive_<k>:
+    [...]}. z3 only: cvc4 1.8 runs out of time on these through why3 1.5.1."""
+    line = "bitvector.kstack_lfsr_step"
+    try:
+        with open(os.path.join(LIB, "kstack.h")) as f:
+            text, goals = lfsr_bv.theory(f.read())
+    except ValueError as e:
+        return {line: [f"lfsr_bv.py: {e}"]}
+    source = os.path.join(build, "lfsr_step_bv.mlw")
+    with open(source, "w") as f:
+        f.write(text)
+    rc, lines = run(["why3", "prove", "-C", env["WHY3CONFIG"], "-P", "z3", "-t", "20", source],
+                    os.path.join(build, "why3-lfsr_step_bv.log"), env)
+    verdict = dict(re.findall(r"Goal (\w+)\.\nProver result is: (\w+)", "\n".join(lines)))
+    props = {f"{line}.{g}": [] if verdict.get(g) == "Valid" else
+             [f"{g}: {verdict.get(g, f'no answer, why3 exit {rc}')}"] for g in goals}
+    return {line: [bad for p in props.values() for bad in p], **props}
 
 
 def rank(build):
@@ -229,6 +263,7 @@ def main():
         work.append((f"eva.{name}", lambda n, s, i: {f"eva.{n}": eva(n, s, build, env, i)},
                      (name, src, inc)))
     work.append(("kstack_lfsr_step_keeps_state_alive", lambda: rank(build), ()))
+    work.append(("bitvector.kstack_lfsr_step", lambda: bitvector(build, env), ()))
     work = [w for w in work if not only or w[0] in only]
     work.sort(key=lambda w: -HEAVY.get(w[0], 0))  # the longest first
     results = {}
