@@ -389,7 +389,7 @@ else
 	@echo "  QEMU    $(ARCH) $(BOOT): $(RUN_CMDLINE) (exit: Ctrl-A x)"
 	$(Q)$(QEMU_CMD) | tee $(BUILD)/run.log; echo "qemu exit status $${PIPESTATUS[0]}"
 	$(Q)if grep -q "BENCH end" $(BUILD)/run.log; then \
-	    $(PYTHON) scripts/bench_report.py --log $(BUILD)/run.log --out build/bench/$(ARCH)/run --no-plots; fi
+	    $(PYTHON) -m scripts.bench_report --log $(BUILD)/run.log --out build/bench/$(ARCH)/run --no-plots; fi
 endif
 
 # make bench: the full benchmark on every arch (or ARCH=...), with the

@@ -100,10 +100,10 @@ def show_progress(progress, arch):
 def report(log_path, out_dir, check, linux_logs=(), note=""):
     """scripts/bench_report.py on the log (and Debian's Linux's, --linux):
     its tables printed and kept as report.txt."""
-    cmd = [sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
+    cmd = [sys.executable, "-m", "scripts.bench_report", "--log",
            log_path, "--out", out_dir] + (["--check"] if check else [])
     cmd += [a for log in linux_logs for a in ("--linux", log)]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     text = r.stdout + (f"\n{note}\n" if note else "")
     sys.stdout.write(text)
     with open(os.path.join(out_dir, "report.txt"), "w") as f:

@@ -92,9 +92,9 @@ import statistics
 import subprocess
 import sys
 
+from tests import harness  # the strategies' one list: kernel/uapi/kstack.h
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the strategies' one list: kernel/uapi/kstack.h)
 
 STRATEGY_ORDER = harness.kstack_strategies()
 ONE_WAY = ["ipc/oneway-call0", "ipc/oneway-reply0", "ipc/oneway-call64", "ipc/oneway-reply64"]

@@ -3,7 +3,7 @@
 """scripts/cost_table.py - the strategies' cost table of docs/kstack.md, made
 from `make bench ICOUNT=1`'s CSV files, never typed in.
 
-  scripts/cost_table.py [--csv DIR] [--update FILE | --check FILE]
+  python3 -m scripts.cost_table [--csv DIR] [--update FILE | --check FILE]
 
 DIR holds <arch>.csv, one per arch (scripts/bench_report.py's results.csv,
 copied; default docs/data/bench-icount). Each cell is what a strategy adds
@@ -19,10 +19,10 @@ import csv
 import os
 import sys
 
+from tests import harness  # the strategies' one list: kernel/uapi/kstack.h
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARCHES = ["x86_64", "arm64", "riscv64"]
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the strategies' one list: kernel/uapi/kstack.h)
 
 STRATEGIES = harness.kstack_strategies()
 STATS = ["mean", "p99", "p999"]
@@ -92,7 +92,7 @@ def main(argv=None):
     if args.check:
         if new != text:
             print(f"cost_table: {path}'s table is not what {args.csv} gives "
-                  f"(run scripts/cost_table.py --update {path})", file=sys.stderr)
+                  f"(run python3 -m scripts.cost_table --update {path})", file=sys.stderr)
             return 1
         return 0
     with open(path, "w") as f:

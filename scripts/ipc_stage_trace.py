@@ -4,8 +4,8 @@
 from QEMU's own instruction log (make bench ICOUNT=1: docs/ipc.md's stage
 table, scripts/ipc_stage_table.py).
 
-  scripts/ipc_stage_trace.py [--arches "x86_64 arm64 riscv64"] [--out DIR] [--timeout S]
-  scripts/ipc_stage_trace.py --analyse LOG ADDRESS --arch A   (a kept log, to stdout)
+  python3 -m scripts.ipc_stage_trace [--arches "x86_64 arm64 riscv64"] [--out DIR] [--timeout S]
+  python3 -m scripts.ipc_stage_trace --analyse LOG ADDRESS --arch A   (a kept log, to stdout)
 
 Boots user/bench/ipc_trace.c (run=ipc_trace kstack.debug run.control) on
 one CPU under -icount (shift=3: the firmware's busy waits take minutes at
@@ -42,9 +42,9 @@ import sys
 import tempfile
 import time
 
+from tests import harness  # the one place that boots QEMU
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import harness  # noqa: E402  (the one place that boots QEMU)
 
 ICOUNT = "-icount shift=3,align=off,sleep=off -rtc clock=vm"
 WINDOW = 0.3  # s of host time with the log on: some hundreds of calls

@@ -215,10 +215,10 @@ def boot_problems(b, s, text):
 
 def bench_check(b, log_path, results):
     """scripts/bench_report.py --check on a bench boot's log."""
-    report = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"),
+    report = subprocess.run([sys.executable, "-m", "scripts.bench_report",
                              "--check", "--no-plots", "--log", log_path, "--out",
                              os.path.join(os.path.dirname(log_path), "bench")],
-                            capture_output=True, text=True)
+                            capture_output=True, text=True, cwd=ROOT)
     results.report(report.returncode == 0, f"{b.name}.table_and_off_fastest",
                    (report.stdout + report.stderr).splitlines()[-12:])
 

@@ -40,9 +40,9 @@ def make_bench_dir(tmp, plots):
     out = os.path.join(tmp, "bench", "x86_64")
     os.makedirs(out)
     shutil.copy(CANNED, os.path.join(out, "bench.log"))
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
+    p = subprocess.run([sys.executable, "-m", "scripts.bench_report", "--log",
                         CANNED, "--out", out] + ([] if plots else ["--no-plots"]),
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, cwd=ROOT)
     expect(p.returncode == 0, "bench_report failed: " + p.stderr[-400:])
     with open(os.path.join(out, "report.txt"), "w") as f:
         f.write(p.stdout)

@@ -81,9 +81,9 @@ def report_prints_them():
         path = os.path.join(tmp, "bench.log")
         with open(path, "w") as f:
             f.write(log())
-        p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"),
+        p = subprocess.run([sys.executable, "-m", "scripts.bench_report",
                             "--log", path, "--out", os.path.join(tmp, "out"), "--no-plots"],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, cwd=ROOT)
     expect(p.returncode == 0, p.stderr)
     expect("IPC goals (x86_64" in p.stdout and "2 of 4 goals met" in p.stdout, p.stdout[-2000:])
 

@@ -48,10 +48,10 @@ def report(linux_text, ours_extra="BENCH null 0 95 124 9\n"):
             paths.append(os.path.join(tmp, name + ".log"))
             with open(paths[-1], "w") as f:
                 f.write(text)
-        cmd = [sys.executable, os.path.join(ROOT, "scripts", "bench_report.py"), "--log",
+        cmd = [sys.executable, "-m", "scripts.bench_report", "--log",
                paths[0], "--out", os.path.join(tmp, "out"), "--no-plots",
                "--linux", paths[1], "--linux", paths[2]]
-        p = subprocess.run(cmd, capture_output=True, text=True)
+        p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         return p.returncode, p.stdout + p.stderr
 
 

@@ -9,7 +9,6 @@ it, and prints one KTAP line per case ("ok N - bench_report.<case>");
 tests/run.py collects them. Exit status 1 when any case failed.
 """
 import contextlib
-import importlib.util
 import io
 import os
 import re
@@ -21,12 +20,9 @@ import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SCRIPT = os.path.join(ROOT, "scripts", "bench_report.py")
 CANNED = os.path.join(HERE, "bench_canned.log")
 
-spec = importlib.util.spec_from_file_location("bench_report", SCRIPT)
-br = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(br)
+br = ktap_cases.load_script("bench_report")
 
 
 def canned():
@@ -41,10 +37,10 @@ def run(log_text, *args, plots=False, env=None):
         with open(log, "w") as f:
             f.write(log_text)
         out = os.path.join(tmp, "out")
-        cmd = [sys.executable, SCRIPT, "--log", log, "--out", out, *args]
+        cmd = [sys.executable, "-m", "scripts.bench_report", "--log", log, "--out", out, *args]
         if not plots:
             cmd.append("--no-plots")
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
         files = {}
         for name in sorted(os.listdir(out)) if os.path.isdir(out) else []:
             with open(os.path.join(out, name), "rb") as f:

@@ -15,7 +15,6 @@ import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SCRIPT = os.path.join(ROOT, "scripts", "cost_table.py")
 DOC = os.path.join(ROOT, "docs", "kstack.md")
 HEADER = "arch,counter,side,strategy,syscall,round,count,mean,p50,p99,p999,max\n"
 
@@ -26,7 +25,8 @@ def expect(cond, what):
 
 
 def cost_table(*args):
-    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "scripts.cost_table", *args], capture_output=True,
+                          text=True, cwd=ROOT)
 
 
 def doc_table_matches_the_csv():
