@@ -19,6 +19,7 @@ import csv
 import os
 import sys
 
+from scripts import doc_table  # the table between its markers
 from tests import harness  # the strategies' one list: kernel/uapi/kstack.h
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,38 +67,15 @@ def table(csv_dir):
     return out
 
 
-def replace_between(text, lines):
-    """text with the lines between BEGIN and END replaced."""
-    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-    return text[:start] + "\n" + "\n".join(lines) + "\n" + text[end:]
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--csv", default=os.path.join(ROOT, "docs", "data", "bench-icount"))
     ap.add_argument("--update", metavar="FILE")
     ap.add_argument("--check", metavar="FILE")
     args = ap.parse_args(argv)
-    lines = table(args.csv)
     path = args.update or args.check
-    if not path:
-        print("\n".join(lines))
-        return 0
-    with open(path) as f:
-        text = f.read()
-    if BEGIN not in text or END not in text:
-        print(f"cost_table: {path} has no table markers", file=sys.stderr)
-        return 1
-    new = replace_between(text, lines)
-    if args.check:
-        if new != text:
-            print(f"cost_table: {path}'s table is not what {args.csv} gives "
-                  f"(run python3 -m scripts.cost_table --update {path})", file=sys.stderr)
-            return 1
-        return 0
-    with open(path, "w") as f:
-        f.write(new)
-    return 0
+    return doc_table.apply(table(args.csv), path, bool(args.update), (BEGIN, END),
+                           f"python3 -m scripts.cost_table --update {path}")
 
 
 if __name__ == "__main__":

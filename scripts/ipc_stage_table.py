@@ -4,7 +4,7 @@
 instructions of one IPC leg per stage, per arch, with the fastpath on and
 off, made from scripts/ipc_stage_trace.py's ipc-stages.txt files, never typed in.
 
-  scripts/ipc_stage_table.py [--data DIR] [--update FILE | --check FILE]
+  python3 -m scripts.ipc_stage_table [--data DIR] [--update FILE | --check FILE]
 
 DIR holds <arch>.txt, one per arch (build/bench/<arch>/ipc-stages.txt of a
 make bench ICOUNT=1 run, copied; default docs/data/ipc-stages). Each file
@@ -21,6 +21,8 @@ import argparse
 import os
 import re
 import sys
+
+from scripts import doc_table  # the table between its markers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARCHES = ["x86_64", "arm64", "riscv64"]
@@ -115,36 +117,15 @@ def table(files):
     return out
 
 
-def replace_between(text, lines):
-    """text with the lines between BEGIN and END replaced."""
-    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-    return text[:start] + "\n" + "\n".join(lines) + "\n" + text[end:]
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.path.join(ROOT, "docs", "data", "ipc-stages"))
     ap.add_argument("--update", metavar="FILE")
     ap.add_argument("--check", metavar="FILE")
     args = ap.parse_args(argv)
-    lines = table(files_in(args.data))
     path = args.update or args.check
-    if not path:
-        print("\n".join(lines))
-        return 0
-    with open(path) as f:
-        text = f.read()
-    new = replace_between(text, lines)
-    if args.update:
-        with open(path, "w") as f:
-            f.write(new)
-        return 0
-    if new != text:
-        print(f"{path}: the stage table differs from what {args.data} gives; run "
-              f"scripts/ipc_stage_table.py --update {os.path.relpath(path, ROOT)}",
-              file=sys.stderr)
-        return 1
-    return 0
+    return doc_table.apply(table(files_in(args.data)), path, bool(args.update), (BEGIN, END),
+                           f"python3 -m scripts.ipc_stage_table --update {path}")
 
 
 if __name__ == "__main__":

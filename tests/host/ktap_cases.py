@@ -40,3 +40,19 @@ def run(suite, cases):
         print(f"{'ok' if ok else 'not ok'} {n} - {suite}.{case.__name__}"
               + (f" # {skip}" if skip else ""))
     return 1 if failed else 0
+
+
+def hand_edited_copy(doc, tmp, marker, row):
+    """A copy of doc in tmp with one digit changed in the first line that
+    starts with row after marker, as a hand edit of a generated table
+    would: (the copy's path, the edited line)."""
+    path = os.path.join(tmp, os.path.basename(doc))
+    with open(doc) as f:
+        text = f.read()
+    start = text.index(row, text.index(marker))
+    line = text[start:text.index("\n", start)]
+    digit = next(i for i, ch in enumerate(line) if ch.isdigit())
+    edited = line[:digit] + str((int(line[digit]) + 1) % 10) + line[digit + 1:]
+    with open(path, "w") as f:
+        f.write(text.replace(line, edited))
+    return path, edited

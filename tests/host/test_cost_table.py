@@ -7,7 +7,6 @@ give, a hand-edited number is caught, and the cells are the least of the
 rounds minus `off`'s. One KTAP line per case; tests/run.py collects them.
 """
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,16 +35,7 @@ def doc_table_matches_the_csv():
 
 def hand_edit_is_caught():
     with tempfile.TemporaryDirectory() as tmp:
-        doc = os.path.join(tmp, "kstack.md")
-        shutil.copy(DOC, doc)
-        text = open(doc).read()
-        start = text.index("| `pool` |", text.index("<!-- cost table:"))
-        line = text[start:text.index("\n", start)]
-        # One digit changed in the pool row, as a hand edit would.
-        digit = next(i for i, ch in enumerate(line) if ch.isdigit())
-        edited = line[:digit] + str((int(line[digit]) + 1) % 10) + line[digit + 1:]
-        with open(doc, "w") as f:
-            f.write(text.replace(line, edited))
+        doc, edited = ktap_cases.hand_edited_copy(DOC, tmp, "<!-- cost table:", "| `pool` |")
         p = cost_table("--check", doc)
         expect(p.returncode == 1, f"an edited pool row passed: {edited}")
 

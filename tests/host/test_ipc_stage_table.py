@@ -10,20 +10,19 @@ the marker, keeps those with two kernel runs and takes the most common.
 One KTAP line per case; tests/run.py collects them.
 """
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
 from ktap_cases import ROOT, expect, load_script
 
-SCRIPT = os.path.join(ROOT, "scripts", "ipc_stage_table.py")
 DOC = os.path.join(ROOT, "docs", "ipc.md")
 trace = load_script("ipc_stage_trace")
 
 
 def stage_table(*args):
-    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "scripts.ipc_stage_table", *args],
+                          capture_output=True, text=True, cwd=ROOT)
 
 
 def doc_table_matches_the_data():
@@ -33,15 +32,8 @@ def doc_table_matches_the_data():
 
 def hand_edit_is_caught():
     with tempfile.TemporaryDirectory() as tmp:
-        doc = os.path.join(tmp, "ipc.md")
-        shutil.copy(DOC, doc)
-        text = open(doc).read()
-        start = text.index("| **call leg, kernel** |", text.index("<!-- stage table:"))
-        line = text[start:text.index("\n", start)]
-        digit = next(i for i, ch in enumerate(line) if ch.isdigit())
-        edited = line[:digit] + str((int(line[digit]) + 1) % 10) + line[digit + 1:]
-        with open(doc, "w") as f:
-            f.write(text.replace(line, edited))
+        doc, edited = ktap_cases.hand_edited_copy(DOC, tmp, "<!-- stage table:",
+                                                  "| **call leg, kernel** |")
         p = stage_table("--check", doc)
         expect(p.returncode == 1, f"an edited total passed: {edited}")
 
