@@ -156,7 +156,7 @@ void console_init(const struct boot_info *bi)
     else
         snprintf(name, sizeof(name), "%s @ %#llx", driver->name, (unsigned long long)uart.phys);
     driver->init(&uart);
-    printk_replay();
+    printk_set_console(console_write);
 }
 
 bool console_ready(void)

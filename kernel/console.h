@@ -38,7 +38,4 @@ void console_input_to_kernel(void);
 /* Short description, e.g. "pl011 @ 0x9000000". */
 const char *console_name(void);
 
-/* printk.c: replay output buffered before the console existed. */
-void printk_replay(void);
-
 #endif

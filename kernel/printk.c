@@ -11,7 +11,6 @@
  */
 #include "kernel/printk.h"
 
-#include "kernel/console.h"
 #include "kernel/spinlock.h"
 #include "lib/printf.h"
 #include "lib/result_guard.h"
@@ -24,6 +23,9 @@ static size_t log_len;
 static struct spinlock printk_lock = SPINLOCK_INIT;
 static bool emergency;
 static struct result_guard guard; /* the UART's line, whoever writes it */
+/* The console's writer, once console_init has one (printk_set_console):
+ * handed down, so that printk calls nothing above it. */
+static void (*console_out)(const char *s, size_t n);
 
 #define PIECE 64 /* bytes of a program's output written per hold of printk_lock */
 
@@ -36,6 +38,12 @@ static void log_append(const char *s, size_t n)
     log_len += n;
 }
 
+static void emit(const char *s, size_t n)
+{
+    if (console_out)
+        console_out(s, n);
+}
+
 void kvprintf(const char *fmt, va_list ap)
 {
     char line[512];
@@ -44,10 +52,10 @@ void kvprintf(const char *fmt, va_list ap)
     unsigned long flags = 0;
     if (!emergency)
         flags = spin_lock_irqsave(&printk_lock);
-    if (!console_ready())
+    if (!console_out)
         log_append(line, len);
     result_guard_follow(&guard, line, len);
-    console_write(line, len);
+    emit(line, len);
     if (!emergency)
         spin_unlock_irqrestore(&printk_lock, flags);
 }
@@ -58,7 +66,7 @@ void kwrite_user(const char *buf, size_t n, bool vouched)
         char out[2 * PIECE];
         unsigned long flags = spin_lock_irqsave(&printk_lock);
         size_t len = result_guard(&guard, buf + done, MIN(n - done, PIECE), out, vouched);
-        console_write(out, len);
+        emit(out, len);
         spin_unlock_irqrestore(&printk_lock, flags);
     }
 }
@@ -70,7 +78,7 @@ void kwrite_device(void (*send)(unsigned long c), unsigned long c, bool vouched)
     if (!emergency)
         flags = spin_lock_irqsave(&printk_lock);
     if (result_guard(&guard, &in, 1, out, vouched) == 2)
-        console_write(out, 1); /* the mark */
+        emit(out, 1); /* the mark */
     send(c);
     if (!emergency)
         spin_unlock_irqrestore(&printk_lock, flags);
@@ -89,8 +97,8 @@ void printk_emergency(void)
     emergency = true;
 }
 
-/* Called by console_init() once a console works: replay what came before. */
-void printk_replay(void)
+void printk_set_console(void (*write)(const char *s, size_t n))
 {
-    console_write(log_buf, log_len);
+    console_out = write;
+    write(log_buf, log_len); /* what came before */
 }

@@ -22,5 +22,8 @@ void kwrite_user(const char *buf, size_t n, bool vouched);
 void kwrite_device(void (*send)(unsigned long c), unsigned long c, bool vouched);
 /* Panic path: print without taking the log lock (it may be held by this CPU). */
 void printk_emergency(void);
+/* console_init(), once a console works: every line goes to `write` from
+ * now on, and what was printed before is written to it first. */
+void printk_set_console(void (*write)(const char *s, size_t n));
 
 #endif
