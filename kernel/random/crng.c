@@ -175,8 +175,8 @@ void get_random_bytes(void *buf, size_t len)
     uint8_t *out = buf;
     while (len) {
         unsigned long flags = arch_irq_save();
-        struct crng_cpu *c = &this_cpu()->crng;
-        BUG_ON(READ_ONCE(generation) == 0); /* random_init() has not run yet */
+        struct crng_cpu *c = &arch_this_cpu()->crng; /* IRQs off: this CPU, no check needed */
+        BUG_ON(READ_ONCE(generation) == 0);          /* random_init() has not run yet */
         if (c->used == CRNG_BATCH || c->generation != READ_ONCE(generation))
             refill(c);
         size_t n = MIN(len, (size_t)(CRNG_BATCH - c->used));
