@@ -210,27 +210,35 @@ static void test_brk_threads(void)
 static volatile int join_flag_set, join_fn_finished;
 static char join_stack[8192] __attribute__((aligned(16)));
 
-/* Sets its flag, then goes on running for 20 ms before it returns. */
+#define JOIN_LATE_YIELDS 1000
+
+/* On CPU 0, beside the test: sets its flag, then yields the CPU a thousand
+ * times more before it returns. (No clock: lab 1's handout has none.) */
 static void late_finisher(void *arg)
 {
     (void)arg;
+    sys_sched_setaffinity(0, 1);
     join_flag_set = 1;
-    uint64_t until = now_ns() + 20000000;
-    while (now_ns() < until)
-        ;
+    for (int i = 0; i < JOIN_LATE_YIELDS; i++)
+        yield();
     join_fn_finished = 1;
 }
 
 /* thread_join returns once the thread has ended, not when it has set a
- * flag: only then may its stack be reused (user/longrun/soak.c does). */
+ * flag: only then may its stack be reused (user/longrun/soak/ does). Both
+ * threads on CPU 0: a join that returned early would find the other still
+ * yielding. */
 static void test_thread_join(void)
 {
+    long mask = sys_sched_getaffinity(0);
+    sys_sched_setaffinity(0, 1);
     join_flag_set = join_fn_finished = 0;
     int tid = thread_create(late_finisher, NULL, join_stack, sizeof(join_stack));
     while (tid > 0 && !join_flag_set)
         yield();
     bool joined = tid > 0 && thread_join(tid) == 0;
     bool gone = sys_sched_getaffinity(tid) == -ESRCH;
+    sys_sched_setaffinity(0, (unsigned long)mask);
     if (!joined || !join_fn_finished || !gone)
         ktap_note("thread %d: joined %d, its function finished %d, its tid gone %d", tid, joined,
                   join_fn_finished, gone);
