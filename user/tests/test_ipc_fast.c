@@ -15,6 +15,7 @@
  * console server's own calls would count.
  */
 #include "kernel/uapi/kstack.h"
+#include "kernel/uapi/latency.h"
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
 
@@ -103,10 +104,12 @@ static void stop_server(int e, int pid)
 
 struct fast {
     long hits, misses[IPC_FAST_GUARDS];
-    long words_copied; /* extra message words the kernel copied */
+    long words_copied;                        /* extra message words the kernel copied */
+    long direct, not_direct[IPC_DIRECT_WHYS]; /* partners resumed straight to user, or why not */
+    long ticks0;                              /* timer ticks on CPU 0 */
 };
 
-static bool fastpath_on;
+static bool fastpath_on, direct_built;
 
 static struct fast fast_now(void)
 {
@@ -119,6 +122,11 @@ static struct fast fast_now(void)
     for (int g = 0; g < IPC_FAST_GUARDS; g++)
         f.misses[g] = (long)st.ipc_fast_misses[g];
     f.words_copied = (long)st.ipc_words_copied;
+    direct_built = st.ipc_direct_built != 0;
+    f.direct = (long)st.ipc_direct_resumes;
+    for (int w = 0; w < IPC_DIRECT_WHYS; w++)
+        f.not_direct[w] = (long)st.ipc_direct_not[w];
+    f.ticks0 = (long)st.ticks[0];
     return f;
 }
 
@@ -129,6 +137,10 @@ static struct fast fast_since(struct fast before)
     for (int g = 0; g < IPC_FAST_GUARDS; g++)
         f.misses[g] -= before.misses[g];
     f.words_copied -= before.words_copied;
+    f.direct -= before.direct;
+    for (int w = 0; w < IPC_DIRECT_WHYS; w++)
+        f.not_direct[w] -= before.not_direct[w];
+    f.ticks0 -= before.ticks0;
     return f;
 }
 
@@ -184,14 +196,20 @@ static bool echo(int h, unsigned long len, unsigned long seed)
     return ok;
 }
 
-/* Stack offsets drawn so far under the strategy in force, all CPUs. */
-static long draws(void)
+/* A counter of the strategy in force (KSTACK_CNT_*) so far, all CPUs. */
+static long kstack_count(int which)
 {
     static struct kstack_stats st;
     long strategy = syscall0(SYS_kstack_get);
     if (strategy < 0 || strategy >= KSTACK_NR || syscall2(SYS_kstack_stats, -1, &st) != 0)
         return -1;
-    return (long)st.count[strategy][KSTACK_CNT_DRAWS];
+    return (long)st.count[strategy][which];
+}
+
+/* Stack offsets drawn so far under the strategy in force, all CPUs. */
+static long draws(void)
+{
+    return kstack_count(KSTACK_CNT_DRAWS);
 }
 
 static void test_hits(int h)
@@ -251,6 +269,90 @@ static void test_runtime_switch(int h)
     ktap_check(ok && said_off && said_on && off.hits == 0 && misses(off) == 0 && on.hits == 100 &&
                    misses(on) == 0,
                "ipc.fastpath_runtime_switch");
+}
+
+/* ---- straight back to user mode ----------------------------------------------------- */
+
+static void note_direct(const char *what, struct fast f)
+{
+    ktap_note("%s: %ld hits, %ld resumed straight to user; not: exit work %ld, return checks "
+              "%ld, slept elsewhere %ld; %ld ticks on CPU 0",
+              what, f.hits, f.direct, f.not_direct[IPC_DIRECT_EXIT_WORK],
+              f.not_direct[IPC_DIRECT_RETURN_CHECKS], f.not_direct[IPC_DIRECT_SLEPT_ELSEWHERE],
+              f.ticks0);
+}
+
+/* One round trip so that both sides sleep in the fastpath under the path
+ * in force, then 100 counted; *updates: the strategy's exit updates in them. */
+static struct fast round_trips(int h, bool *ok, long *updates)
+{
+    *ok = echo(h, 0, 1) && *ok;
+    long before_updates = kstack_count(KSTACK_CNT_EXIT_UPDATES);
+    struct fast before = fast_now();
+    for (unsigned long i = 0; i < 100; i++)
+        *ok = echo(h, 0, i) && *ok;
+    struct fast f = fast_since(before);
+    *updates = kstack_count(KSTACK_CNT_EXIT_UPDATES) - before_updates;
+    return f;
+}
+
+/* Under `off`, untimed, every one of the 200 partners woken is resumed
+ * straight to user mode, but those a tick asked a reschedule or a refill
+ * of first (at most one per tick on CPU 0, where both run). */
+static void direct_resume(int h)
+{
+    bool ok = syscall1(SYS_kstack_set, KSTACK_OFF) == 0;
+    long updates;
+    struct fast f = round_trips(h, &ok, &updates);
+    long checks = f.not_direct[IPC_DIRECT_RETURN_CHECKS];
+    bool right = f.hits == 200 && f.direct + checks == 200 && checks <= f.ticks0 + 2 &&
+                 f.not_direct[IPC_DIRECT_EXIT_WORK] == 0 &&
+                 f.not_direct[IPC_DIRECT_SLEPT_ELSEWHERE] == 0;
+    if (!ok || !right)
+        note_direct("off, 100 round trips", f);
+    ktap_check(ok && right, "ipc.fastpath_direct_resume");
+}
+
+/* A path that owes work after the handler is never skipped: under `task`
+ * each of the 300 calls (ipc_set_buffer, ipc_call, the server's
+ * ipc_reply_recv; plus the reads between) chooses its next offset at its
+ * exit, and with the latency timers on none is resumed directly either. */
+static void exit_work_kept(int h)
+{
+    bool ok = syscall1(SYS_kstack_set, KSTACK_TASK) == 0;
+    long updates;
+    struct fast task = round_trips(h, &ok, &updates);
+    bool task_right = task.direct == 0 && task.not_direct[IPC_DIRECT_EXIT_WORK] == 200 &&
+                      updates >= 300 && updates <= 310;
+    if (!ok || !task_right) {
+        ktap_note("task: %ld exit updates in 100 round trips, want 300 to 310", updates);
+        note_direct("task, 100 round trips", task);
+    }
+    ok = ok && syscall1(SYS_kstack_set, KSTACK_OFF) == 0 &&
+         syscall1(SYS_latency_ctl, LATENCY_ON) == 0;
+    struct fast timed = round_trips(h, &ok, &updates);
+    syscall1(SYS_latency_ctl, LATENCY_OFF);
+    bool timed_right = timed.direct == 0 && timed.not_direct[IPC_DIRECT_EXIT_WORK] == 200;
+    if (!ok || !timed_right)
+        note_direct("off, timed, 100 round trips", timed);
+    ktap_check(ok && task_right && timed_right, "ipc.fastpath_direct_keeps_exit_work");
+}
+
+static void test_direct_resume(int h)
+{
+    fast_now();
+    if (!direct_built) {
+        ktap_skip("ipc.fastpath_direct_resume", "no arch_switch_to_user on this arch yet");
+        ktap_skip("ipc.fastpath_direct_keeps_exit_work", "no arch_switch_to_user on this arch yet");
+        return;
+    }
+    long strategy = syscall0(SYS_kstack_get);
+    long was = fastpath_switch(IPC_FASTPATH_ON);
+    direct_resume(h);
+    exit_work_kept(h);
+    syscall1(SYS_kstack_set, strategy);
+    fastpath_switch(was);
+    fast_now();
 }
 
 static void test_fallbacks(int h, int e)
@@ -591,6 +693,7 @@ int main(int argc, char **argv)
     int pid = spawn_server(e, 0);
     test_hits(e);
     test_runtime_switch(e);
+    test_direct_resume(e);
     test_fallbacks(e, e);
     stop_server(e, pid);
     handle_close(e);
