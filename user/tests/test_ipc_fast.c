@@ -694,8 +694,8 @@ static void test_long_hits(int h)
 {
     bool ok = echo(h, IPC_BUF_WORDS, 1);
     struct fast before = fast_now();
-    for (unsigned long i = 0; i < 100; i++)
-        ok = echo(h, IPC_BUF_WORDS, i + 2) && ok;
+    for (unsigned long i = 0; ok && i < 100; i++) /* a broken kernel may hang the next */
+        ok = echo(h, IPC_BUF_WORDS, i + 2);
     struct fast f = fast_since(before);
     ktap_check(ok, "ipc.fastpath_long_words_arrive");
     expect(f, 200, -1, 0, "ipc.fastpath_long_call_and_reply_hit");
