@@ -47,4 +47,19 @@ static inline __attribute__((always_inline)) void spin_unlock_irqrestore(struct 
     arch_irq_restore(flags);
 }
 
+
+/* With IRQs already off and preemption already held (under another lock):
+ * take l only if it is free, never wait; true if taken. Whoever takes it so
+ * cannot deadlock on it, whatever order others take their locks in. */
+static inline bool spin_trylock_irqs_off(struct spinlock *l)
+{
+    return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) == 0 &&
+           __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static inline void spin_unlock_irqs_off(struct spinlock *l)
+{
+    __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
 #endif

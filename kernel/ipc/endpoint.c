@@ -75,12 +75,6 @@ static void deliver_locked(struct thread *from, struct thread *to, long result)
     ipc_complete_locked(to, result);
 }
 
-/* (endpoint_impl.h) The same, for the fastpath's long messages. */
-void endpoint_deliver_locked(struct thread *from, struct thread *to, long result)
-{
-    deliver_locked(from, to, result);
-}
-
 /* Whether `to` can take m's extra words: a thread with no buffer cannot.
  * The message is then refused to its sender (-EMSGSIZE) and the receiver
  * never sees it, so a client cannot make a server's receive fail. */

@@ -61,12 +61,6 @@ static inline void ipc_complete_locked(struct thread *t, long result)
  * -EINTR if self's task is exiting. */
 long endpoint_wait_done_locked(struct thread *self, struct thread *to);
 
-/* `from`'s staged message into `to`'s slot, its extra words lent from
- * from's slot, and to's wait completed with `result` (endpoint.c's own
- * delivery): the fastpath's way for a long message, which `to` then
- * copies out in its own unstage (sys_ipc.c). */
-void endpoint_deliver_locked(struct thread *from, struct thread *to, long result);
-
 /* endpoint_call and endpoint_reply_recv without taking sched_lock: the
  * fastpath, having failed a guard under the lock, goes on with them. */
 long endpoint_call_locked(struct thread *self, int h);

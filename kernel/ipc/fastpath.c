@@ -23,6 +23,7 @@
 
 #include "kernel/errno.h"
 #include "kernel/ipc/endpoint_impl.h"
+#include "kernel/ipc/fastpath_long.h"
 #include "kernel/ipc/handle_lookup.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/printk.h"
@@ -118,12 +119,8 @@ call_guards(struct cpu *c, struct thread *self, int h, struct endpoint **ep, uin
 /* The partner's wait ends with `result` and this message, put straight
  * into the registers its system call returns. */
 static inline __attribute__((always_inline)) void
-deliver_direct(struct thread *from, struct thread *to, const struct sysargs *args, long result)
+deliver_direct(struct thread *to, const struct sysargs *args, long result)
 {
-    if (IPC_TAG_LEN(args->a[1])) { /* staged: lent from the slot as endpoint.c does */
-        endpoint_deliver_locked(from, to, result);
-        return;
-    }
     arch_sc_set_words(arch_user_frame(to->kstack_top), &args->a[1]);
     to->ipc.direct = true;
     ipc_complete_locked(to, result);
@@ -149,9 +146,7 @@ static inline __attribute__((always_inline)) bool resume_direct_ok(struct cpu *c
                                                                    const struct thread *to)
 {
     int why = IPC_DIRECT_SLEPT_ELSEWHERE;
-    if (to->ipc.resume_direct && !to->ipc.direct) {
-        why = IPC_DIRECT_LONG_MESSAGE; /* its unstage copies the extra words */
-    } else if (to->ipc.resume_direct) {
+    if (to->ipc.resume_direct) {
         if (__builtin_expect(!cpu_return_checks_but_sched_lock(c) && !to->killed, 1)) {
             count(&stats[c->id].direct);
             return true;
@@ -216,43 +211,50 @@ hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
     return endpoint_wait_done_locked(self, NULL);
 }
 
-/* A long message is staged first, as the ordinary path does before its
- * lock (sys_ipc.c): true, with self and the error, if that failed (nothing
- * sent; counted as a long message the fastpath did not take). */
-static bool long_stage_failed(const struct sysargs *args, struct thread **self, long *ret)
+/* More extra words than a buffer holds: the ordinary path's -EINVAL. */
+static bool too_long(const struct sysargs *args)
 {
-    if (__builtin_expect(IPC_TAG_LEN(args->a[1]) == 0, 1))
-        return false;
-    *self = current_thread();
-    if ((*ret = ipc_stage(*self, args)) == 0)
+    if (__builtin_expect(IPC_TAG_LEN(args->a[1]) <= IPC_BUF_WORDS, 1))
         return false;
     count(&stats[arch_this_cpu()->id].misses[IPC_FAST_LONG]); /* any CPU's row will do */
     return true;
 }
 
-/* A long message needs a buffer on the partner's side: without one the
- * ordinary path refuses it (-EMSGSIZE, endpoint.c fits_locked). */
-static inline __attribute__((always_inline)) int long_guard(int guard, const struct sysargs *args,
-                                                            const struct thread *to)
+/* The last guard of a long message, once every other passed: its extra
+ * words copied from self's buffer into to's (fastpath_long.c), or nothing
+ * written and IPC_FAST_LONG. */
+static inline __attribute__((always_inline)) int
+long_words_guard(int guard, const struct sysargs *args, const struct thread *self,
+                 const struct thread *to)
 {
-    if (guard < 0 && IPC_TAG_LEN(args->a[1]) && !to->ipc.ubuf)
-        return IPC_FAST_LONG;
-    return guard;
+    size_t n = IPC_TAG_LEN(args->a[1]);
+    if (guard >= 0 || n == 0)
+        return guard;
+    return ipc_fast_copy_long_locked(self, to, n) ? -1 : IPC_FAST_LONG;
+}
+
+/* A long message missed: its words were never staged, so the ordinary
+ * path starts from the beginning (stage, then the lock again). */
+static bool long_miss(struct cpu *c, int guard, unsigned long flags)
+{
+    count(&stats[c->id].misses[guard]);
+    spin_unlock_irqrestore(&sched_lock, flags);
+    return false;
 }
 
 bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long *ret)
 {
-    if (!READ_ONCE(fastpath_on))
+    if (!READ_ONCE(fastpath_on) || too_long(args))
         return false;
-    if (long_stage_failed(args, self, ret))
-        return true;
     struct endpoint *ep;
     uintptr_t badge;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct cpu *c = arch_this_cpu(); /* IRQs off: no need of this_cpu()'s check */
     struct thread *me = c->sched.current;
     int guard = call_guards(c, me, h, &ep, &badge);
-    guard = long_guard(guard, args, guard < 0 ? ep->recvs.head : NULL);
+    guard = long_words_guard(guard, args, me, guard < 0 ? ep->recvs.head : NULL);
+    if (guard >= 0 && IPC_TAG_LEN(args->a[1]))
+        return long_miss(c, guard, flags);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_call_locked(me, h);
@@ -262,7 +264,7 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
     }
     count(&stats[c->id].hits);
     struct thread *server = queue_pop(&ep->recvs);
-    deliver_direct(me, server, args, (long)badge);
+    deliver_direct(server, args, (long)badge);
     server->ipc.caller = me;
     me->ipc.state = IPC_REPLY_WAIT;
     me->ipc.ep = NULL;
@@ -296,16 +298,16 @@ static inline __attribute__((always_inline)) int reply_guards(struct cpu *c, str
 
 bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self, long *ret)
 {
-    if (!READ_ONCE(fastpath_on))
+    if (!READ_ONCE(fastpath_on) || too_long(args))
         return false;
-    if (long_stage_failed(args, self, ret))
-        return true;
     struct endpoint *ep;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
     struct cpu *c = arch_this_cpu(); /* IRQs off: no need of this_cpu()'s check */
     struct thread *me = c->sched.current;
     int guard = reply_guards(c, me, h, &ep);
-    guard = long_guard(guard, args, guard < 0 ? me->ipc.caller : NULL);
+    guard = long_words_guard(guard, args, me, me->ipc.caller);
+    if (guard >= 0 && IPC_TAG_LEN(args->a[1]))
+        return long_miss(c, guard, flags);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_reply_recv_locked(me, h);
@@ -317,7 +319,7 @@ bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self
     struct thread *client = me->ipc.caller;
     me->ipc.caller = NULL;
     client->ipc.replier = NULL;
-    deliver_direct(me, client, args, 0);
+    deliver_direct(client, args, 0);
     me->ipc.done = false;
     me->ipc.state = IPC_RECV_WAIT;
     me->ipc.ep = ep;

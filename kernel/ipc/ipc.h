@@ -88,11 +88,6 @@ void ipc_thread_exit_locked(struct thread *t);
  * (types.h): before self stages new ones, and before it ends. Preemptible,
  * sched_lock not held. */
 void ipc_loan_wait(struct thread *self);
-/* The message in a call's arguments 1-5, and its extra words from self's
- * buffer, into self's slot (sys_ipc.c): 0, -EINVAL past IPC_BUF_WORDS,
- * -EFAULT with no buffer or a bad one. Preemptible, sched_lock not held. */
-struct sysargs;
-long ipc_stage(struct thread *self, const struct sysargs *args);
 /* Every copy of extra message words the kernel makes counts its words
  * here; ipc_words_copied() is the sum over the CPUs (SYS_debug_stats). */
 void ipc_count_copied(size_t n);

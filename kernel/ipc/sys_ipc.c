@@ -55,10 +55,10 @@ void ipc_loan_wait(struct thread *self)
         sched_yield(); /* the receivers were woken: they copy, then let go */
 }
 
-/* (ipc.h) The message in arguments 1-5 (and the buffer) into self's slot.
- * Its extra words overwrite the last message's only once no receiver still
+/* The message in arguments 1-5 (and the buffer) into self's slot. Its
+ * extra words overwrite the last message's only once no receiver still
  * copies from them. */
-long ipc_stage(struct thread *self, const struct sysargs *args)
+static long stage(struct thread *self, const struct sysargs *args)
 {
     struct ipc_msg *m = &self->ipc.msg;
     size_t n = IPC_TAG_LEN(args->a[1]);
@@ -174,14 +174,14 @@ long sys_ipc_call(const struct sysargs *args)
     if (ipc_fast_call(handle_arg(args->a[0]), args, &self, &ret))
         return unstage(self, ret);
     self = current_thread();
-    long err = ipc_stage(self, args);
+    long err = stage(self, args);
     return err ? err : unstage(self, endpoint_call(self, handle_arg(args->a[0])));
 }
 
 long sys_ipc_send(const struct sysargs *args)
 {
     struct thread *self = current_thread();
-    long err = ipc_stage(self, args);
+    long err = stage(self, args);
     return err ? err : endpoint_send(self, handle_arg(args->a[0]));
 }
 
@@ -198,7 +198,7 @@ long sys_ipc_reply_recv(const struct sysargs *args)
     if (ipc_fast_reply_recv(handle_arg(args->a[0]), args, &self, &ret))
         return unstage(self, ret);
     self = current_thread();
-    long err = ipc_stage(self, args);
+    long err = stage(self, args);
     return err ? err : unstage(self, endpoint_reply_recv(self, handle_arg(args->a[0])));
 }
 
