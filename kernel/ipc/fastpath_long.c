@@ -31,11 +31,11 @@
 #define SPAN_PAGES 2
 
 /* Where the bytes [va, va + len) of `as` are in the direct map: up to two
- * pieces, split at the page boundary; false if a page is not mapped with
- * every bit of `need` or is device memory. as->lock held. */
-static bool resolve(struct aspace *as, uintptr_t va, size_t len, unsigned need,
-                    unsigned char *piece[SPAN_PAGES])
+ * pieces, split at the page boundary; false if a page is not the user's to
+ * read and write, or is device memory. as->lock held. */
+static bool resolve(struct aspace *as, uintptr_t va, size_t len, unsigned char *piece[SPAN_PAGES])
 {
+    const unsigned need = VM_USER | VM_READ | VM_WRITE;
     if (va >= USER_TOP || len > USER_TOP - va)
         return false;
     uintptr_t page = va & ~(uintptr_t)(PAGE_SIZE - 1);
@@ -51,6 +51,22 @@ static bool resolve(struct aspace *as, uintptr_t va, size_t len, unsigned need,
         piece[i] = (unsigned char *)page_va(pa);
     }
     return true;
+}
+
+/* t's whole buffer in the direct map, looked up again only if it moved
+ * or its address space has unmapped anything since. as->lock held. */
+static unsigned char *const *buffer_pieces(struct aspace *as, struct thread *t)
+{
+    struct ipc_buf_map *m = &t->ipc.buf_map;
+    uintptr_t va = t->ipc.ubuf;
+    if (m->va == va && m->gen == as->unmaps)
+        return m->piece;
+    m->va = 0;
+    if (!resolve(as, va, IPC_BUF_WORDS * sizeof(uint64_t), m->piece))
+        return NULL;
+    m->va = va;
+    m->gen = as->unmaps;
+    return m->piece;
 }
 
 /* n words, eight at a time: no memcpy call, no byte loop (both ends are
@@ -94,21 +110,20 @@ static void copy_spans(unsigned char *const dst[SPAN_PAGES], uintptr_t dva,
 }
 
 /* (fastpath_long.h) Each lock only tried: see the top of this file. */
-bool ipc_fast_copy_long_locked(const struct thread *from, const struct thread *to, size_t n)
+bool ipc_fast_copy_long_locked(struct thread *from, struct thread *to, size_t n)
 {
     struct aspace *sas = &from->task->as, *das = &to->task->as;
     uintptr_t sva = from->ipc.ubuf, dva = to->ipc.ubuf;
-    size_t len = n * sizeof(uint64_t);
-    unsigned char *src[SPAN_PAGES], *dst[SPAN_PAGES];
     if (!sva || !dva || !spin_trylock_irqs_off(&sas->lock))
         return false;
     bool two = das != sas; /* threads of one program share one */
     bool ok = false;
     if (!two || spin_trylock_irqs_off(&das->lock)) {
-        ok = resolve(sas, sva, len, VM_USER | VM_READ, src) &&
-             resolve(das, dva, len, VM_USER | VM_WRITE, dst);
+        unsigned char *const *src = buffer_pieces(sas, from);
+        unsigned char *const *dst = src ? buffer_pieces(das, to) : NULL;
+        ok = dst != NULL;
         if (ok) {
-            copy_spans(dst, dva, src, sva, len);
+            copy_spans(dst, dva, src, sva, n * sizeof(uint64_t));
             ipc_count_copied(n);
         }
         if (two)

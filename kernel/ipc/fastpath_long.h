@@ -11,11 +11,11 @@
 struct thread;
 
 /* sched_lock held, IRQs off. The n extra words (1..IPC_BUF_WORDS) from
- * from's buffer into to's, both threads' buffers set: true if copied;
- * false, with nothing written, if a page of either is not mapped as it
- * must be (readable / writable by user mode, RAM) or an address space is
+ * from's buffer into to's: true if copied; false, with nothing written, if
+ * either has no buffer, a page of either is not mapped as ipc_set_buffer
+ * requires (the user's to read and write, RAM) or an address space is
  * busy: the ordinary path then copies through from's slot and gives the
- * errors. */
-bool ipc_fast_copy_long_locked(const struct thread *from, const struct thread *to, size_t n);
+ * errors. Keeps where each buffer is (ipc_thread.buf_map). */
+bool ipc_fast_copy_long_locked(struct thread *from, struct thread *to, size_t n);
 
 #endif

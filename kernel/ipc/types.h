@@ -45,6 +45,15 @@ enum ipc_wait {
  * and slot to user buffer; the sender stages nothing new over them, and
  * does not end, until every receiver has let go (ipc_loan_wait).
  */
+/* Where the fastpath found a thread's buffer in the direct map
+ * (kernel/ipc/fastpath_long.c): at most two pieces, valid while ubuf is
+ * still va and its address space's unmap count still gen. */
+struct ipc_buf_map {
+    uintptr_t va;
+    unsigned long gen;
+    unsigned char *piece[2];
+};
+
 struct ipc_thread {
     enum ipc_wait state;
     struct endpoint *ep;    /* SEND_WAIT, RECV_WAIT: the endpoint it is queued on */
@@ -65,6 +74,7 @@ struct ipc_thread {
      * lets go. */
     struct thread *lender;
     unsigned lent; /* receivers still copying from this slot's extra words (atomic) */
+    struct ipc_buf_map buf_map; /* sched_lock and the address space's lock */
     struct ipc_msg msg;
 };
 

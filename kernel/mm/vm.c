@@ -142,6 +142,7 @@ static uintptr_t unmap_batch(struct aspace *as, uintptr_t va, uintptr_t end, boo
         freed[n++] = arch_pte_addr(*e) | !!(arch_pte_prot(*e) & VM_DEVICE);
         *e = 0;
     }
+    as->unmaps += n > 0;
     if (n > 0 && as->user)
         arch_tlb_shootdown(asid_of(as), start, va - start);
     else if (n > 0)
@@ -216,6 +217,7 @@ int aspace_create(struct aspace *as)
     as->user = true;
     as->lock = (struct spinlock)SPINLOCK_INIT;
     as->asid = 0; /* none yet: the first activation gives it one */
+    as->unmaps = 0;
     user_spaces_exist = true;
     arch_aspace_init(table(as->root), table(kernel_aspace.root));
     return 0;

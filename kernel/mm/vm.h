@@ -30,6 +30,10 @@ struct aspace {
     bool user;     /* user address space (lower half) or the kernel's */
     struct spinlock lock;
     uint64_t asid; /* its ASID, tagged with the generation it is of (kernel/mm/asid.c) */
+    /* Bumped under lock by every unmap that removed a page: a translation
+     * read under lock at count n still holds while the count is n (the
+     * IPC fastpath keeps its threads' buffers' so: kernel/ipc/fastpath_long.c). */
+    unsigned long unmaps;
 };
 
 extern struct aspace kernel_aspace;

@@ -711,16 +711,21 @@ static unsigned long *heap_page(void)
     return sys_brk(start + PAGE) == start + PAGE ? (unsigned long *)start : NULL;
 }
 
-/* A sender whose buffer was unmapped after ipc_set_buffer: the fastpath's
- * copy misses, the ordinary path's staging fails: -EFAULT, nothing
- * delivered, and the server serves on. */
+/* A sender whose buffer was unmapped after ipc_set_buffer, once a long
+ * call from it went through (the fastpath keeps where the buffer is): the
+ * fastpath's copy misses, the ordinary path's staging fails: -EFAULT,
+ * nothing delivered, and the server serves on. */
 static void test_long_bad_sender_buffer(int h)
 {
     unsigned long *page = heap_page();
     bool ok = page && ipc_set_buffer(page) == 0;
+    struct ipc_msg m = msg(L_ECHO, IPC_BUF_WORDS, 1, 2, 3, 4);
+    for (unsigned long i = 0; ok && i < IPC_BUF_WORDS; i++)
+        page[i] = i;
+    ok = ok && ipc_call(h, &m) == 0 && page[IPC_BUF_WORDS - 1] == ~(IPC_BUF_WORDS - 1ul);
     if (page)
         sys_brk(page);
-    struct ipc_msg m = msg(L_ECHO, IPC_BUF_WORDS, 1, 2, 3, 4);
+    m = msg(L_ECHO, IPC_BUF_WORDS, 1, 2, 3, 4);
     struct fast before = fast_now();
     long r = ipc_call(h, &m);
     struct fast f = fast_since(before);
@@ -734,7 +739,8 @@ static void test_long_bad_sender_buffer(int h)
 static struct {
     int e;
     unsigned long *bad;
-    volatile long first, second;
+    volatile long first, good, second;
+    volatile bool good_words;
     volatile int ready, done;
 } nb;
 
@@ -746,9 +752,12 @@ static void nobuf_server(void *arg)
     struct ipc_msg m;
     nb.ready = 1;
     nb.first = ipc_recv(nb.e, &m); /* the long call is refused: a short one comes */
-    ipc_set_buffer(nb.bad);        /* mapped until that call's caller unmaps it */
+    ipc_set_buffer(nb.bad);        /* mapped until the caller unmaps it */
     m = msg(L_ECHO, 0, 7, 0, 0, 0);
-    nb.second = ipc_reply_recv(nb.e, &m); /* the long call arrives: its words cannot */
+    nb.good = ipc_reply_recv(nb.e, &m); /* a long call arrives, into nb.bad */
+    nb.good_words = nb.good == 0 && nb.bad[IPC_BUF_WORDS - 1] == 0x77;
+    m = msg(L_ECHO, 0, 9, 0, 0, 0);
+    nb.second = ipc_reply_recv(nb.e, &m); /* the next, once unmapped: its words cannot */
     m = msg(L_ECHO, 0, 8, 0, 0, 0);
     ipc_reply_recv(nb.e, &m); /* answered all the same; then the handle is closed */
     nb.done = 1;
@@ -770,6 +779,8 @@ static void long_receiver_calls(void)
     lr.refused_c = fast_since(before);
     m = msg(L_ECHO, 0, 1, 0, 0, 0);
     lr.short_ok = ipc_call(nb.e, &m) == 0 && m.w[0] == 7;
+    m = msg(L_ECHO, IPC_BUF_WORDS, 1, 2, 3, 4);
+    lr.short_ok = lr.short_ok && ipc_call(nb.e, &m) == 0 && m.w[0] == 9;
     sys_brk(nb.bad); /* the server's buffer is gone */
     m = msg(L_ECHO, IPC_BUF_WORDS, 1, 2, 3, 4);
     before = fast_now();
@@ -785,9 +796,14 @@ static void long_receiver_calls(void)
 static void test_long_receivers(void)
 {
     static char stack[STACK_SIZE] __attribute__((aligned(16)));
+    static unsigned long buf[IPC_BUF_WORDS];
+    for (unsigned long i = 0; i < IPC_BUF_WORDS; i++)
+        buf[i] = 0x77;
+    ipc_set_buffer(buf);
     nb.e = endpoint_create();
     nb.bad = heap_page();
-    nb.first = nb.second = 1;
+    nb.first = nb.good = nb.second = 1;
+    nb.good_words = false;
     nb.ready = nb.done = 0;
     int tid = nb.bad ? thread_create(nobuf_server, NULL, stack, STACK_SIZE) : -1;
     for (int i = 0; i < 5000 && tid >= 0 && !nb.ready; i++)
@@ -797,6 +813,7 @@ static void test_long_receivers(void)
     KTAP_EXPECT_EQ(lr.refused, -EMSGSIZE, "ipc.fastpath_long_receiver_without_buffer_error");
     expect(lr.refused_c, 0, IPC_FAST_LONG, 1, "ipc.fastpath_long_message_falls_back");
     KTAP_EXPECT_EQ(nb.first, 0, "ipc.fastpath_long_receiver_without_buffer_unaffected");
+    ktap_check(nb.good == 0 && nb.good_words, "ipc.fastpath_long_receiver_buffer_words");
     KTAP_EXPECT_EQ(nb.second, -EFAULT, "ipc.fastpath_long_receiver_bad_buffer_error");
     ktap_check(lr.short_ok && lr.answered, "ipc.fastpath_long_receiver_bad_buffer_answers");
     expect(lr.bad_c, 1, IPC_FAST_LONG, 1, "ipc.fastpath_long_receiver_bad_buffer_falls_back");
