@@ -47,7 +47,6 @@ static inline __attribute__((always_inline)) void spin_unlock_irqrestore(struct 
     arch_irq_restore(flags);
 }
 
-
 /* With IRQs already off and preemption already held (under another lock):
  * take l only if it is free, never wait; true if taken. Whoever takes it so
  * cannot deadlock on it, whatever order others take their locks in. */

@@ -224,8 +224,7 @@ static bool too_long(const struct sysargs *args)
  * words copied from self's buffer into to's (fastpath_long.c), or nothing
  * written and IPC_FAST_LONG. */
 static inline __attribute__((always_inline)) int
-long_words_guard(int guard, const struct sysargs *args, struct thread *self,
-                 struct thread *to)
+long_words_guard(int guard, const struct sysargs *args, struct thread *self, struct thread *to)
 {
     size_t n = IPC_TAG_LEN(args->a[1]);
     if (guard >= 0 || n == 0)

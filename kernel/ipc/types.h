@@ -73,7 +73,7 @@ struct ipc_thread {
      * slot, which this thread copies them out of (sys_ipc.c unstage), then
      * lets go. */
     struct thread *lender;
-    unsigned lent; /* receivers still copying from this slot's extra words (atomic) */
+    unsigned lent;              /* receivers still copying from this slot's extra words (atomic) */
     struct ipc_buf_map buf_map; /* sched_lock and the address space's lock */
     struct ipc_msg msg;
 };
