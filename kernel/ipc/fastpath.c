@@ -229,7 +229,10 @@ long_words_guard(int guard, const struct sysargs *args, struct thread *self, str
     size_t n = IPC_TAG_LEN(args->a[1]);
     if (guard >= 0 || n == 0)
         return guard;
-    return ipc_fast_copy_long_locked(self, to, n) ? -1 : IPC_FAST_LONG;
+    if (!ipc_fast_copy_long_locked(self, to, n))
+        return IPC_FAST_LONG;
+    ipc_count_copied(n);
+    return -1;
 }
 
 /* A long message missed: its words were never staged, so the ordinary

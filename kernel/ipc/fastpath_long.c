@@ -23,7 +23,6 @@
  */
 #include "kernel/ipc/fastpath_long.h"
 
-#include "kernel/ipc/ipc.h"
 #include "kernel/mm/vm.h"
 #include "kernel/sched/sched.h"
 #include "kernel/task.h"
@@ -101,8 +100,6 @@ bool ipc_fast_copy_long_locked(struct thread *from, struct thread *to, size_t n)
         /* The sender's buffer only looked up: mapped until the unlock. */
         unsigned char *const *dst = buffer_pieces(sas, from) ? buffer_pieces(das, to) : NULL;
         ok = dst && copy_in(dst, dva, sva, n * sizeof(uint64_t));
-        if (ok)
-            ipc_count_copied(n);
         if (two)
             spin_unlock_irqs_off(&das->lock);
     }
