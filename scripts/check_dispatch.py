@@ -121,6 +121,18 @@ UNMASKS = {
     "riscv64": lambda m, o: m in ("csrs", "csrsi", "csrw", "csrwi", "csrrs", "csrrsi", "csrrw",
                                   "csrrwi") and "sstatus" in o,
 }
+# Per arch, the callee-saved registers the IPC table entries
+# (arch/<arch>/ipc_entry.S) store into the trapframe as they find them, for
+# the fastpath's return straight to user mode (docs/ipc.md): a dispatch copy
+# the kernel lets resume directly must not name one of them before its
+# handler call (it would have saved and reused it).
+#   arm64: x20-x28 (or their w halves). x19 is not among them: el0_svc
+#   stores it with x18 (vectors.S, SAVE_X2_X19), so a copy may use it (hw
+#   does); x29 is read from the copy's frame record, which the prologue
+#   makes before anything else.
+IPC_ENTRY_KEEPS = {
+    "arm64": re.compile(r"\b[xw]2[0-8]\b"),
+}
 CALL_SITE = "arch_syscall_call_site"
 FUNC = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 REF = re.compile(r"<([\w.]+)(?:\+0x[0-9a-f]+)?>")
