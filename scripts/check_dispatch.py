@@ -131,18 +131,6 @@ UNMASKS = {
     "riscv64": lambda m, o: m in ("csrs", "csrsi", "csrw", "csrwi", "csrrs", "csrrsi", "csrrw",
                                   "csrrwi") and "sstatus" in o,
 }
-# Per arch, the callee-saved registers the IPC table entries
-# (arch/<arch>/ipc_entry.S) store into the trapframe as they find them, for
-# the fastpath's return straight to user mode (docs/ipc.md): a dispatch copy
-# the kernel lets resume directly must not name one of them before its
-# handler call (it would have saved and reused it).
-#   arm64: x20-x28 (or their w halves). x19 is not among them: el0_svc
-#   stores it with x18 (vectors.S, SAVE_X2_X19), so a copy may use it (hw
-#   does); x29 is read from the copy's frame record, which the prologue
-#   makes before anything else.
-IPC_ENTRY_KEEPS = {
-    "arm64": re.compile(r"\b[xw]2[0-8]\b"),
-}
 CALL_SITE = "arch_syscall_call_site"
 FUNC = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 REF = re.compile(r"<([\w.]+)(?:\+0x[0-9a-f]+)?>")
@@ -413,6 +401,14 @@ NOT_DIRECT = {"counter", "crng16", "task", "hw", "siphash"}
 # `push %rbp; mov %rsp,%rbp` as the first two instructions, so that [rbp]
 # is the user's rbp (ipc_entry.S: `mov (%rbp), %rax`).
 X86_SAVED = re.compile(r"%(rbx|ebx|bx|bl|r1[2-5][dwb]?)$")
+#
+# arm64 (AAPCS64: x19-x29 are callee-saved): a save is a store (str, stp,
+# stur, ...) of one of x20-x28 or its w half. x19 may be saved and used:
+# el0_svc stores the user's x19 in the trapframe with x18 (vectors.S,
+# SAVE_X2_X19), so ipc_entry.S leaves it alone (hw's copy saves it). The
+# record is `stp x29, x30, [sp, #-N]!; mov x29, sp` as the first two
+# instructions, so that [x29] is the user's x29 (ipc_entry.S: `ldr x9, [x29]`).
+ARM64_SAVED = re.compile(r"[xw]2[0-8]")
 CALLEE_SAVED = {
     "x86_64": dict(
         saves=lambda m, o: next((r.group(1) for r in [X86_SAVED.match(o.split(",")[0])]
@@ -421,7 +417,13 @@ CALLEE_SAVED = {
         record=lambda insns: [f"{mn} {o}" for _, mn, o, _ in insns[:2]]
         == ["push %rbp", "mov %rsp,%rbp"],
     ),
-    "arm64": None,  # arm64's ipc_entry.S: its registers and frame record here
+    "arm64": dict(
+        saves=lambda m, o: next((r for r in o.split("[")[0].replace(" ", "").split(",")
+                                 if ARM64_SAVED.fullmatch(r)), None) if m.startswith("st") else None,
+        record=lambda insns: len(insns) >= 2 and re.fullmatch(
+            r"stp x29, x30, \[sp, #-\d+\]!", f"{insns[0][1]} {insns[0][2]}") is not None
+        and f"{insns[1][1]} {insns[1][2]}" == "mov x29, sp",
+    ),
     "riscv64": None,  # riscv64's ipc_entry.S: its registers and frame record here
 }
 
