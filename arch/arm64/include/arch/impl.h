@@ -396,6 +396,16 @@ static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
         tf->x[1 + i] = w[i];
 }
 
+/* The system call's result, x0, into the frame: for a thread resumed
+ * straight from it (arch_switch_to_user, switch.S). */
+static inline void arch_sc_set_result(struct trapframe *tf, long r)
+{
+    tf->x[0] = (uint64_t)r;
+}
+/* arch_switch_to_user (switch.S) and ipc_entry.S are here: the IPC fastpath
+ * may resume a partner straight from its trapframe (arch/arch.h). */
+#define ARCH_HAS_SWITCH_TO_USER 1
+
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {
     return tf->elr;
