@@ -355,6 +355,13 @@ static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
         tf->x[11 + i] = w[i];
 }
 
+/* A system call's result, for a thread resumed straight from its frame
+ * (arch_switch_to_user): a0, which every way back to U mode reloads. */
+static inline void arch_sc_set_result(struct trapframe *tf, long r)
+{
+    tf->a0 = (uint64_t)r;
+}
+
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {
     return tf->sepc;
