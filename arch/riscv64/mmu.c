@@ -88,6 +88,20 @@ void arch_asid_enable(void)
     asids_on = true;
 }
 
+/* FENCE.I if code was written since this hart's last one (smp.c explains).
+ * IRQs off (arch_aspace_activate's only caller is the switch), so the hart
+ * is read straight from tp: no call, no this_cpu() check, and
+ * arch_aspace_activate stays a leaf without a frame. */
+static inline void icache_catch_up(void)
+{
+    struct arch_cpu *a = &arch_this_cpu()->arch;
+    uint64_t writes = __atomic_load_n(&riscv_icache_writes, __ATOMIC_ACQUIRE);
+    if (a->icache_writes_seen != writes) {
+        __asm__ volatile("fence.i" : : : "memory");
+        a->icache_writes_seen = writes;
+    }
+}
+
 /* need_flush with ASIDs: every ASID, so SFENCE.VMA x0, x0 (global entries go
  * too: no form keeps them for every ASID at once). After the satp write:
  * stale entries of a reused ASID must not survive into its new use. */
@@ -99,18 +113,7 @@ void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
         __asm__ volatile("sfence.vma zero, zero" : : : "memory");
     else if (need_flush)
         __asm__ volatile("sfence.vma zero, %0" : : "r"(0ul) : "memory"); /* ASID 0, not global */
-    riscv_icache_catch_up();
-}
-
-/* FENCE.I if code was written since this hart's last one (smp.c explains). */
-void riscv_icache_catch_up(void)
-{
-    struct arch_cpu *a = &this_cpu()->arch;
-    uint64_t writes = __atomic_load_n(&riscv_icache_writes, __ATOMIC_ACQUIRE);
-    if (a->icache_writes_seen != writes) {
-        __asm__ volatile("fence.i" : : : "memory");
-        a->icache_writes_seen = writes;
-    }
+    icache_catch_up();
 }
 
 /*

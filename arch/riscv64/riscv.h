@@ -102,9 +102,9 @@ void riscv_time_init(const struct fdt *f, uint32_t boot_hart);
 uint64_t riscv_kernel_root(void);
 /* cpu.c: let user mode read the cycle, time and instret counters (every hart). */
 void riscv_counters_init(void);
-/* Code writes so far (smp.c); FENCE.I on this hart if it has not seen them all. */
+/* Code writes so far (smp.c); a hart that has not seen them all runs FENCE.I
+ * at its next address space switch (mmu.c). */
 extern uint64_t riscv_icache_writes;
-void riscv_icache_catch_up(void);
 /* smp.c: where a started hart arrives from start.S. */
 __noreturn void riscv_secondary_main(struct cpu *c);
 /* power.c: find the sifive,test0 exit device (f may be NULL). */
