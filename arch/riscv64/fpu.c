@@ -37,10 +37,12 @@
 #define FS_CLEAN   (2ul << 13)
 #define FS_DIRTY   (3ul << 13)
 
-static void fs_set(unsigned long fs)
+/* fs is a constant at every call: Off needs only the clear. */
+static inline void fs_set(unsigned long fs)
 {
     csr_clear(sstatus, SSTATUS_FS & ~fs);
-    csr_set(sstatus, fs);
+    if (fs != FS_OFF)
+        csr_set(sstatus, fs);
 }
 
 /* The assembler is told about the D extension only here: nothing else in
