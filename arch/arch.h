@@ -35,6 +35,7 @@ struct trapframe;
 struct cpu;
 struct fdt;
 struct arch_fpu; /* impl.h: a user thread's saved FP/SIMD registers */
+struct sysargs;  /* kernel/syscall/syscall.h: a system call's arguments */
 
 /* Page protections for arch_pte_leaf (kernel/mm/vm.h uses them). */
 #define VM_READ   0x01
@@ -297,6 +298,32 @@ void arch_set_kernel_stack(uintptr_t top);
  * argument registers arg0 and arg1, IRQs on. Current thread's stack. */
 __noreturn void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1);
 
+/*
+ * The IPC fastpath's return straight to user mode (docs/ipc.md, "Straight
+ * back to user mode"), where impl.h defines ARCH_HAS_SWITCH_TO_USER 1; the
+ * kernel uses none of the four below otherwise.
+ *
+ * arch_ipc_call_entry and arch_ipc_reply_recv_entry (arch/<arch>/ipc_entry.S)
+ * are SYS_ipc_call's and SYS_ipc_reply_recv's slots of the system call
+ * table. args points into the trapframe (arch_sc_args(tf)). Each stores the
+ * user's callee-saved registers into their slots of that trapframe (the
+ * system call entries leave them in the registers), the frame pointer from
+ * the record the dispatch copy's prologue made (the copies that may resume
+ * directly save no other callee-saved register: scripts/check_dispatch.py),
+ * and tail-jumps to sys_ipc_call or sys_ipc_reply_recv with args unchanged.
+ */
+long arch_ipc_call_entry(const struct sysargs *args);
+long arch_ipc_reply_recv_entry(const struct sysargs *args);
+/*
+ * Save this thread's context into *save_sp as arch_context_switch does (a
+ * later arch_context_switch to it returns from this call), store 0 to *lock
+ * with release order (sched_lock's word: the caller let go of its preempt
+ * count), and leave to user mode from tf exactly as the system call exit
+ * does, every register (result and callee-saved ones included) loaded from
+ * tf. IRQs off, sched_lock held; they stay off until the return to user.
+ */
+void arch_switch_to_user(uintptr_t *save_sp, struct trapframe *tf, uint32_t *lock);
+
 /* ---- FP/SIMD state of user threads ------------------------------------ */
 
 /*
@@ -333,6 +360,10 @@ static inline struct trapframe *arch_user_frame(uintptr_t kstack_top);
  * (rsi rdx r10 r8 r9 / x1-x5 / a1-a5) beside its result: every way back to
  * user mode reloads them from the frame. Used by IPC (kernel/uapi/ipc.h). */
 static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5]);
+/* (inline, only where impl.h defines ARCH_HAS_SWITCH_TO_USER 1)
+ *   static inline void arch_sc_set_result(struct trapframe *tf, long r);
+ * Make the system call whose user registers tf holds return r: for a
+ * thread resumed by arch_switch_to_user. */
 
 /* The kernel wrote instructions at kva (a user program's code, through the
  * direct map): make instruction fetches see them (arm64 cache maintenance
@@ -425,6 +456,10 @@ void arch_print_regs(const struct trapframe *tf);
 void arch_frame_next(uintptr_t fp, uintptr_t *caller_fp, uintptr_t *ret_pc);
 
 #include <arch/impl.h>
+
+#ifndef ARCH_HAS_SWITCH_TO_USER
+#define ARCH_HAS_SWITCH_TO_USER 0 /* not yet: the IPC partners return through their frames */
+#endif
 
 /*
  * The IRQs-off tracker (make IRQSOFF=1, kernel/latency/irqsoff.c). Every

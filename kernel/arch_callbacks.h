@@ -53,6 +53,12 @@ const struct fdt *boot_fdt(void);
  * (kernel/syscall/path.c), all of which take and return the same. */
 long syscall_dispatch_off(struct trapframe *tf);
 
+/* arch_ipc_call_entry and arch_ipc_reply_recv_entry (arch/arch.h), by a
+ * tail jump once the user's callee-saved registers are in the trapframe:
+ * the IPC system calls themselves (kernel/ipc/sys_ipc.c). */
+long sys_ipc_call(const struct sysargs *args);
+long sys_ipc_reply_recv(const struct sysargs *args);
+
 /* The kernel code at `text` (and the rest of its page and the next)
  * through a writable mapping made for the patch, at an address no other
  * mapping has (every other mapping of kernel code is read-only, the direct

@@ -94,6 +94,17 @@ struct cpu {
 
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");
 
+/* Whether a return to user mode would stop (kernel/syscall/user_return.h)
+ * once sched_lock, the one lock the caller holds, is let go: return_checks
+ * less that lock's preempt count of 1 (preempt_count is the word's low
+ * half on these little-endian CPUs). A reschedule asked for counts, though
+ * a switch clears it. For the IPC fastpath's switch straight to user mode. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "return_checks' low half");
+static inline bool cpu_return_checks_but_sched_lock(const struct cpu *c)
+{
+    return c->return_checks != 1;
+}
+
 extern struct cpu cpus[MAX_CPUS];
 /* cpus[0 .. cpus_present - 1] are the CPUs the firmware described (kernel/smp.c);
  * some may have failed to start: `online` says which run. */

@@ -14,6 +14,7 @@
 #include "kernel/kstack_offset/kstack_offset.h"
 #include "kernel/panic.h"
 #include "kernel/quota.h"
+#include "kernel/syscall/path.h"
 #include "kernel/uapi/quota.h"
 #include "lib/string.h"
 
@@ -41,8 +42,10 @@ static void user_thread_start(void *unused)
 static struct thread *user_thread_create(const char *name, struct task *task)
 {
     struct thread *th = thread_create(name, user_thread_start, NULL, ALL_CPUS, task);
-    if (th)
+    if (th) {
         kstack_offset_thread_init(th);
+        th->path_epoch = syscall_path_epoch(); /* before any system call it makes */
+    }
     return th;
 }
 

@@ -55,6 +55,8 @@ x86_syscall_entry:
     .globl  arch_syscall_call_site      /* step 3: %rax = the result */
 arch_syscall_call_site:
     call    syscall_dispatch_off        /* rewritten: kernel/syscall/path.c */
+    .globl  x86_syscall_exit            /* %rsp = trapframe, %rax = result (switch.S too) */
+x86_syscall_exit:
     mov     TF_RIP(%rsp), %rcx          /* step 4 */
     movabs  $USER_TOP, %r11
     cmp     %r11, %rcx

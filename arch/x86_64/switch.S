@@ -11,6 +11,15 @@
  *   code outside the copy routines runs with user pages closed (SMAP),
  *   and no thread switches inside one.
  *
+ * void arch_switch_to_user(uintptr_t *save_sp, struct trapframe *tf, uint32_t *lock)
+ *   %rdi, %rsi, %rdx. Saves this thread as arch_context_switch does (the
+ *   same six pushes below the return address, so arch_context_switch to
+ *   *save_sp returns from this call), lets go of sched_lock (a plain store:
+ *   x86 stores are not reordered with earlier loads or stores, SDM vol. 3A
+ *   9.2.2), then leaves from tf through the SYSCALL exit (entry.S), with
+ *   rax and the callee-saved registers loaded from tf (ipc_entry.S put the
+ *   user's there). IRQs off until SYSRET/IRET loads the user's RFLAGS.
+ *
  * void x86_return_to_user(struct trapframe *tf)
  *   %rdi: a complete user trapframe. Loads it and IRETs to user mode.
  *   IRQs off on entry; the IRET restores the user's RFLAGS (IF on).
@@ -39,6 +48,26 @@ arch_context_switch:
     pop     %rbx
     pop     %rbp
     ret
+
+    .globl arch_switch_to_user
+arch_switch_to_user:
+    push    %rbp
+    push    %rbx
+    push    %r12
+    push    %r13
+    push    %r14
+    push    %r15
+    mov     %rsp, (%rdi)
+    movl    $0, (%rdx)          /* sched_lock.locked: release */
+    mov     %rsi, %rsp
+    mov     TF_RBX(%rsp), %rbx
+    mov     TF_RBP(%rsp), %rbp
+    mov     TF_R12(%rsp), %r12
+    mov     TF_R13(%rsp), %r13
+    mov     TF_R14(%rsp), %r14
+    mov     TF_R15(%rsp), %r15
+    mov     TF_RAX(%rsp), %rax
+    jmp     x86_syscall_exit
 
     .globl x86_return_to_user
 x86_return_to_user:

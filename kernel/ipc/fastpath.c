@@ -26,6 +26,7 @@
 #include "kernel/ipc/handle_lookup.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/printk.h"
+#include "kernel/syscall/path.h"
 #include "kernel/task.h"
 #include "lib/cmdline.h"
 
@@ -33,9 +34,7 @@ static bool fastpath_on = true;
 
 /* Per CPU, bumped with relaxed atomics (the LONG miss is counted before
  * the lock, maybe from a CPU the thread has just left). */
-static struct {
-    unsigned long hits, misses[IPC_FAST_GUARDS];
-} stats[MAX_CPUS];
+static struct ipc_fast_stats stats[MAX_CPUS];
 
 void ipc_fastpath_init(const char *cmdline)
 {
@@ -64,15 +63,21 @@ static void count(unsigned long *counter)
     __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }
 
-void ipc_fast_stats_locked(unsigned long *hits, unsigned long misses[IPC_FAST_GUARDS])
+static void add(unsigned long *sum, const unsigned long *counter)
 {
-    *hits = 0;
-    for (unsigned g = 0; g < IPC_FAST_GUARDS; g++)
-        misses[g] = 0;
+    *sum += __atomic_load_n(counter, __ATOMIC_RELAXED);
+}
+
+void ipc_fast_stats_locked(struct ipc_fast_stats *out)
+{
+    *out = (struct ipc_fast_stats){0};
     for (unsigned i = 0; i < MAX_CPUS; i++) {
-        *hits += __atomic_load_n(&stats[i].hits, __ATOMIC_RELAXED);
+        add(&out->hits, &stats[i].hits);
         for (unsigned g = 0; g < IPC_FAST_GUARDS; g++)
-            misses[g] += __atomic_load_n(&stats[i].misses[g], __ATOMIC_RELAXED);
+            add(&out->misses[g], &stats[i].misses[g]);
+        add(&out->direct, &stats[i].direct);
+        for (unsigned w = 0; w < IPC_DIRECT_WHYS; w++)
+            add(&out->not_direct[w], &stats[i].not_direct[w]);
     }
 }
 
@@ -130,13 +135,76 @@ static void miss(struct cpu *c, int guard, struct thread *self, const struct sys
         self->ipc.msg.regs[i] = args->a[1 + i];
 }
 
+#if ARCH_HAS_SWITCH_TO_USER
+/* Whether `to`, woken by this fastpath, may leave straight from its
+ * trapframe (docs/ipc.md, "Straight back to user mode"): it slept in the
+ * fastpath when the path owed nothing after the handler, and the way out
+ * owes nothing now either (user_return_fast's checks, but for sched_lock's
+ * count, which the switch gives back). Counted either way. */
+static inline __attribute__((always_inline)) bool resume_direct_ok(struct cpu *c,
+                                                                   const struct thread *to)
+{
+    int why = IPC_DIRECT_SLEPT_ELSEWHERE;
+    if (to->ipc.resume_direct) {
+        if (__builtin_expect(!cpu_return_checks_but_sched_lock(c) && !to->killed, 1)) {
+            count(&stats[c->id].direct);
+            return true;
+        }
+        why = IPC_DIRECT_RETURN_CHECKS;
+    } else if (to->ipc.resume_owed) {
+        why = IPC_DIRECT_EXIT_WORK;
+    }
+    count(&stats[c->id].not_direct[why]);
+    return false;
+}
+
+/* What `to`'s own way back would have done, done for it, then the switch
+ * straight to its user mode: its wait's result into its result register,
+ * its message flags cleared (unstage), the path's epoch recorded. */
+static inline __attribute__((always_inline)) void switch_to_user(struct cpu *c, struct thread *self,
+                                                                 struct thread *to)
+{
+    arch_sc_set_result(arch_user_frame(to->kstack_top), to->ipc.result);
+    to->ipc.direct = false;
+    to->ipc.resume_direct = false;
+    to->path_epoch = syscall_path_epoch();
+    sched_hand_off_to_user_locked(c, &self->ipc, to);
+}
+
+/* Hand this CPU to `to`, leaving it straight to user mode where its way
+ * out owes nothing. This thread may be resumed that way in turn if its own
+ * way out owes nothing (the copy it entered through is the one in force,
+ * and does no work after the handler: kernel/syscall/path.h). */
+static inline __attribute__((always_inline)) void hand_off(struct cpu *c, struct thread *self,
+                                                           struct thread *to)
+{
+    bool direct = syscall_path_direct_ok(self->path_epoch);
+    self->ipc.resume_direct = direct;
+    self->ipc.resume_owed = !direct;
+    if (resume_direct_ok(c, to))
+        switch_to_user(c, self, to);
+    else
+        sched_hand_off_locked(c, &self->ipc, to);
+    /* Back here the long way: switched to by arch_context_switch. */
+    self->ipc.resume_direct = false;
+    self->ipc.resume_owed = false;
+    self->path_epoch = syscall_path_epoch();
+}
+#else
+static inline __attribute__((always_inline)) void hand_off(struct cpu *c, struct thread *self,
+                                                           struct thread *to)
+{
+    sched_hand_off_locked(c, &self->ipc, to);
+}
+#endif
+
 /* Hand this CPU to `to` and wait, as endpoint.c's threads do. Back here,
  * the wait has nearly always ended (the partner answered): its result is
  * read here, and only otherwise does endpoint.c's wait go on. */
 static inline __attribute__((always_inline)) long
 hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
 {
-    sched_hand_off_locked(c, &self->ipc, to);
+    hand_off(c, self, to);
     if (__builtin_expect(self->ipc.done, 1))
         return self->ipc.result;
     return endpoint_wait_done_locked(self, NULL);

@@ -24,7 +24,13 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
 /* The same for ipc_reply_recv. */
 bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self, long *ret);
 
-/* Hits, and misses by guard (kernel/uapi/ipc.h IPC_FAST_*), of every CPU. */
-void ipc_fast_stats_locked(unsigned long *hits, unsigned long misses[IPC_FAST_GUARDS]);
+/* Of every CPU: hits, and misses by guard (kernel/uapi/ipc.h IPC_FAST_*);
+ * partners resumed straight to user mode, and those that were not, by why
+ * (IPC_DIRECT_*). */
+struct ipc_fast_stats {
+    unsigned long hits, misses[IPC_FAST_GUARDS];
+    unsigned long direct, not_direct[IPC_DIRECT_WHYS];
+};
+void ipc_fast_stats_locked(struct ipc_fast_stats *out);
 
 #endif

@@ -55,7 +55,11 @@ struct ipc_thread {
     long result;            /* what its wait ended with: a badge, 0, or -errno */
     bool done;              /* another thread has completed its wait */
     bool direct;            /* the fastpath put the message in its trapframe, not in msg */
-    uintptr_t ubuf;         /* its user buffer for extra words (ipc_set_buffer), 0 = none */
+    /* Asleep in the fastpath, whose partner may resume it straight from its
+     * trapframe (fastpath.c): its way out owes nothing. Else, if it slept
+     * there all the same, resume_owed: the path in force owed exit work. */
+    bool resume_direct, resume_owed;
+    uintptr_t ubuf; /* its user buffer for extra words (ipc_set_buffer), 0 = none */
     /* A message with extra words arrived: they are still in the lender's
      * slot, which this thread copies them out of (sys_ipc.c unstage), then
      * lets go. */

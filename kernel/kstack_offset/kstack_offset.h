@@ -95,6 +95,7 @@ LAB 4 END */
  */
 #ifndef KSTACK_OFFSET_AT_EXIT
 #define KSTACK_OFFSET_AT_EXIT(id, self) ((void)(id), (void)(self))
+#define KSTACK_OFFSET_AT_EXIT_NONE      1 /* kernel/syscall/path.c: nothing owed at exit */
 #endif
 
 /* What the command line chose: the strategy (kstack=<name>, if it is

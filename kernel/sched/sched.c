@@ -173,19 +173,15 @@ struct arch_fpu *current_user_fpu(void)
     return user_fpu(this_cpu()->sched.current);
 }
 
-/* Switch this CPU from its current thread to next (not on any run queue).
- * slice: the ticks next may run before others get a turn. Inlined into its
- * two callers, the scheduler's switch and the IPC hand-off, which then pay
- * no call and frame of their own for it on either side of the switch. */
+/* Everything a switch from prev to next (not on any run queue) does
+ * before the registers change hands: the statistics, next's state, CPU and
+ * slice (the ticks it may run before others get a turn), its address
+ * space, kernel stack and FP registers. Shared by the switch below and the
+ * switch straight to user mode (sched_hand_off_to_user_locked), so the two
+ * cannot drift apart. */
 static inline __attribute__((always_inline)) void
-switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
+switch_prepare_locked(struct cpu *c, struct thread *prev, struct thread *next, unsigned slice)
 {
-    struct thread *prev = c->sched.current;
-    c->need_resched = false;
-    if (next == prev) {
-        prev->state = THREAD_RUNNING;
-        return;
-    }
     if (next->cpu != c->id && next != c->sched.idle)
         sched_stats.migrations++;
     if (prev->state == THREAD_RUNNABLE && prev->in_syscall && prev != c->sched.idle)
@@ -201,6 +197,22 @@ switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
         aspace_activate_irqs_off(c, next_as); /* IRQs are off: sched_lock */
     arch_set_kernel_stack(next->kstack_top);
     arch_fpu_switch(user_fpu(prev), user_fpu(next));
+}
+
+/* Switch this CPU from its current thread to next (not on any run queue).
+ * slice: the ticks next may run before others get a turn. Inlined into its
+ * two callers, the scheduler's switch and the IPC hand-off, which then pay
+ * no call and frame of their own for it on either side of the switch. */
+static inline __attribute__((always_inline)) void
+switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
+{
+    struct thread *prev = c->sched.current;
+    c->need_resched = false;
+    if (next == prev) {
+        prev->state = THREAD_RUNNING;
+        return;
+    }
+    switch_prepare_locked(c, prev, next, slice);
     arch_context_switch(&prev->saved_sp, next->saved_sp);
     finish_switch(arch_this_cpu()); /* prev again, possibly on another CPU; IRQs off */
 }
@@ -424,10 +436,11 @@ long sched_sleep_killable_locked(const void *chan)
  * and may run here. `to` gets what is left of the caller's time slice, not
  * a new one: two threads that keep handing the CPU to each other still end
  * their turn at the tick, so the threads queued behind them get to run.
- * Otherwise `to` is woken the usual way. With sched_lock held.
+ * Otherwise `to` is woken the usual way. With sched_lock held. This is the
+ * bookkeeping both kinds of hand-off share, up to the switch's own.
  */
-static inline void hand_off_locked(struct cpu *c, struct thread *t, const void *chan,
-                                   struct thread *to)
+static inline __attribute__((always_inline)) void
+hand_off_prepare_locked(struct cpu *c, struct thread *t, const void *chan, struct thread *to)
 {
     BUG_ON(c->preempt_count != 1);
     sched_stats.handoffs++;
@@ -435,6 +448,12 @@ static inline void hand_off_locked(struct cpu *c, struct thread *t, const void *
     t->wake_at = 0;
     t->state = THREAD_SLEEPING;
     to->wait_chan = NULL; /* as if woken, then picked */
+}
+
+static inline void hand_off_locked(struct cpu *c, struct thread *t, const void *chan,
+                                   struct thread *to)
+{
+    hand_off_prepare_locked(c, t, chan, to);
     switch_to_locked(c, to, t->slice ? t->slice : 1);
     t->wait_chan = NULL;
 }
@@ -455,6 +474,24 @@ void sched_hand_off_locked(struct cpu *c, const void *chan, struct thread *to)
 {
     hand_off_locked(c, c->sched.current, chan, to);
 }
+
+#if ARCH_HAS_SWITCH_TO_USER
+/* hand_off_locked with `to` leaving for user mode from its trapframe: the
+ * preempt count sched_lock gave is dropped here and the lock word by
+ * arch_switch_to_user, once this thread's registers are saved (its C
+ * frames and the lock then belong to whoever switches back to it). */
+void sched_hand_off_to_user_locked(struct cpu *c, const void *chan, struct thread *to)
+{
+    struct thread *t = c->sched.current;
+    hand_off_prepare_locked(c, t, chan, to);
+    c->need_resched = false;
+    switch_prepare_locked(c, t, to, t->slice ? t->slice : 1);
+    c->preempt_count--;
+    arch_switch_to_user(&t->saved_sp, arch_user_frame(to->kstack_top), &sched_lock.locked);
+    finish_switch(arch_this_cpu()); /* t again, switched to the usual way; IRQs off */
+    t->wait_chan = NULL;
+}
+#endif
 
 /* Make a sleeping thread runnable now (its task is being killed, say). */
 void sched_wake_thread_locked(struct thread *t)

@@ -52,6 +52,10 @@ struct thread {
     bool killed;       /* its task is exiting: leave at the next return to user */
     bool in_syscall;   /* switched out inside a system call (statistics) */
     bool last_of_task; /* dying as its task's last thread: the task ends after the switch */
+    /* The system call path's epoch (kernel/syscall/path.h) when it was
+     * created or last left through the IPC fastpath: at most the epoch its
+     * current system call entered at (docs/ipc.md, "Straight back to user mode"). */
+    unsigned path_epoch;
     void (*entry)(void *);
     void *arg;
     struct {
@@ -128,6 +132,12 @@ static inline __attribute__((always_inline)) bool sched_can_hand_off_locked(stru
            to != c->sched.current;
 }
 void sched_hand_off_locked(struct cpu *c, const void *chan, struct thread *to);
+/* The same hand-off, but `to` leaves straight to user mode from its
+ * trapframe (arch_switch_to_user) instead of returning through its own
+ * kernel frames: the caller has checked that they owe nothing and written
+ * what they would have (kernel/ipc/fastpath.c). Returns when the caller is
+ * switched to again, as sched_hand_off_locked does. */
+void sched_hand_off_to_user_locked(struct cpu *c, const void *chan, struct thread *to);
 /* Wake every thread sleeping on chan. With sched_lock held. */
 void sched_wakeup_locked(const void *chan);
 /* Wake one sleeping thread whatever it waits for. With sched_lock held. */

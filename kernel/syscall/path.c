@@ -21,6 +21,7 @@
 static unsigned strategy = KSTACK_OFF; /* what the call site calls: */
 static bool timed;                     /* syscall_paths[strategy][timed], */
 static bool erase;                     /* or syscall_erasing_wrapper (erase.c), which calls that */
+unsigned syscall_path_state;           /* epoch << 1 | owes exit work (path.h) */
 
 long syscall_erasing_wrapper(struct trapframe *tf);
 
@@ -29,6 +30,18 @@ struct change {
     int timed;    /* 0 or 1, or -1: as it is */
     int erase;    /* 0 or 1, or -1: as it is */
 };
+
+/* Whether the copy in force does work after the handler that a thread
+ * resumed straight to user mode would skip (path.h). */
+static bool owes_exit_work(void)
+{
+#ifndef KSTACK_OFFSET_AT_EXIT_NONE
+    return true; /* a lab's KSTACK_OFFSET_AT_EXIT (kstack_offset.h) */
+#endif
+    bool exit_update = strategy == KSTACK_COUNTER || strategy == KSTACK_CRNG16 ||
+                       strategy == KSTACK_TASK; /* draw.h: kstack_exit */
+    return timed || erase || exit_update || CONFIG_IRQSOFF;
+}
 
 /* Every other CPU stopped: the choice and the call site change together. */
 static void rewrite(void *arg)
@@ -44,6 +57,8 @@ static void rewrite(void *arg)
     if (!arch_text_patch_call(arch_syscall_call_site, target))
         panic("syscall: cannot rewrite the entry code's call at %p",
               (void *)arch_syscall_call_site);
+    unsigned epoch = (syscall_path_state >> 1) + 1;
+    WRITE_ONCE(syscall_path_state, epoch << 1 | owes_exit_work());
 }
 
 void syscall_path_init(struct kstack_boot boot)

@@ -35,4 +35,27 @@ syscall_path_fn syscall_path_in_force(void);
 unsigned syscall_path_strategy(void);
 bool syscall_path_timed(void);
 
+/*
+ * The IPC fastpath's question (docs/ipc.md, "Straight back to user mode"):
+ * may a thread that entered its system call at or after path epoch
+ * `thread_epoch` skip the rest of its dispatch copy? One word answers it:
+ * syscall_path_state is the epoch, which every rewrite bumps, shifted left
+ * by one, with bit 0 set while the path in force owes work after the
+ * handler (timed, erasing, a strategy that updates at exit, the IRQs-off
+ * tracker, a lab's KSTACK_OFFSET_AT_EXIT). Equal to thread_epoch << 1: the
+ * path owes nothing, and no rewrite came since the thread recorded the
+ * epoch, so the copy it entered through is the one in force. IRQs off.
+ */
+extern unsigned syscall_path_state;
+static inline bool syscall_path_direct_ok(unsigned thread_epoch)
+{
+    return READ_ONCE(syscall_path_state) == thread_epoch << 1;
+}
+/* The epoch now, for a thread to record (at its creation, and whenever it
+ * leaves through the fastpath): a bound below the epoch of its next entry. */
+static inline unsigned syscall_path_epoch(void)
+{
+    return READ_ONCE(syscall_path_state) >> 1;
+}
+
 #endif

@@ -76,7 +76,15 @@ long sys_debug_stats(const struct sysargs *args)
     st.ipc_handoffs = sched_stats.handoffs;
     st.user_access_ticks = sched_stats.user_access_ticks;
     st.ipc_fastpath = ipc_fastpath_enabled();
-    ipc_fast_stats_locked(&st.ipc_fast_hits, st.ipc_fast_misses);
+    struct ipc_fast_stats fast;
+    ipc_fast_stats_locked(&fast);
+    st.ipc_fast_hits = fast.hits;
+    for (unsigned g = 0; g < IPC_FAST_GUARDS; g++)
+        st.ipc_fast_misses[g] = fast.misses[g];
+    st.ipc_direct_built = ARCH_HAS_SWITCH_TO_USER;
+    st.ipc_direct_resumes = fast.direct;
+    for (unsigned w = 0; w < IPC_DIRECT_WHYS; w++)
+        st.ipc_direct_not[w] = fast.not_direct[w];
     st.ipc_words_copied = ipc_words_copied();
     spin_unlock_irqrestore(&sched_lock, flags);
     for (unsigned i = 0; i < MAX_CPUS && i < ARRAY_SIZE(st.ticks); i++)

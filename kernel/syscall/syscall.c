@@ -85,10 +85,15 @@ static const syscall_fn syscall_table[NR_SYSCALLS + 1] = {
     [SYS_notify_create] = sys_notify_create,
     [SYS_handle_mint] = sys_handle_mint,
     [SYS_handle_close] = sys_handle_close,
+#if ARCH_HAS_SWITCH_TO_USER /* the user's callee-saved registers into the frame first */
+    [SYS_ipc_call] = arch_ipc_call_entry,
+    [SYS_ipc_reply_recv] = arch_ipc_reply_recv_entry,
+#else
     [SYS_ipc_call] = sys_ipc_call,
+    [SYS_ipc_reply_recv] = sys_ipc_reply_recv,
+#endif
     [SYS_ipc_send] = sys_ipc_send,
     [SYS_ipc_recv] = sys_ipc_recv,
-    [SYS_ipc_reply_recv] = sys_ipc_reply_recv,
     [SYS_ipc_set_buffer] = sys_ipc_set_buffer,
     [SYS_notify_signal] = sys_notify_signal,
     [SYS_notify_wait] = sys_notify_wait,

@@ -59,20 +59,26 @@
 /* The guards of the IPC fastpath (docs/ipc.md "The fastpath"): an ipc_call
  * or ipc_reply_recv that fails one takes the ordinary path, and
  * SYS_debug_stats counts the first one it failed. */
-#define IPC_FAST_LONG       0 /* the tag has extra words */
-#define IPC_FAST_BAD_HANDLE 1 /* no such handle, or not an endpoint */
-#define IPC_FAST_NO_RIGHT   2 /* the handle lacks SEND (call) or RECV (reply_recv) */
-#define IPC_FAST_NO_PARTNER 3 /* call: no receiver waits; reply_recv: no caller to answer */
-#define IPC_FAST_BUSY       4 /* reply_recv: a sender waits, to be received at once */
-#define IPC_FAST_OTHER_CPU  5 /* the partner is not asleep on this CPU, or may not run here */
-#define IPC_FAST_KILLED     6 /* the calling thread's task is exiting */
-#define IPC_FAST_GUARDS     7
+#define IPC_FAST_LONG              0 /* the tag has extra words */
+#define IPC_FAST_BAD_HANDLE        1 /* no such handle, or not an endpoint */
+#define IPC_FAST_NO_RIGHT          2 /* the handle lacks SEND (call) or RECV (reply_recv) */
+#define IPC_FAST_NO_PARTNER        3 /* call: no receiver waits; reply_recv: no caller to answer */
+#define IPC_FAST_BUSY              4 /* reply_recv: a sender waits, to be received at once */
+#define IPC_FAST_OTHER_CPU         5 /* the partner is not asleep on this CPU, or may not run here */
+#define IPC_FAST_KILLED            6 /* the calling thread's task is exiting */
+#define IPC_FAST_GUARDS            7
+/* Why a partner the fastpath woke did not leave straight from its
+ * trapframe (docs/ipc.md, "Straight back to user mode"; SYS_debug_stats). */
+#define IPC_DIRECT_EXIT_WORK       0 /* it slept while the path owed work after the handler */
+#define IPC_DIRECT_RETURN_CHECKS   1 /* its way out owed work: a reschedule, a refill, a kill */
+#define IPC_DIRECT_SLEPT_ELSEWHERE 2 /* it slept in the ordinary path */
+#define IPC_DIRECT_WHYS            3
 /* SYS_debug_ipc_fastpath's argument: turn the fastpath off or on (for
  * every CPU, from the next call on), or only ask; the call returns the
  * state before (0 off, 1 on). Behind the debug gate (docs/security.md). */
-#define IPC_FASTPATH_OFF    0
-#define IPC_FASTPATH_ON     1
-#define IPC_FASTPATH_QUERY  2
+#define IPC_FASTPATH_OFF           0
+#define IPC_FASTPATH_ON            1
+#define IPC_FASTPATH_QUERY         2
 
 /* Rights a handle carries (handle_mint hands on a subset). */
 #define IPC_RIGHT_SEND    0x01  /* endpoint: ipc_call, ipc_send */

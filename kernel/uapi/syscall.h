@@ -106,6 +106,9 @@ struct debug_stats {
     unsigned long ipc_fast_hits;      /* ipc_call and ipc_reply_recv that took it, all CPUs */
     unsigned long ipc_fast_misses[8]; /* those that did not, by guard (uapi/ipc.h IPC_FAST_*) */
     unsigned long ipc_words_copied;   /* extra message words copied by the kernel, all CPUs */
+    unsigned long ipc_direct_built;   /* 1: the fastpath can resume a partner straight to user */
+    unsigned long ipc_direct_resumes; /* partners the fastpath resumed so, all CPUs */
+    unsigned long ipc_direct_not[4]; /* those it woke otherwise, by why (uapi/ipc.h IPC_DIRECT_*) */
 };
 #endif
 

@@ -15,6 +15,7 @@
  * console server's own calls would count.
  */
 #include "kernel/uapi/kstack.h"
+#include "kernel/uapi/latency.h"
 #include "lib/user/ipc.h"
 #include "lib/user/ulib.h"
 
@@ -103,10 +104,12 @@ static void stop_server(int e, int pid)
 
 struct fast {
     long hits, misses[IPC_FAST_GUARDS];
-    long words_copied; /* extra message words the kernel copied */
+    long words_copied;                        /* extra message words the kernel copied */
+    long direct, not_direct[IPC_DIRECT_WHYS]; /* partners resumed straight to user, or why not */
+    long ticks0;                              /* timer ticks on CPU 0 */
 };
 
-static bool fastpath_on;
+static bool fastpath_on, direct_built;
 
 static struct fast fast_now(void)
 {
@@ -119,6 +122,11 @@ static struct fast fast_now(void)
     for (int g = 0; g < IPC_FAST_GUARDS; g++)
         f.misses[g] = (long)st.ipc_fast_misses[g];
     f.words_copied = (long)st.ipc_words_copied;
+    direct_built = st.ipc_direct_built != 0;
+    f.direct = (long)st.ipc_direct_resumes;
+    for (int w = 0; w < IPC_DIRECT_WHYS; w++)
+        f.not_direct[w] = (long)st.ipc_direct_not[w];
+    f.ticks0 = (long)st.ticks[0];
     return f;
 }
 
@@ -129,6 +137,10 @@ static struct fast fast_since(struct fast before)
     for (int g = 0; g < IPC_FAST_GUARDS; g++)
         f.misses[g] -= before.misses[g];
     f.words_copied -= before.words_copied;
+    f.direct -= before.direct;
+    for (int w = 0; w < IPC_DIRECT_WHYS; w++)
+        f.not_direct[w] -= before.not_direct[w];
+    f.ticks0 -= before.ticks0;
     return f;
 }
 
@@ -184,14 +196,20 @@ static bool echo(int h, unsigned long len, unsigned long seed)
     return ok;
 }
 
-/* Stack offsets drawn so far under the strategy in force, all CPUs. */
-static long draws(void)
+/* A counter of the strategy in force (KSTACK_CNT_*) so far, all CPUs. */
+static long kstack_count(int which)
 {
     static struct kstack_stats st;
     long strategy = syscall0(SYS_kstack_get);
     if (strategy < 0 || strategy >= KSTACK_NR || syscall2(SYS_kstack_stats, -1, &st) != 0)
         return -1;
-    return (long)st.count[strategy][KSTACK_CNT_DRAWS];
+    return (long)st.count[strategy][which];
+}
+
+/* Stack offsets drawn so far under the strategy in force, all CPUs. */
+static long draws(void)
+{
+    return kstack_count(KSTACK_CNT_DRAWS);
 }
 
 static void test_hits(int h)
@@ -251,6 +269,90 @@ static void test_runtime_switch(int h)
     ktap_check(ok && said_off && said_on && off.hits == 0 && misses(off) == 0 && on.hits == 100 &&
                    misses(on) == 0,
                "ipc.fastpath_runtime_switch");
+}
+
+/* ---- straight back to user mode ----------------------------------------------------- */
+
+static void note_direct(const char *what, struct fast f)
+{
+    ktap_note("%s: %ld hits, %ld resumed straight to user; not: exit work %ld, return checks "
+              "%ld, slept elsewhere %ld; %ld ticks on CPU 0",
+              what, f.hits, f.direct, f.not_direct[IPC_DIRECT_EXIT_WORK],
+              f.not_direct[IPC_DIRECT_RETURN_CHECKS], f.not_direct[IPC_DIRECT_SLEPT_ELSEWHERE],
+              f.ticks0);
+}
+
+/* One round trip so that both sides sleep in the fastpath under the path
+ * in force, then 100 counted; *updates: the strategy's exit updates in them. */
+static struct fast round_trips(int h, bool *ok, long *updates)
+{
+    *ok = echo(h, 0, 1) && *ok;
+    long before_updates = kstack_count(KSTACK_CNT_EXIT_UPDATES);
+    struct fast before = fast_now();
+    for (unsigned long i = 0; i < 100; i++)
+        *ok = echo(h, 0, i) && *ok;
+    struct fast f = fast_since(before);
+    *updates = kstack_count(KSTACK_CNT_EXIT_UPDATES) - before_updates;
+    return f;
+}
+
+/* Under `off`, untimed, every one of the 200 partners woken is resumed
+ * straight to user mode, but those a tick asked a reschedule or a refill
+ * of first (at most one per tick on CPU 0, where both run). */
+static void direct_resume(int h)
+{
+    bool ok = syscall1(SYS_kstack_set, KSTACK_OFF) == 0;
+    long updates;
+    struct fast f = round_trips(h, &ok, &updates);
+    long checks = f.not_direct[IPC_DIRECT_RETURN_CHECKS];
+    bool right = f.hits == 200 && f.direct + checks == 200 && checks <= f.ticks0 + 2 &&
+                 f.not_direct[IPC_DIRECT_EXIT_WORK] == 0 &&
+                 f.not_direct[IPC_DIRECT_SLEPT_ELSEWHERE] == 0;
+    if (!ok || !right)
+        note_direct("off, 100 round trips", f);
+    ktap_check(ok && right, "ipc.fastpath_direct_resume");
+}
+
+/* A path that owes work after the handler is never skipped: under `task`
+ * each of the 300 calls (ipc_set_buffer, ipc_call, the server's
+ * ipc_reply_recv; plus the reads between) chooses its next offset at its
+ * exit, and with the latency timers on none is resumed directly either. */
+static void exit_work_kept(int h)
+{
+    bool ok = syscall1(SYS_kstack_set, KSTACK_TASK) == 0;
+    long updates;
+    struct fast task = round_trips(h, &ok, &updates);
+    bool task_right = task.direct == 0 && task.not_direct[IPC_DIRECT_EXIT_WORK] == 200 &&
+                      updates >= 300 && updates <= 310;
+    if (!ok || !task_right) {
+        ktap_note("task: %ld exit updates in 100 round trips, want 300 to 310", updates);
+        note_direct("task, 100 round trips", task);
+    }
+    ok = ok && syscall1(SYS_kstack_set, KSTACK_OFF) == 0 &&
+         syscall1(SYS_latency_ctl, LATENCY_ON) == 0;
+    struct fast timed = round_trips(h, &ok, &updates);
+    syscall1(SYS_latency_ctl, LATENCY_OFF);
+    bool timed_right = timed.direct == 0 && timed.not_direct[IPC_DIRECT_EXIT_WORK] == 200;
+    if (!ok || !timed_right)
+        note_direct("off, timed, 100 round trips", timed);
+    ktap_check(ok && task_right && timed_right, "ipc.fastpath_direct_keeps_exit_work");
+}
+
+static void test_direct_resume(int h)
+{
+    fast_now();
+    if (!direct_built) {
+        ktap_skip("ipc.fastpath_direct_resume", "no arch_switch_to_user on this arch yet");
+        ktap_skip("ipc.fastpath_direct_keeps_exit_work", "no arch_switch_to_user on this arch yet");
+        return;
+    }
+    long strategy = syscall0(SYS_kstack_get);
+    long was = fastpath_switch(IPC_FASTPATH_ON);
+    direct_resume(h);
+    exit_work_kept(h);
+    syscall1(SYS_kstack_set, strategy);
+    fastpath_switch(was);
+    fast_now();
 }
 
 static void test_fallbacks(int h, int e)
@@ -483,6 +585,155 @@ static void test_fp_chain(void)
     handle_close(int_e);
 }
 
+/* ---- callee-saved registers across IPC ------------------------------------------------ */
+
+/*
+ * regs_syscall(nr, h, m, seed, got): system call nr on handle h with
+ * message m (which the answer replaces), every callee-saved register of
+ * the ABI, the frame pointer included, set to seed + 1, seed + 2, ... just
+ * before the system call instruction and written to got[] just after it.
+ * A thread the kernel resumes straight from its trapframe gets these back
+ * only if its IPC entry stored them there (arch/<arch>/ipc_entry.S).
+ * x86_64: rbx rbp r12-r15; arm64: x19-x29; riscv64: s0-s11.
+ */
+long regs_syscall(long nr, long h, struct ipc_msg *m, unsigned long seed, unsigned long *got);
+#if defined(__x86_64__)
+#define CALLEE_SAVED 6
+__asm__(".text\n.globl regs_syscall\nregs_syscall:\n"
+        "push %rbx\npush %rbp\npush %r12\npush %r13\npush %r14\npush %r15\n"
+        "push %r8\npush %rdx\n" /* got, m */
+        "mov %rdi, %rax\nmov %rsi, %rdi\nmov %rdx, %r11\n"
+        "lea 1(%rcx), %rbx\nlea 2(%rcx), %rbp\nlea 3(%rcx), %r12\n"
+        "lea 4(%rcx), %r13\nlea 5(%rcx), %r14\nlea 6(%rcx), %r15\n"
+        "mov 0(%r11), %rsi\nmov 8(%r11), %rdx\nmov 16(%r11), %r10\n"
+        "mov 24(%r11), %r8\nmov 32(%r11), %r9\n"
+        "syscall\n"
+        "pop %r11\n" /* m */
+        "mov %rsi, 0(%r11)\nmov %rdx, 8(%r11)\nmov %r10, 16(%r11)\n"
+        "mov %r8, 24(%r11)\nmov %r9, 32(%r11)\n"
+        "pop %r11\n" /* got */
+        "mov %rbx, 0(%r11)\nmov %rbp, 8(%r11)\nmov %r12, 16(%r11)\n"
+        "mov %r13, 24(%r11)\nmov %r14, 32(%r11)\nmov %r15, 40(%r11)\n"
+        "pop %r15\npop %r14\npop %r13\npop %r12\npop %rbp\npop %rbx\nret\n");
+#elif defined(__aarch64__)
+#define CALLEE_SAVED 11
+__asm__(".text\n.globl regs_syscall\nregs_syscall:\n"
+        "stp x19, x20, [sp, #-112]!\nstp x21, x22, [sp, #16]\nstp x23, x24, [sp, #32]\n"
+        "stp x25, x26, [sp, #48]\nstp x27, x28, [sp, #64]\nstp x29, x30, [sp, #80]\n"
+        "stp x2, x4, [sp, #96]\n" /* m, got */
+        "mov x8, x0\nmov x0, x1\nmov x9, x2\n"
+        "add x19, x3, #1\nadd x20, x3, #2\nadd x21, x3, #3\nadd x22, x3, #4\n"
+        "add x23, x3, #5\nadd x24, x3, #6\nadd x25, x3, #7\nadd x26, x3, #8\n"
+        "add x27, x3, #9\nadd x28, x3, #10\nadd x29, x3, #11\n"
+        "ldp x1, x2, [x9]\nldp x3, x4, [x9, #16]\nldr x5, [x9, #32]\n"
+        "svc #0\n"
+        "ldp x9, x10, [sp, #96]\n"
+        "stp x1, x2, [x9]\nstp x3, x4, [x9, #16]\nstr x5, [x9, #32]\n"
+        "stp x19, x20, [x10]\nstp x21, x22, [x10, #16]\nstp x23, x24, [x10, #32]\n"
+        "stp x25, x26, [x10, #48]\nstp x27, x28, [x10, #64]\nstr x29, [x10, #80]\n"
+        "ldp x29, x30, [sp, #80]\nldp x27, x28, [sp, #64]\nldp x25, x26, [sp, #48]\n"
+        "ldp x23, x24, [sp, #32]\nldp x21, x22, [sp, #16]\nldp x19, x20, [sp], #112\nret\n");
+#elif defined(__riscv)
+#define CALLEE_SAVED 12
+__asm__(".text\n.globl regs_syscall\nregs_syscall:\n"
+        "addi sp, sp, -112\n"
+        "sd s0, 0(sp)\nsd s1, 8(sp)\nsd s2, 16(sp)\nsd s3, 24(sp)\nsd s4, 32(sp)\n"
+        "sd s5, 40(sp)\nsd s6, 48(sp)\nsd s7, 56(sp)\nsd s8, 64(sp)\nsd s9, 72(sp)\n"
+        "sd s10, 80(sp)\nsd s11, 88(sp)\nsd a2, 96(sp)\nsd a4, 104(sp)\n" /* m, got */
+        "mv a7, a0\nmv a0, a1\nmv t0, a2\n"
+        "addi s0, a3, 1\naddi s1, a3, 2\naddi s2, a3, 3\naddi s3, a3, 4\n"
+        "addi s4, a3, 5\naddi s5, a3, 6\naddi s6, a3, 7\naddi s7, a3, 8\n"
+        "addi s8, a3, 9\naddi s9, a3, 10\naddi s10, a3, 11\naddi s11, a3, 12\n"
+        "ld a1, 0(t0)\nld a2, 8(t0)\nld a3, 16(t0)\nld a4, 24(t0)\nld a5, 32(t0)\n"
+        "ecall\n"
+        "ld t0, 96(sp)\nld t1, 104(sp)\n"
+        "sd a1, 0(t0)\nsd a2, 8(t0)\nsd a3, 16(t0)\nsd a4, 24(t0)\nsd a5, 32(t0)\n"
+        "sd s0, 0(t1)\nsd s1, 8(t1)\nsd s2, 16(t1)\nsd s3, 24(t1)\nsd s4, 32(t1)\n"
+        "sd s5, 40(t1)\nsd s6, 48(t1)\nsd s7, 56(t1)\nsd s8, 64(t1)\nsd s9, 72(t1)\n"
+        "sd s10, 80(t1)\nsd s11, 88(t1)\n"
+        "ld s0, 0(sp)\nld s1, 8(sp)\nld s2, 16(sp)\nld s3, 24(sp)\nld s4, 32(sp)\n"
+        "ld s5, 40(sp)\nld s6, 48(sp)\nld s7, 56(sp)\nld s8, 64(sp)\nld s9, 72(sp)\n"
+        "ld s10, 80(sp)\nld s11, 88(sp)\naddi sp, sp, 112\nret\n");
+#endif
+
+/* The registers regs_syscall saw come back: how many are not the pattern. */
+static int regs_wrong(unsigned long seed, const unsigned long *got)
+{
+    int wrong = 0;
+    for (int i = 0; i < CALLEE_SAVED; i++)
+        wrong += got[i] != seed + 1 + (unsigned long)i;
+    return wrong;
+}
+
+/* A distinct pattern per call and side: a register left as an earlier
+ * call had it (in a trapframe slot never written) does not match. */
+static unsigned long regs_seed(unsigned long i, unsigned long side)
+{
+    return 0x5eed000000000000ul | i << 12 | side << 8;
+}
+
+/* The server of ipc.fastpath_callee_saved: each reply_recv with the
+ * pattern, and in the reply's w0 how many registers came back wrong so far
+ * (w1: the request's w0 + 1). */
+static int regs_server_role(void)
+{
+    sys_sched_setaffinity(0, 1);
+    struct ipc_msg m;
+    unsigned long got[CALLEE_SAVED], wrong = 0;
+    long r = ipc_recv(0, &m);
+    for (unsigned long i = 0; r >= 0 && IPC_TAG_LABEL(m.tag) == L_ECHO; i++) {
+        m = msg(L_ECHO, 0, wrong, m.w[0] + 1, 0, 0);
+        r = regs_syscall(SYS_ipc_reply_recv, 0, &m, regs_seed(i, 1), got);
+        wrong += (unsigned long)regs_wrong(regs_seed(i, 1), got);
+    }
+    return r >= 0 && IPC_TAG_LABEL(m.tag) == L_DIE ? 5 : 6;
+}
+
+/* 100 calls with the pattern set on both sides; the registers each side
+ * had wrong (the server's as it counted them by the last reply). */
+static long regs_round_trips(int h, bool *words)
+{
+    unsigned long got[CALLEE_SAVED];
+    long wrong = 0;
+    struct ipc_msg m;
+    for (unsigned long i = 0; i < 101; i++) {
+        m = msg(L_ECHO, 0, i, 0, 0, 0);
+        long r = regs_syscall(SYS_ipc_call, h, &m, regs_seed(i, 2), got);
+        wrong += regs_wrong(regs_seed(i, 2), got);
+        *words = *words && r == 0 && m.w[1] == i + 1;
+    }
+    return wrong + (long)m.w[0];
+}
+
+/* Both sides' callee-saved registers and frame pointer survive ipc_call and
+ * ipc_reply_recv, with the fastpath on (resumed straight from the
+ * trapframe, where the arch has it) and off (through their C frames). */
+static void test_callee_saved(void)
+{
+    int e = endpoint_create();
+    const char *argv[] = {"test_ipc_fast", "regs-server", NULL};
+    int pid = spawn_with("test_ipc_fast", argv, &e, 1);
+    long was = fastpath_switch(IPC_FASTPATH_ON);
+    bool words = pid > 0;
+    struct fast before = fast_now();
+    long wrong_on = regs_round_trips(e, &words);
+    struct fast on = fast_since(before);
+    fastpath_switch(IPC_FASTPATH_OFF);
+    long wrong_off = regs_round_trips(e, &words);
+    fastpath_switch(was);
+    stop_server(e, pid);
+    handle_close(e);
+    bool direct = !direct_built || on.direct > 0 || syscall0(SYS_kstack_get) == KSTACK_TASK ||
+                  syscall0(SYS_kstack_get) == KSTACK_COUNTER ||
+                  syscall0(SYS_kstack_get) == KSTACK_CRNG16;
+    if (!words || wrong_on || wrong_off || !direct) {
+        ktap_note("registers wrong: %ld with the fastpath on, %ld off; words %s", wrong_on,
+                  wrong_off, words ? "ok" : "wrong");
+        note_direct("fastpath on, 101 calls", on);
+    }
+    ktap_check(words && wrong_on == 0 && wrong_off == 0 && direct, "ipc.fastpath_callee_saved");
+}
+
 /* ---- the differential transcript ---------------------------------------------------- */
 
 static unsigned long hash = 0xcbf29ce484222325ul; /* FNV-1a, 64 bits */
@@ -584,6 +835,8 @@ int main(int argc, char **argv)
 {
     if (argc > 2 && strcmp(argv[1], "server") == 0)
         return server_role(argv[2][0] - '0');
+    if (argc > 1 && strcmp(argv[1], "regs-server") == 0)
+        return regs_server_role();
     sys_sched_setaffinity(0, 1);
     fast_now();
     ktap_note("IPC fastpath %s", fastpath_on ? "on" : "off (ipc.fastpath=0)");
@@ -591,6 +844,7 @@ int main(int argc, char **argv)
     int pid = spawn_server(e, 0);
     test_hits(e);
     test_runtime_switch(e);
+    test_direct_resume(e);
     test_fallbacks(e, e);
     stop_server(e, pid);
     handle_close(e);
@@ -599,6 +853,7 @@ int main(int argc, char **argv)
     test_other_cpu();
     test_transcript();
     test_fp_chain();
+    test_callee_saved();
     ktap_check(servers_ok, "ipc.fastpath_servers_stop");
     return ktap_done();
 }

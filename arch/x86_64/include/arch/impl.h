@@ -357,6 +357,15 @@ static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
         tf->sc_args[1 + i] = w[i];
 }
 
+/* The result register, for a thread arch_switch_to_user resumes. */
+static inline void arch_sc_set_result(struct trapframe *tf, long r)
+{
+    tf->rax = (uint64_t)r;
+}
+/* arch_switch_to_user and ipc_entry.S are here: the IPC fastpath may
+ * resume a partner straight from its trapframe (arch/arch.h). */
+#define ARCH_HAS_SWITCH_TO_USER 1
+
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {
     return tf->rip;
