@@ -361,6 +361,10 @@ static inline void arch_sc_set_result(struct trapframe *tf, long r)
 {
     tf->a0 = (uint64_t)r;
 }
+/* arch_switch_to_user (switch.S) and the IPC calls' table entries
+ * (ipc_entry.S) are here: the IPC fastpath may resume a partner straight
+ * from its trapframe (arch/arch.h). */
+#define ARCH_HAS_SWITCH_TO_USER 1
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {
