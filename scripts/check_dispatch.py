@@ -41,6 +41,16 @@ and nothing in the entry code before it, or in a copy before its bump
 write to sstatus that can set SIE) or makes an indirect call: no handler
 runs before the bump, and no interrupt lands between the draw and the bump.
 
+And where the kernel resumes IPC partners straight from their trapframe
+(it has arch_switch_to_user: docs/ipc.md, "Straight back to user mode"),
+every copy it lets resume so (untimed, of a strategy with no exit update
+and no out-of-line draw: not counter, crng16, task, hw or siphash) must save no callee-saved register but the
+frame pointer before its handler call, and must make the frame record
+arch/<arch>/ipc_entry.S reads the user's frame pointer from: the IPC
+entries store the user's callee-saved registers from the registers
+themselves, so a copy that saved one and used it would hand them its own
+value (check_direct_resume; the copy and the register are named).
+
 Works on any linked ELF with such a syscall_dispatch
 (tests/host/test_check_dispatch.py feeds it known-bad ones). In a lab 4
 skeleton (the bump is the exercise) a missing bump is only a warning.
@@ -368,6 +378,69 @@ def check_entry_path(arch, elf, objdump, copies, exercise):
                      on_the_way(a, funcs, funcs[name], addr))
     for copy in sorted(copies - UNBUMPED - exercise):
         check_region(arch, a, funcs, copy, before_bump(arch, a, funcs.get(copy, [])))
+    if funcs.get(SWITCH_TO_USER):
+        check_direct_resume(arch, funcs, copies)
+
+
+# The copies a thread may be resumed straight to user mode from
+# (kernel/syscall/path.c: owes_exit_work, the same list): untimed, and not a
+# strategy that chooses the next offset at exit (kernel/kstack_offset/draw.h:
+# kstack_exit) or whose draw calls out of line keeping values in
+# callee-saved registers (hw, siphash).
+SWITCH_TO_USER = "arch_switch_to_user"
+NOT_DIRECT = {"counter", "crng16", "task", "hw", "siphash"}
+
+# Per arch, for check_direct_resume: `saves` names the callee-saved register
+# (the frame pointer aside) an instruction saves, or None; `record` is true
+# of the copy's instructions before the handler call when they make the
+# frame record the IPC entry reads the user's frame pointer from. One entry
+# per arch, each written by whoever wrote that arch's ipc_entry.S.
+#
+# x86_64 (SysV ABI 3.2.1: rbx rbp r12-r15 are callee-saved): a save is a
+# push or a store of one of rbx r12-r15 (any width); the record is
+# `push %rbp; mov %rsp,%rbp` as the first two instructions, so that [rbp]
+# is the user's rbp (ipc_entry.S: `mov (%rbp), %rax`).
+X86_SAVED = re.compile(r"%(rbx|ebx|bx|bl|r1[2-5][dwb]?)$")
+CALLEE_SAVED = {
+    "x86_64": dict(
+        saves=lambda m, o: next((r.group(1) for r in [X86_SAVED.match(o.split(",")[0])]
+                                 if r and (m.startswith("push") or "(" in o.split(",")[-1])),
+                                None),
+        record=lambda insns: [f"{mn} {o}" for _, mn, o, _ in insns[:2]]
+        == ["push %rbp", "mov %rsp,%rbp"],
+    ),
+    "arm64": None,  # arm64's ipc_entry.S: its registers and frame record here
+    "riscv64": None,  # riscv64's ipc_entry.S: its registers and frame record here
+}
+
+
+def direct_copies(copies):
+    """The copies a thread may be resumed straight to user mode from."""
+    return {c for c in copies if not c.endswith("_timed")
+            and c.removeprefix("syscall_dispatch_") not in NOT_DIRECT}
+
+
+def check_direct_resume(arch, funcs, copies):
+    """Fail unless every copy that may resume directly saves no callee-saved
+    register but the frame pointer before its handler call, and makes the
+    frame record (the docstring)."""
+    spec, a = CALLEE_SAVED.get(arch), ARCHES[arch]
+    if spec is None:
+        fail(arch, f"{SWITCH_TO_USER} is here, but CALLEE_SAVED has no {arch} entry: which "
+                   "registers must the dispatch copies leave alone for ipc_entry.S?")
+    for copy in sorted(direct_copies(copies)):
+        insns = funcs.get(copy, [])
+        handler = next((i for i, ins in enumerate(insns) if a["call"](*ins[1:3])), len(insns))
+        for addr, mn, ops, text in insns[:handler]:
+            reg = spec["saves"](mn, ops)
+            if reg:
+                fail(arch, f"{copy}: {addr:x}: `{text}` saves {reg} before the handler call: "
+                           f"an IPC partner resumed straight from its trapframe would get the "
+                           f"copy's {reg}, not the user's (arch/{arch}/ipc_entry.S stores the "
+                           "registers as it finds them)")
+        if not spec["record"](insns[:handler]):
+            fail(arch, f"{copy}: no frame record before the handler call: "
+                       f"arch/{arch}/ipc_entry.S reads the user's frame pointer from it")
 
 
 def functions(nm, elf, kinds):

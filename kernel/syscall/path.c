@@ -31,8 +31,12 @@ struct change {
     int erase;    /* 0 or 1, or -1: as it is */
 };
 
-/* Whether the copy in force does work after the handler that a thread
- * resumed straight to user mode would skip (path.h). */
+/* Whether a thread that entered through the copy in force may not be
+ * resumed straight to user mode (path.h): the copy does work after the
+ * handler that would be skipped, or (hw, siphash) its draw calls out of
+ * line with values kept in callee-saved registers, so the user's are no
+ * longer in them when the IPC entries store them (scripts/check_dispatch.py
+ * checks the other copies save none, and lists these two alike). */
 static bool owes_exit_work(void)
 {
 #ifndef KSTACK_OFFSET_AT_EXIT_NONE
@@ -40,7 +44,8 @@ static bool owes_exit_work(void)
 #endif
     bool exit_update = strategy == KSTACK_COUNTER || strategy == KSTACK_CRNG16 ||
                        strategy == KSTACK_TASK; /* draw.h: kstack_exit */
-    return timed || erase || exit_update || CONFIG_IRQSOFF;
+    bool keeps_registers = strategy == KSTACK_HW || strategy == KSTACK_SIPHASH;
+    return timed || erase || exit_update || keeps_registers || CONFIG_IRQSOFF;
 }
 
 /* Every other CPU stopped: the choice and the call site change together. */

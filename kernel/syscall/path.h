@@ -42,7 +42,8 @@ bool syscall_path_timed(void);
  * syscall_path_state is the epoch, which every rewrite bumps, shifted left
  * by one, with bit 0 set while the path in force owes work after the
  * handler (timed, erasing, a strategy that updates at exit, the IRQs-off
- * tracker, a lab's KSTACK_OFFSET_AT_EXIT). Equal to thread_epoch << 1: the
+ * tracker, a lab's KSTACK_OFFSET_AT_EXIT) or its draw keeps registers of
+ * its own across a call (hw, siphash: path.c). Equal to thread_epoch << 1: the
  * path owes nothing, and no rewrite came since the thread recorded the
  * epoch, so the copy it entered through is the one in force. IRQs off.
  */
