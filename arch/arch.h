@@ -279,8 +279,10 @@ void arch_asid_enable(void);
  * tagged with asid (0 for none, and always 0 if the kernel uses no ASIDs).
  * need_flush: first forget every non-global translation of every ASID (the
  * kernel asks for it at every switch if it uses no ASIDs: today's
- * flush-per-switch behaviour). IRQs off. */
-void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush);
+ * flush-per-switch behaviour). IRQs off. An arch may define it inline in
+ * impl.h (and ARCH_HAS_INLINE_ASPACE_ACTIVATE 1 there): every IPC hand-off
+ * between two programs runs it. The prototype, otherwise, is declared
+ * after impl.h (below). */
 
 /* ---- Threads and user mode --------------------------------------------- */
 
@@ -459,6 +461,10 @@ void arch_frame_next(uintptr_t fp, uintptr_t *caller_fp, uintptr_t *ret_pc);
 
 #ifndef ARCH_HAS_SWITCH_TO_USER
 #define ARCH_HAS_SWITCH_TO_USER 0 /* not yet: the IPC partners return through their frames */
+#endif
+
+#ifndef ARCH_HAS_INLINE_ASPACE_ACTIVATE /* an out-of-line arch_aspace_activate (above) */
+void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush);
 #endif
 
 /*

@@ -37,10 +37,12 @@
 #define FS_CLEAN   (2ul << 13)
 #define FS_DIRTY   (3ul << 13)
 
-static void fs_set(unsigned long fs)
+/* fs is a constant at every call: Off needs only the clear. */
+static inline void fs_set(unsigned long fs)
 {
     csr_clear(sstatus, SSTATUS_FS & ~fs);
-    csr_set(sstatus, fs);
+    if (fs != FS_OFF)
+        csr_set(sstatus, fs);
 }
 
 /* The assembler is told about the D extension only here: nothing else in
@@ -82,10 +84,11 @@ void arch_fpu_init(struct arch_fpu *f)
 
 /* The user trapframe of the thread this CPU now runs: at the top of its
  * kernel stack, which arch_set_kernel_stack has just made this CPU's (a
- * thread not yet in user mode gets a fresh frame from arch_enter_user). */
+ * thread not yet in user mode gets a fresh frame from arch_enter_user).
+ * Only in the switch, IRQs off: the hart straight from tp. */
 static void user_fs_set(unsigned long fs)
 {
-    struct trapframe *tf = (struct trapframe *)(this_cpu()->arch.kstack_top - TF_SIZE);
+    struct trapframe *tf = (struct trapframe *)(arch_this_cpu()->arch.kstack_top - TF_SIZE);
     tf->sstatus = (tf->sstatus & ~SSTATUS_FS) | fs;
 }
 

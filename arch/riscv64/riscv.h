@@ -20,8 +20,8 @@
 #define csr_clear(csr, bits)                                                                       \
     __asm__ volatile("csrc " #csr ", %0" : : "r"((unsigned long)(bits)) : "memory")
 
-/* satp.MODE (priv spec 4.1.11); the kernel's tables use ASID 0 (mmu.c). */
-#define SATP_MODE_SV39     (8ul << 60)
+/* satp's fields are in impl.h (arch_aspace_activate); the kernel's tables
+ * use ASID 0 (mmu.c). */
 /* scause (priv spec 4.1.8): bit 63 set for interrupts, the code below it. */
 #define SCAUSE_INTERRUPT   (1ul << 63)
 /* sstatus (priv spec 4.1.1): SIE is in impl.h. */
@@ -102,9 +102,8 @@ void riscv_time_init(const struct fdt *f, uint32_t boot_hart);
 uint64_t riscv_kernel_root(void);
 /* cpu.c: let user mode read the cycle, time and instret counters (every hart). */
 void riscv_counters_init(void);
-/* Code writes so far (smp.c); FENCE.I on this hart if it has not seen them all. */
-extern uint64_t riscv_icache_writes;
-void riscv_icache_catch_up(void);
+/* riscv_icache_writes (impl.h), the code writes so far (smp.c): a hart that
+ * has not seen them all runs FENCE.I at its next address space switch. */
 /* smp.c: where a started hart arrives from start.S. */
 __noreturn void riscv_secondary_main(struct cpu *c);
 /* power.c: find the sifive,test0 exit device (f may be NULL). */
