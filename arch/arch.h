@@ -400,13 +400,6 @@ void arch_text_sync(void);
  * shootdowns need no interrupt). */
 void arch_serve_ipis(void);
 
-/* Optional, in impl.h with ARCH_HAS_COPY_WORDS 1: static inline void
- * arch_copy_words(uint64_t *dst, const uint64_t *src, size_t n), n words
- * between two kernel addresses (the direct map included), both 8-byte
- * aligned, not overlapping, where the ISA has something faster than a
- * compiled loop (x86_64: rep movsq). The IPC fastpath's long messages use
- * it (kernel/ipc/fastpath_long.c has the loop for the others). */
-
 /* Copy n bytes to/from user memory whose range the caller has checked
  * lies in user space: 0, or -EFAULT if a page is missing or protected.
  * Any thread context, IRQs on or off. */

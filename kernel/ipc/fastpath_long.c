@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernel/ipc/fastpath_long.c - a long message on the fastpath: its extra
- * words go once, from the sender's buffer straight into the receiver's,
- * both reached through the kernel's direct map of the pages they are
- * mapped to (docs/ipc.md, "Long messages on the fastpath").
+ * words go once, from the sender's user buffer (this CPU runs the sender's
+ * address space) straight into the receiver's buffer through the kernel's
+ * direct map of its pages (docs/ipc.md, "Long messages on the fastpath").
  *
  * Under sched_lock, IRQs off, so it must not fault and must not wait:
  * - both buffers are looked up in their address spaces' page tables
  *   (vm_query) and must be mapped as ipc_set_buffer requires (the user's
- *   to read and write) and be RAM, which the direct map maps: the copy
- *   touches no user mapping and cannot fault. Else the ordinary path takes
- *   the message, nothing written;
+ *   to read and write) and be RAM, which the direct map maps; else the
+ *   ordinary path takes the message, nothing written;
  * - their pages stay mapped and allocated: each address space's lock is
  *   held from the look-up to the end of the copy. vm_unmap clears an entry
  *   under that lock and frees the page only after dropping it, so a page
@@ -71,46 +70,21 @@ static unsigned char *const *buffer_pieces(struct aspace *as, struct thread *t)
     return m->piece;
 }
 
-#ifndef ARCH_HAS_COPY_WORDS
-/* n words, eight at a time (LDP/STP pairs on arm64, which the compiler
- * makes of it; LD/SD on riscv64, which has no pairs). */
-static void arch_copy_words(uint64_t *d, const uint64_t *s, size_t n)
+/* len bytes from the sender's buffer at sva, in the address space this
+ * CPU runs (the sender's), into the receiver's pieces: the arch's user copy
+ * (a word an instruction or two), one run per page of the receiver's. It
+ * cannot fault: the sender's pages are mapped with their access and dirty
+ * bits set (ARM64_PTE_AF, RV_PTE_A | RV_PTE_D) and stay so under its lock;
+ * riscv64 may still fault on an invalid entry its hart cached, which its
+ * trap handler retries without a lock (user_fault_was_stale). */
+static bool copy_in(unsigned char *const dst[SPAN_PAGES], uintptr_t dva, uintptr_t sva, size_t len)
 {
-    for (; n >= 8; n -= 8, d += 8, s += 8) {
-        uint64_t a = s[0], b = s[1], c = s[2], e = s[3], f = s[4], g = s[5], h = s[6], k = s[7];
-        d[0] = a, d[1] = b, d[2] = c, d[3] = e, d[4] = f, d[5] = g, d[6] = h, d[7] = k;
-    }
-    while (n--)
-        *d++ = *s++;
-}
-#endif
-
-/* The address of byte `off` of a buffer at va, found in two pieces. */
-static unsigned char *at(unsigned char *const piece[SPAN_PAGES], uintptr_t va, size_t off)
-{
-    size_t first = PAGE_SIZE - (va & (PAGE_SIZE - 1));
-    return off < first ? piece[0] + (va & (PAGE_SIZE - 1)) + off : piece[1] + (off - first);
-}
-
-/* Bytes from offset `off` of a buffer at va to the end of its page. */
-static size_t to_page_end(uintptr_t va, size_t off)
-{
-    return PAGE_SIZE - ((va + off) & (PAGE_SIZE - 1));
-}
-
-/* len bytes, both buffers through the direct map: at most three runs,
- * none crossing a page of either. */
-static void copy_pieces(unsigned char *const dst[SPAN_PAGES], uintptr_t dva,
-                        unsigned char *const src[SPAN_PAGES], uintptr_t sva, size_t len)
-{
-    for (size_t off = 0; off < len;) {
-        size_t run = len - off, d = to_page_end(dva, off), s = to_page_end(sva, off);
-        run = run < d ? run : d;
-        run = run < s ? run : s;
-        arch_copy_words((uint64_t *)(void *)at(dst, dva, off),
-                        (const uint64_t *)(const void *)at(src, sva, off), run / sizeof(uint64_t));
-        off += run;
-    }
+    size_t first = PAGE_SIZE - (dva & (PAGE_SIZE - 1));
+    unsigned char *d = dst[0] + (dva & (PAGE_SIZE - 1));
+    if (len <= first)
+        return arch_copy_from_user(d, sva, len) == 0;
+    return arch_copy_from_user(d, sva, first) == 0 &&
+           arch_copy_from_user(dst[1], sva + first, len - first) == 0;
 }
 
 /* (fastpath_long.h) Each lock only tried: see the top of this file. */
@@ -123,11 +97,9 @@ bool ipc_fast_copy_long_locked(struct thread *from, struct thread *to, size_t n)
     bool two = das != sas; /* threads of one program share one */
     bool ok = false;
     if (!two || spin_trylock_irqs_off(&das->lock)) {
-        unsigned char *const *src = buffer_pieces(sas, from);
-        unsigned char *const *dst = src ? buffer_pieces(das, to) : NULL;
-        ok = dst != NULL;
-        if (ok)
-            copy_pieces(dst, dva, src, sva, n * sizeof(uint64_t));
+        /* The sender's buffer only looked up: mapped until the unlock. */
+        unsigned char *const *dst = buffer_pieces(sas, from) ? buffer_pieces(das, to) : NULL;
+        ok = dst && copy_in(dst, dva, sva, n * sizeof(uint64_t));
         if (two)
             spin_unlock_irqs_off(&das->lock);
     }

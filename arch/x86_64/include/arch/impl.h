@@ -366,13 +366,6 @@ static inline void arch_sc_set_result(struct trapframe *tf, long r)
  * resume a partner straight from its trapframe (arch/arch.h). */
 #define ARCH_HAS_SWITCH_TO_USER 1
 
-/* n words between kernel addresses (arch/arch.h): one instruction a word. */
-#define ARCH_HAS_COPY_WORDS 1
-static inline void arch_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
-{
-    __asm__ volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
-}
-
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {
     return tf->rip;
