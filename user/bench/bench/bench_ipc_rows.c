@@ -220,7 +220,9 @@ static void timed_strategies(char *out, size_t n, unsigned mask)
             continue;
         left--;
         used += (size_t)snprintf(out + used, n - used, "%s%s", names[id],
-                                 left > 1 ? ", " : left == 1 ? " and " : "");
+                                 left > 1    ? ", "
+                                 : left == 1 ? " and "
+                                             : "");
     }
 }
 
