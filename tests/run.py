@@ -207,7 +207,7 @@ def boot_problems(b, s, text):
         problems.append(f"QEMU exit code {s.rc}, expected kernel status {b.status}")
     if b.status != EXIT_PANIC and "KERNEL PANIC" in text:
         problems.append("kernel panic")
-    for pattern in b.expect:
+    for pattern in boots.expectations(b):
         if not re.search(pattern, text):
             problems.append(f"missing /{pattern}/ in the serial log")
     return problems
@@ -356,7 +356,7 @@ def main():
               and (not args.boot or b.name in args.boot)]
     for b in matrix:
         if args.ktest and "ktest=" in b.cmdline:
-            b.cmdline = re.sub(r"\bktest=\S+", f"ktest={args.ktest}", b.cmdline)
+            b.cmdline = boots.replace_ktest(b.cmdline, args.ktest)
         if args.timeout:
             b.timeout = min(b.timeout, args.timeout)
     if args.list:
