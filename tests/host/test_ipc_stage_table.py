@@ -5,8 +5,9 @@ table: scripts/ipc_stage_table.py makes it from the ipc_stage_trace files of one
 make bench ICOUNT=1 run (docs/data/ipc-stages), and the committed table is
 exactly what those files give; a hand-edited number is caught; functions
 go to their stages and the unnamed ones are listed; and
-scripts/ipc_stage_trace.py's analysis of QEMU's instruction log splits calls at
-the marker, keeps those with two kernel runs and takes the most common.
+scripts/ipc_trace.py's analysis of the instruction log that
+scripts/ipc_stage_trace.py records splits calls at the marker, keeps those
+with two kernel runs and takes the most common.
 One KTAP line per case; tests/run.py collects them.
 """
 import os
@@ -17,7 +18,7 @@ import ktap_cases  # tests/host/ktap_cases.py: the cases run as KTAP
 from ktap_cases import ROOT, expect, load_script
 
 DOC = os.path.join(ROOT, "docs", "ipc.md")
-trace = load_script("ipc_stage_trace")
+trace = load_script("ipc_trace")  # the one reader of QEMU's logs
 
 
 def stage_table(*args):
@@ -74,7 +75,8 @@ def stages_from_functions():
 
 
 K = 1 << 63  # a kernel address
-SYMBOLS = ([K, K + 0x100, K + 0x200], ["entry", "handler", "switch"])
+SYMBOLS = trace.Symbols(f"{K:016x} T entry\n{K + 0x100:016x} T handler\n"
+                        f"{K + 0x200:016x} T switch\n{K + 0x1000:016x} B _kernel_end\n")
 
 
 def trace_log(calls):
@@ -98,7 +100,7 @@ def trace_analysis():
     expect(r["calls"] == (3, 4, 5), f"calls {r['calls']}")
     expect(dict(r["call"]) == {"entry": 1, "handler": 1, "switch": 1}, f"call leg {r['call']}")
     expect(dict(r["reply"]) == {"entry": 2}, f"reply leg {r['reply']}")
-    lines = trace.lines_for("x86_64", "fast", r)
+    lines = trace.lines_for("fast", r)
     expect("path fast leg call total 3" in lines and "path fast calls 3 4 5" in lines, lines)
 
 
