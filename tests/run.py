@@ -23,8 +23,10 @@ tests/lab.py wrong: every wrong solution of tests/labs/wrong scores less):
 their gradings share the pool of `--jobs` with the boots.
 
 --boot picks boots by exact name (repeatable), --ktest replaces the ktest=
-list of the boots that run self-tests (e.g. user.bad_input), --timeout caps
-every boot's timeout: tests/mutate.py uses them to run a small subset fast.
+list of the boots that run self-tests (e.g. user.bad_input; what a boot
+expects of a self-test's output, such as smp3's forged results of
+user.security, it expects only if the new list runs that test), --timeout
+caps every boot's timeout: tests/mutate.py uses them to run a small subset fast.
 
 This is the front door: what to run and how to report it. The boots and
 what each must show are tests/boots.py's; booting one (the image, QEMU,
