@@ -37,7 +37,6 @@ on two cores.
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
