@@ -450,8 +450,8 @@ hand_off_prepare_locked(struct cpu *c, struct thread *t, const void *chan, struc
     to->wait_chan = NULL; /* as if woken, then picked */
 }
 
-static inline void hand_off_locked(struct cpu *c, struct thread *t, const void *chan,
-                                   struct thread *to)
+static inline __attribute__((always_inline)) void
+hand_off_locked(struct cpu *c, struct thread *t, const void *chan, struct thread *to)
 {
     hand_off_prepare_locked(c, t, chan, to);
     switch_to_locked(c, to, t->slice ? t->slice : 1);
