@@ -24,10 +24,9 @@
  * use ASID 0 (mmu.c). */
 /* scause (priv spec 4.1.8): bit 63 set for interrupts, the code below it. */
 #define SCAUSE_INTERRUPT   (1ul << 63)
-/* sstatus (priv spec 4.1.1): SIE is in impl.h. */
+/* sstatus (priv spec 4.1.1): SIE and FS are in impl.h. */
 #define SSTATUS_SPIE       (1ul << 5)  /* SIE before the trap; sret restores it */
 #define SSTATUS_SPP        (1ul << 8)  /* the trap came from S mode; sret returns to it */
-#define SSTATUS_FS         (3ul << 13) /* FP state, 0 = Off: FP instructions trap */
 #define SSTATUS_FS_INITIAL (1ul << 13) /* FP registers in their initial state */
 #define SSTATUS_SUM        (1ul << 18) /* S mode may access U pages */
 #define SSTATUS_MXR        (1ul << 19) /* loads from execute-only pages */

@@ -56,19 +56,20 @@ arch_context_switch:
  *   already this CPU's (kernel stack, address space, FP state).
  * Exit: none here. The lock is released (a RISC-V release store, ISA
  *   appendix A "RVWMO Mappings": FENCE RW,W before the store) once the
- *   frame is saved, then only registers and the next thread's stack are
- *   touched, so another CPU may take this thread at once. U mode is entered
- *   through riscv_return_to_user, with a0 (the result) and every other
- *   register from tf. This call returns when a later arch_context_switch
- *   loads the frame saved here.
+ *   frame is saved and sp has left this thread's stack: from then on only
+ *   registers and the next thread's stack are touched, so another CPU may
+ *   take this thread at once. U mode is entered through the tail of
+ *   riscv_return_to_user, a0 (the result) and every other register from
+ *   tf. This call returns when a later arch_context_switch loads the frame
+ *   saved here.
  */
     .globl arch_switch_to_user
 arch_switch_to_user:
     save_context
+    mv      sp, a1                  /* off this thread's stack before another CPU may take it */
     fence   rw, w
     sw      zero, 0(a2)
-    mv      a0, a1
-    j       riscv_return_to_user
+    j       riscv_user_exit         /* riscv_return_to_user, sp already set */
 
 /*
  * riscv_thread_start - where a new thread's first switch returns to

@@ -408,6 +408,40 @@ static inline void arch_sc_set_result(struct trapframe *tf, long r)
  * from its trapframe (arch/arch.h). */
 #define ARCH_HAS_SWITCH_TO_USER 1
 
+/* sstatus.FS (priv spec 4.1.1.6, "Encoding of FS[1:0]"): how the user's
+ * F/D registers are switched is arch/riscv64/fpu.c's. */
+#define SSTATUS_FS (3ul << 13)
+#define FS_OFF     (0ul << 13)
+#define FS_INITIAL (1ul << 13)
+#define FS_CLEAN   (2ul << 13)
+#define FS_DIRTY   (3ul << 13)
+
+/* fpu.c: f0-f31 and fcsr into f, then FS = Off. */
+void riscv_fpu_save_and_close(struct arch_fpu *f);
+
+/*
+ * arch_fpu_switch (arch/arch.h), inline: every switch runs it, each IPC
+ * hand-off included, and a call with its frame was half of it. prev's
+ * registers are saved if the hart says they changed (FS Dirty); next's are
+ * not loaded: FS is Off from here on (a kernel thread: a stray FP
+ * instruction traps) and in next's user trapframe, at the top of the
+ * kernel stack arch_set_kernel_stack has just made this CPU's, so next's
+ * first FP instruction traps and loads them (fpu.c, riscv_fpu_first_use).
+ */
+#define ARCH_HAS_INLINE_FPU_SWITCH 1
+static inline void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
+{
+    unsigned long s = 0;
+    if (prev)
+        __asm__ volatile("csrr %0, sstatus" : "=r"(s));
+    if ((s & SSTATUS_FS) == FS_DIRTY) /* the call sets FS = Off: nothing kept across it */
+        riscv_fpu_save_and_close(prev);
+    else
+        __asm__ volatile("csrc sstatus, %0" : : "r"(SSTATUS_FS) : "memory");
+    if (next)
+        arch_user_frame(arch_this_cpu_word(CPU_KSTACK_TOP))->sstatus &= ~SSTATUS_FS;
+}
+
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
 {
     return tf->sepc;
