@@ -219,12 +219,29 @@ hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
     return endpoint_wait_done_locked(self, NULL);
 }
 
-/* More extra words than a buffer holds: the ordinary path's -EINVAL. */
-static bool too_long(const struct sysargs *args)
+/* After a long message missed on the CPU guard, the next LONG_SKIPS long
+ * messages of that thread go the ordinary path without a look under the
+ * lock (a miss takes sched_lock twice, and a server on another CPU stays
+ * there): counted as that guard's misses. */
+#define LONG_SKIPS 3
+
+/* Before the lock: more extra words than a buffer holds (the ordinary
+ * path's -EINVAL), or a long message whose sender's partner was elsewhere
+ * last time (above). */
+static bool long_not_here(const struct sysargs *args)
 {
-    if (__builtin_expect(IPC_TAG_LEN(args->a[1]) <= IPC_BUF_WORDS, 1))
+    size_t n = IPC_TAG_LEN(args->a[1]);
+    if (__builtin_expect(n == 0, 1))
         return false;
-    count(&stats[arch_this_cpu()->id].misses[IPC_FAST_LONG]); /* any CPU's row will do */
+    int guard = IPC_FAST_LONG;
+    if (n <= IPC_BUF_WORDS) {
+        struct thread *self = current_thread();
+        if (__builtin_expect(self->ipc.long_skips == 0, 1))
+            return false;
+        self->ipc.long_skips--; /* its own: no lock needed */
+        guard = IPC_FAST_OTHER_CPU;
+    }
+    count(&stats[arch_this_cpu()->id].misses[guard]); /* any CPU's row will do */
     return true;
 }
 
@@ -245,16 +262,18 @@ long_words_guard(int guard, const struct sysargs *args, struct thread *self, str
 
 /* A long message missed: its words were never staged, so the ordinary
  * path starts from the beginning (stage, then the lock again). */
-static bool long_miss(struct cpu *c, int guard, unsigned long flags)
+static bool long_miss(struct cpu *c, struct thread *self, int guard, unsigned long flags)
 {
     count(&stats[c->id].misses[guard]);
+    if (guard == IPC_FAST_OTHER_CPU)
+        self->ipc.long_skips = LONG_SKIPS;
     spin_unlock_irqrestore(&sched_lock, flags);
     return false;
 }
 
 bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long *ret)
 {
-    if (!READ_ONCE(fastpath_on) || too_long(args))
+    if (!READ_ONCE(fastpath_on) || long_not_here(args))
         return false;
     struct endpoint *ep;
     uintptr_t badge;
@@ -264,7 +283,7 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
     int guard = call_guards(c, me, h, &ep, &badge);
     guard = long_words_guard(guard, args, me, guard < 0 ? ep->recvs.head : NULL);
     if (guard >= 0 && IPC_TAG_LEN(args->a[1]))
-        return long_miss(c, guard, flags);
+        return long_miss(c, me, guard, flags);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_call_locked(me, h);
@@ -308,7 +327,7 @@ static inline __attribute__((always_inline)) int reply_guards(struct cpu *c, str
 
 bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self, long *ret)
 {
-    if (!READ_ONCE(fastpath_on) || too_long(args))
+    if (!READ_ONCE(fastpath_on) || long_not_here(args))
         return false;
     struct endpoint *ep;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
@@ -317,7 +336,7 @@ bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self
     int guard = reply_guards(c, me, h, &ep);
     guard = long_words_guard(guard, args, me, me->ipc.caller);
     if (guard >= 0 && IPC_TAG_LEN(args->a[1]))
-        return long_miss(c, guard, flags);
+        return long_miss(c, me, guard, flags);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_reply_recv_locked(me, h);

@@ -75,6 +75,7 @@ struct ipc_thread {
     struct thread *lender;
     unsigned lent;              /* receivers still copying from this slot's extra words (atomic) */
     struct ipc_buf_map buf_map; /* sched_lock and the address space's lock */
+    unsigned long_skips;        /* long messages to send the ordinary way (fastpath.c) */
     struct ipc_msg msg;
 };
 

@@ -1006,6 +1006,7 @@ static void test_long_other_cpu(void)
 {
     if (online_cpus() < 2) {
         ktap_skip("ipc.fastpath_long_other_cpu", "one CPU");
+        ktap_skip("ipc.fastpath_long_back_after_skips", "one CPU");
         return;
     }
     int e = endpoint_create();
@@ -1019,6 +1020,21 @@ static void test_long_other_cpu(void)
     if (!ok || !right)
         note("long, other cpu", f);
     ktap_check(ok && right, "ipc.fastpath_long_other_cpu");
+    stop_server(e, pid);
+    handle_close(e);
+    /* A few long messages after those skip the fastpath without a look
+     * (fastpath.c LONG_SKIPS, at most 3), then a server here is reached. */
+    e = endpoint_create();
+    pid = spawn_server(e, 0);
+    ok = pid > 0;
+    before = fast_now();
+    for (unsigned long i = 0; i < 5; i++)
+        ok = echo(e, IPC_BUF_WORDS, i + 20) && ok;
+    f = fast_since(before);
+    right = !fastpath_on || (f.misses[IPC_FAST_OTHER_CPU] <= 3 && f.hits >= 4);
+    if (!ok || !right)
+        note("long, back on this cpu", f);
+    ktap_check(ok && right, "ipc.fastpath_long_back_after_skips");
     stop_server(e, pid);
     handle_close(e);
 }
