@@ -63,12 +63,12 @@ static void count(unsigned long *counter)
     __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }
 
-/* A counter of this CPU's row that only this CPU writes, under sched_lock
- * (IRQs off): no atomic read-modify-write needed, only a whole store for
- * the readers' relaxed loads. */
+/* A counter written only under sched_lock, and read only under it
+ * (ipc_fast_stats_locked): a plain increment, no atomic read-modify-write
+ * (a loop of several instructions on arm64 without LSE). */
 static inline void own_count(unsigned long *counter)
 {
-    __atomic_store_n(counter, *counter + 1, __ATOMIC_RELAXED);
+    (*counter)++;
 }
 
 static void add(unsigned long *sum, const unsigned long *counter)
