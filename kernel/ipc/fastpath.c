@@ -262,12 +262,12 @@ long_words_guard(int guard, const struct sysargs *args, struct thread *self, str
 
 /* A long message missed: its words were never staged, so the ordinary
  * path starts from the beginning (stage, then the lock again). */
-static bool long_miss(struct cpu *c, struct thread *self, int guard, unsigned long flags)
+static bool long_miss(struct cpu *c, struct thread *self, int guard)
 {
     count(&stats[c->id].misses[guard]);
     if (guard == IPC_FAST_OTHER_CPU)
         self->ipc.long_skips = LONG_SKIPS;
-    spin_unlock_irqrestore(&sched_lock, flags);
+    spin_unlock_irq(&sched_lock);
     return false;
 }
 
@@ -283,7 +283,7 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
     int guard = call_guards(c, me, h, &ep, &badge);
     guard = long_words_guard(guard, args, me, guard < 0 ? ep->recvs.head : NULL);
     if (guard >= 0 && IPC_TAG_LEN(args->a[1]))
-        return long_miss(c, me, guard, flags);
+        return long_miss(c, me, guard);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_call_locked(me, h);
@@ -336,7 +336,7 @@ bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self
     int guard = reply_guards(c, me, h, &ep);
     guard = long_words_guard(guard, args, me, me->ipc.caller);
     if (guard >= 0 && IPC_TAG_LEN(args->a[1]))
-        return long_miss(c, me, guard, flags);
+        return long_miss(c, me, guard);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_reply_recv_locked(me, h);
