@@ -59,7 +59,7 @@
 /* The guards of the IPC fastpath (docs/ipc.md "The fastpath"): an ipc_call
  * or ipc_reply_recv that fails one takes the ordinary path, and
  * SYS_debug_stats counts the first one it failed. */
-#define IPC_FAST_LONG              0 /* the tag has extra words */
+#define IPC_FAST_LONG              0 /* extra words: over 64, or not copied (fastpath_long.c) */
 #define IPC_FAST_BAD_HANDLE        1 /* no such handle, or not an endpoint */
 #define IPC_FAST_NO_RIGHT          2 /* the handle lacks SEND (call) or RECV (reply_recv) */
 #define IPC_FAST_NO_PARTNER        3 /* call: no receiver waits; reply_recv: no caller to answer */
