@@ -404,6 +404,14 @@ NOT_DIRECT = {"counter", "crng16", "task", "hw", "siphash"}
 # `push %rbp; mov %rsp,%rbp` as the first two instructions, so that [rbp]
 # is the user's rbp (ipc_entry.S: `mov (%rbp), %rax`).
 X86_SAVED = re.compile(r"%(rbx|ebx|bx|bl|r1[2-5][dwb]?)$")
+#
+# arm64 (AAPCS64: x19-x29 are callee-saved): a save is a store (str, stp,
+# stur, ...) of one of x20-x28 or its w half. x19 may be saved and used:
+# el0_svc stores the user's x19 in the trapframe with x18 (vectors.S,
+# SAVE_X2_X19), so ipc_entry.S leaves it alone (hw's copy saves it). The
+# record is `stp x29, x30, [sp, #-N]!; mov x29, sp` as the first two
+# instructions, so that [x29] is the user's x29 (ipc_entry.S: `ldr x9, [x29]`).
+ARM64_SAVED = re.compile(r"[xw]2[0-8]")
 CALLEE_SAVED = {
     "x86_64": dict(
         saves=lambda m, o: next((r.group(1) for r in [X86_SAVED.match(o.split(",")[0])]
@@ -412,7 +420,13 @@ CALLEE_SAVED = {
         record=lambda insns: [f"{mn} {o}" for _, mn, o, _ in insns[:2]]
         == ["push %rbp", "mov %rsp,%rbp"],
     ),
-    "arm64": None,  # arm64's ipc_entry.S: its registers and frame record here
+    "arm64": dict(
+        saves=lambda m, o: next((r for r in o.split("[")[0].replace(" ", "").split(",")
+                                 if ARM64_SAVED.fullmatch(r)), None) if m.startswith("st") else None,
+        record=lambda insns: len(insns) >= 2 and re.fullmatch(
+            r"stp x29, x30, \[sp, #-\d+\]!", f"{insns[0][1]} {insns[0][2]}") is not None
+        and f"{insns[1][1]} {insns[1][2]}" == "mov x29, sp",
+    ),
     "riscv64": None,  # riscv64's ipc_entry.S: its registers and frame record here
 }
 

@@ -45,7 +45,7 @@ END = "<!-- end of the stage table -->"
 # (stage, pattern on the function's name), first match wins.
 STAGES = [
     ("entry and exit stubs", r"_entry$|^arch_syscall_call_site$|^el0_svc$|^arm64_vectors$"
-     r"|^riscv_trap_entry$|^\.?Lsyscall"),
+     r"|^riscv_trap_entry$|^\.?Lsyscall|^arm64_return_to_user_sp$"),
     ("dispatch (stack offset, handler call)", r"^syscall_dispatch_|^dispatch$|^call_handler$"),
     ("fastpath (fastpath.c)", r"^ipc_fast_|_guards?$|^deliver_direct$|^hand_off_and_wait$"),
     ("handlers, message copies (sys_ipc.c)", r"^sys_ipc_|^stage$|^unstage$|^memcpy$"
@@ -56,7 +56,7 @@ STAGES = [
     ("address space, ASID", r"aspace_activate|^asid_|icache"),
     ("kernel stack for the next entry", r"^arch_set_kernel_stack$"),
     ("FP/SIMD switch", r"fpu"),
-    ("context switch (switch.S)", r"^arch_context_switch$"),
+    ("context switch (switch.S)", r"^arch_context_switch$|^arch_switch_to_user$"),
     ("locks, IRQs, current thread", r"spin_|current_thread|this_cpu|irq"),
 ]
 OTHER = "other"

@@ -268,9 +268,12 @@ arch_syscall_call_site:
  *   it (SP_EL0, TPIDR_EL0, x0-x30; ELR/SPSR_EL1) and ERETs to EL0.
  *   SP_EL1 ends at kstack_top: where the next exception from EL0 will
  *   build its frame.
- * arm64_return_to_user_sp: the same with the trapframe at sp.
+ * arm64_return_to_user_sp: the same with the trapframe at sp (save_el0
+ *   above, and arch_switch_to_user in switch.S, the IPC fastpath's direct
+ *   resume).
  */
     .globl arm64_return_to_user
+    .globl arm64_return_to_user_sp
 arm64_return_to_user:
     mov     sp, x0
 arm64_return_to_user_sp:

@@ -594,7 +594,7 @@ static void test_fp_chain(void)
  * before the system call instruction and written to got[] just after it.
  * A thread the kernel resumes straight from its trapframe gets these back
  * only if its IPC entry stored them there (arch/<arch>/ipc_entry.S).
- * x86_64: rbx rbp r12-r15; arm64: x19-x29; riscv64: s0-s11.
+ * x86_64: rbx rbp r12-r15; arm64: x19-x29 and TPIDR_EL0; riscv64: s0-s11.
  */
 long regs_syscall(long nr, long h, struct ipc_msg *m, unsigned long seed, unsigned long *got);
 #if defined(__x86_64__)
@@ -616,11 +616,15 @@ __asm__(".text\n.globl regs_syscall\nregs_syscall:\n"
         "mov %r13, 24(%r11)\nmov %r14, 32(%r11)\nmov %r15, 40(%r11)\n"
         "pop %r15\npop %r14\npop %r13\npop %r12\npop %rbp\npop %rbx\nret\n");
 #elif defined(__aarch64__)
-#define CALLEE_SAVED 11
+/* x19-x29, then TPIDR_EL0: not a register of the procedure call standard,
+ * but the thread's own (EL0 writes it), which the kernel keeps across a
+ * system call and the direct return loads from the trapframe. */
+#define CALLEE_SAVED 12
 __asm__(".text\n.globl regs_syscall\nregs_syscall:\n"
-        "stp x19, x20, [sp, #-112]!\nstp x21, x22, [sp, #16]\nstp x23, x24, [sp, #32]\n"
+        "stp x19, x20, [sp, #-128]!\nstp x21, x22, [sp, #16]\nstp x23, x24, [sp, #32]\n"
         "stp x25, x26, [sp, #48]\nstp x27, x28, [sp, #64]\nstp x29, x30, [sp, #80]\n"
         "stp x2, x4, [sp, #96]\n" /* m, got */
+        "mrs x9, tpidr_el0\nstr x9, [sp, #112]\nadd x9, x3, #12\nmsr tpidr_el0, x9\n"
         "mov x8, x0\nmov x0, x1\nmov x9, x2\n"
         "add x19, x3, #1\nadd x20, x3, #2\nadd x21, x3, #3\nadd x22, x3, #4\n"
         "add x23, x3, #5\nadd x24, x3, #6\nadd x25, x3, #7\nadd x26, x3, #8\n"
@@ -630,9 +634,10 @@ __asm__(".text\n.globl regs_syscall\nregs_syscall:\n"
         "ldp x9, x10, [sp, #96]\n"
         "stp x1, x2, [x9]\nstp x3, x4, [x9, #16]\nstr x5, [x9, #32]\n"
         "stp x19, x20, [x10]\nstp x21, x22, [x10, #16]\nstp x23, x24, [x10, #32]\n"
-        "stp x25, x26, [x10, #48]\nstp x27, x28, [x10, #64]\nstr x29, [x10, #80]\n"
+        "stp x25, x26, [x10, #48]\nstp x27, x28, [x10, #64]\nmrs x9, tpidr_el0\n"
+        "stp x29, x9, [x10, #80]\nldr x9, [sp, #112]\nmsr tpidr_el0, x9\n"
         "ldp x29, x30, [sp, #80]\nldp x27, x28, [sp, #64]\nldp x25, x26, [sp, #48]\n"
-        "ldp x23, x24, [sp, #32]\nldp x21, x22, [sp, #16]\nldp x19, x20, [sp], #112\nret\n");
+        "ldp x23, x24, [sp, #32]\nldp x21, x22, [sp, #16]\nldp x19, x20, [sp], #128\nret\n");
 #elif defined(__riscv)
 #define CALLEE_SAVED 12
 __asm__(".text\n.globl regs_syscall\nregs_syscall:\n"
