@@ -39,6 +39,31 @@ static inline unsigned long spin_lock_irqsave_at(struct spinlock *l, const char 
     return flags;
 }
 
+/* The same where IRQs are known to be on (a system call's handler: the
+ * dispatcher unmasked them): they are masked without saving the flags,
+ * and spin_unlock_irq unmasks them. */
+#define spin_lock_irq(l) ((void)spin_lock_irq_at((l), __FILE__ ":" SPIN_STR(__LINE__)))
+
+static inline __attribute__((always_inline)) void spin_lock_irq_at(struct spinlock *l,
+                                                                   const char *site)
+{
+    arch_irq_disable();
+    struct cpu *c = arch_this_cpu();
+    c->preempt_count++;
+    c->lock_site = site;
+    while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
+        while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
+            arch_cpu_relax();
+    }
+}
+
+static inline __attribute__((always_inline)) void spin_unlock_irq(struct spinlock *l)
+{
+    __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+    arch_this_cpu()->preempt_count--; /* IRQs still off: no migration yet */
+    arch_irq_enable();
+}
+
 static inline __attribute__((always_inline)) void spin_unlock_irqrestore(struct spinlock *l,
                                                                          unsigned long flags)
 {

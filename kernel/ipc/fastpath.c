@@ -232,14 +232,14 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
         return false;
     struct endpoint *ep;
     uintptr_t badge;
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    spin_lock_irq(&sched_lock);      /* a system call's handler: IRQs are on */
     struct cpu *c = arch_this_cpu(); /* IRQs off: no need of this_cpu()'s check */
     struct thread *me = c->sched.current;
     int guard = call_guards(c, me, h, &ep, &badge);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_call_locked(me, h);
-        spin_unlock_irqrestore(&sched_lock, flags);
+        spin_unlock_irq(&sched_lock);
         *self = me;
         return true;
     }
@@ -252,7 +252,7 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
     me->ipc.replier = server;
     me->ipc.done = false;
     *ret = hand_off_and_wait(c, me, server);
-    spin_unlock_irqrestore(&sched_lock, flags);
+    spin_unlock_irq(&sched_lock);
     *self = me;
     return true;
 }
@@ -282,14 +282,14 @@ bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self
     if (!READ_ONCE(fastpath_on) || long_message(args))
         return false;
     struct endpoint *ep;
-    unsigned long flags = spin_lock_irqsave(&sched_lock);
+    spin_lock_irq(&sched_lock);      /* a system call's handler: IRQs are on */
     struct cpu *c = arch_this_cpu(); /* IRQs off: no need of this_cpu()'s check */
     struct thread *me = c->sched.current;
     int guard = reply_guards(c, me, h, &ep);
     if (guard >= 0) {
         miss(c, guard, me, args);
         *ret = endpoint_reply_recv_locked(me, h);
-        spin_unlock_irqrestore(&sched_lock, flags);
+        spin_unlock_irq(&sched_lock);
         *self = me;
         return true;
     }
@@ -303,7 +303,7 @@ bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self
     me->ipc.ep = ep;
     queue_push(&ep->recvs, me);
     *ret = hand_off_and_wait(c, me, client);
-    spin_unlock_irqrestore(&sched_lock, flags);
+    spin_unlock_irq(&sched_lock);
     *self = me;
     return true;
 }
