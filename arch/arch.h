@@ -279,8 +279,10 @@ void arch_asid_enable(void);
  * tagged with asid (0 for none, and always 0 if the kernel uses no ASIDs).
  * need_flush: first forget every non-global translation of every ASID (the
  * kernel asks for it at every switch if it uses no ASIDs: today's
- * flush-per-switch behaviour). IRQs off. */
-void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush);
+ * flush-per-switch behaviour). IRQs off. An arch may define it inline in
+ * impl.h (and ARCH_HAS_INLINE_ASPACE_ACTIVATE 1 there): every IPC hand-off
+ * between two programs runs it. The prototype, otherwise, is declared
+ * after impl.h (below). */
 
 /* ---- Threads and user mode --------------------------------------------- */
 
@@ -343,8 +345,9 @@ void arch_fpu_init(struct arch_fpu *f);
  * stack: riscv64 finds next's user trapframe there), sched_lock held, IRQs
  * off: save the registers into prev (where the arch can tell they changed
  * since they were loaded) and load next's. NULL for a kernel thread: its
- * registers are not saved or loaded (kernel threads never use them). */
-void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next);
+ * registers are not saved or loaded (kernel threads never use them). An
+ * arch may define it inline in impl.h (and ARCH_HAS_INLINE_FPU_SWITCH 1
+ * there); the prototype, otherwise, is declared after impl.h (below). */
 
 /* (inline) System call ABI: the number and the six arguments, contiguous in
  * the trapframe in ABI order so that handlers read them in place. (The
@@ -459,6 +462,13 @@ void arch_frame_next(uintptr_t fp, uintptr_t *caller_fp, uintptr_t *ret_pc);
 
 #ifndef ARCH_HAS_SWITCH_TO_USER
 #define ARCH_HAS_SWITCH_TO_USER 0 /* not yet: the IPC partners return through their frames */
+#endif
+
+#ifndef ARCH_HAS_INLINE_ASPACE_ACTIVATE /* an out-of-line arch_aspace_activate (above) */
+void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush);
+#endif
+#ifndef ARCH_HAS_INLINE_FPU_SWITCH /* an out-of-line arch_fpu_switch (above) */
+void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next);
 #endif
 
 /*

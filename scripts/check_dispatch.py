@@ -412,6 +412,30 @@ X86_SAVED = re.compile(r"%(rbx|ebx|bx|bl|r1[2-5][dwb]?)$")
 # record is `stp x29, x30, [sp, #-N]!; mov x29, sp` as the first two
 # instructions, so that [x29] is the user's x29 (ipc_entry.S: `ldr x9, [x29]`).
 ARM64_SAVED = re.compile(r"[xw]2[0-8]")
+
+# riscv64 (psABI, "Integer Register Convention": s0-s11 are callee-saved;
+# gp is the user's too, as the kernel never uses it): a save is an `sd` of
+# s1-s11 or gp; the record is `sd s0,M(sp)` then `add s0,sp,K` among the
+# first instructions, with M - K = -16 and sp unchanged between them, so
+# that -16(s0) holds the user's s0 (ipc_entry.S: `ld t0, -16(s0)`).
+RV_SAVED = re.compile(r"(s[1-9]|s1[01]|gp),")
+
+
+def rv_record(insns):
+    """Whether -16(s0) is where the copy's first instructions saved s0."""
+    saved = None
+    for _, mn, ops, _ in insns[:6]:
+        m = re.fullmatch(r"s0,(-?\d+)\(sp\)", ops)
+        if mn in ("sd", "c.sd", "c.sdsp") and m:
+            saved = int(m.group(1))
+        elif saved is not None and ops.startswith("s0,"):
+            k = re.fullmatch(r"s0,sp,(-?\d+)", ops)
+            return mn in ("add", "addi") and k is not None and saved - int(k.group(1)) == -16
+        elif saved is not None and ops.startswith("sp,"):
+            return False  # sp moved between the save and the frame pointer
+    return False
+
+
 CALLEE_SAVED = {
     "x86_64": dict(
         saves=lambda m, o: next((r.group(1) for r in [X86_SAVED.match(o.split(",")[0])]
@@ -427,7 +451,11 @@ CALLEE_SAVED = {
             r"stp x29, x30, \[sp, #-\d+\]!", f"{insns[0][1]} {insns[0][2]}") is not None
         and f"{insns[1][1]} {insns[1][2]}" == "mov x29, sp",
     ),
-    "riscv64": None,  # riscv64's ipc_entry.S: its registers and frame record here
+    "riscv64": dict(
+        saves=lambda m, o: next((r.group(1) for r in [RV_SAVED.match(o)]
+                                 if r and m in ("sd", "c.sd", "c.sdsp")), None),
+        record=rv_record,
+    ),
 }
 
 

@@ -31,21 +31,21 @@
 #include "lib/string.h"
 #include "riscv.h"
 
-/* sstatus.FS values (priv spec, table "Encoding of FS[1:0]"). */
-#define FS_OFF     (0ul << 13)
-#define FS_INITIAL (1ul << 13)
-#define FS_CLEAN   (2ul << 13)
-#define FS_DIRTY   (3ul << 13)
+/* sstatus.FS and its values are in impl.h, with arch_fpu_switch. */
 
-static void fs_set(unsigned long fs)
+/* fs is a constant at every call: Off needs only the clear. */
+static inline void fs_set(unsigned long fs)
 {
     csr_clear(sstatus, SSTATUS_FS & ~fs);
-    csr_set(sstatus, fs);
+    if (fs != FS_OFF)
+        csr_set(sstatus, fs);
 }
 
 /* The assembler is told about the D extension only here: nothing else in
- * the kernel may contain FP instructions. */
-static void fpu_save(struct arch_fpu *f)
+ * the kernel may contain FP instructions. Saving is out of line, called by
+ * the switch (impl.h) only when the registers are Dirty; it leaves FS = Off
+ * as the switch does. */
+void riscv_fpu_save_and_close(struct arch_fpu *f)
 {
     __asm__ volatile(".option push\n\t.option arch, +d\n\t"
                      ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,"
@@ -57,6 +57,7 @@ static void fpu_save(struct arch_fpu *f)
                      : "=r"(f->fcsr)
                      : "r"(f->f)
                      : "memory");
+    fs_set(FS_OFF);
 }
 
 static void fpu_load(const struct arch_fpu *f)
@@ -78,24 +79,6 @@ static void fpu_load(const struct arch_fpu *f)
 void arch_fpu_init(struct arch_fpu *f)
 {
     memset(f, 0, sizeof(*f));
-}
-
-/* The user trapframe of the thread this CPU now runs: at the top of its
- * kernel stack, which arch_set_kernel_stack has just made this CPU's (a
- * thread not yet in user mode gets a fresh frame from arch_enter_user). */
-static void user_fs_set(unsigned long fs)
-{
-    struct trapframe *tf = (struct trapframe *)(this_cpu()->arch.kstack_top - TF_SIZE);
-    tf->sstatus = (tf->sstatus & ~SSTATUS_FS) | fs;
-}
-
-void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
-{
-    if (prev && (csr_read(sstatus) & SSTATUS_FS) == FS_DIRTY)
-        fpu_save(prev);
-    fs_set(FS_OFF); /* a kernel thread: a stray FP instruction traps */
-    if (next)
-        user_fs_set(FS_OFF); /* loaded at its first FP instruction */
 }
 
 /* A user thread's illegal instruction with FS = Off (trap.c): its first FP

@@ -17,11 +17,11 @@
 #include "riscv.h"
 #include "sbi.h"
 
-static uint64_t kernel_root;
+uint64_t riscv_kernel_root_pa; /* impl.h: arch_aspace_activate loads it without a user root */
 
 uint64_t riscv_kernel_root(void)
 {
-    return kernel_root;
+    return riscv_kernel_root_pa;
 }
 
 /* Megapages (level 1) and gigapages (level 2) are part of Sv39 itself. */
@@ -41,7 +41,7 @@ bool arch_pt_block_ok(int level)
 void arch_mmu_switch(uint64_t root)
 {
     csr_clear(sstatus, SSTATUS_SUM | SSTATUS_MXR); /* whatever the loader left */
-    kernel_root = root;
+    riscv_kernel_root_pa = root;
     csr_write(satp, SATP_MODE_SV39 | root >> 12);
     /* Everything, global entries too: start.S's identity map was global. */
     __asm__ volatile("sfence.vma zero, zero" : : : "memory");
@@ -66,10 +66,9 @@ void arch_aspace_init(pte_t *user_root, const pte_t *kernel_root_table)
  * possibly none. Harmless to try: only user translations carry an ASID, and
  * none is loaded here (the kernel's are global).
  */
-#define SATP_ASID_SHIFT 44
-#define SATP_ASID_MASK  (0xfffful << SATP_ASID_SHIFT)
+#define SATP_ASID_MASK (0xfffful << SATP_ASID_SHIFT)
 
-static bool asids_on;
+bool riscv_asids_on; /* impl.h: arch_aspace_activate's flush covers every ASID */
 
 unsigned arch_asid_bits(void)
 {
@@ -85,32 +84,7 @@ unsigned arch_asid_bits(void)
 
 void arch_asid_enable(void)
 {
-    asids_on = true;
-}
-
-/* need_flush with ASIDs: every ASID, so SFENCE.VMA x0, x0 (global entries go
- * too: no form keeps them for every ASID at once). After the satp write:
- * stale entries of a reused ASID must not survive into its new use. */
-void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
-{
-    csr_write(satp, SATP_MODE_SV39 | (uint64_t)asid << SATP_ASID_SHIFT |
-                        (user_root ? user_root : kernel_root) >> 12);
-    if (need_flush && asids_on)
-        __asm__ volatile("sfence.vma zero, zero" : : : "memory");
-    else if (need_flush)
-        __asm__ volatile("sfence.vma zero, %0" : : "r"(0ul) : "memory"); /* ASID 0, not global */
-    riscv_icache_catch_up();
-}
-
-/* FENCE.I if code was written since this hart's last one (smp.c explains). */
-void riscv_icache_catch_up(void)
-{
-    struct arch_cpu *a = &this_cpu()->arch;
-    uint64_t writes = __atomic_load_n(&riscv_icache_writes, __ATOMIC_ACQUIRE);
-    if (a->icache_writes_seen != writes) {
-        __asm__ volatile("fence.i" : : : "memory");
-        a->icache_writes_seen = writes;
-    }
+    riscv_asids_on = true;
 }
 
 /*

@@ -20,14 +20,13 @@
 #define csr_clear(csr, bits)                                                                       \
     __asm__ volatile("csrc " #csr ", %0" : : "r"((unsigned long)(bits)) : "memory")
 
-/* satp.MODE (priv spec 4.1.11); the kernel's tables use ASID 0 (mmu.c). */
-#define SATP_MODE_SV39     (8ul << 60)
+/* satp's fields are in impl.h (arch_aspace_activate); the kernel's tables
+ * use ASID 0 (mmu.c). */
 /* scause (priv spec 4.1.8): bit 63 set for interrupts, the code below it. */
 #define SCAUSE_INTERRUPT   (1ul << 63)
-/* sstatus (priv spec 4.1.1): SIE is in impl.h. */
+/* sstatus (priv spec 4.1.1): SIE and FS are in impl.h. */
 #define SSTATUS_SPIE       (1ul << 5)  /* SIE before the trap; sret restores it */
 #define SSTATUS_SPP        (1ul << 8)  /* the trap came from S mode; sret returns to it */
-#define SSTATUS_FS         (3ul << 13) /* FP state, 0 = Off: FP instructions trap */
 #define SSTATUS_FS_INITIAL (1ul << 13) /* FP registers in their initial state */
 #define SSTATUS_SUM        (1ul << 18) /* S mode may access U pages */
 #define SSTATUS_MXR        (1ul << 19) /* loads from execute-only pages */
@@ -102,9 +101,8 @@ void riscv_time_init(const struct fdt *f, uint32_t boot_hart);
 uint64_t riscv_kernel_root(void);
 /* cpu.c: let user mode read the cycle, time and instret counters (every hart). */
 void riscv_counters_init(void);
-/* Code writes so far (smp.c); FENCE.I on this hart if it has not seen them all. */
-extern uint64_t riscv_icache_writes;
-void riscv_icache_catch_up(void);
+/* riscv_icache_writes (impl.h), the code writes so far (smp.c): a hart that
+ * has not seen them all runs FENCE.I at its next address space switch. */
 /* smp.c: where a started hart arrives from start.S. */
 __noreturn void riscv_secondary_main(struct cpu *c);
 /* power.c: find the sifive,test0 exit device (f may be NULL). */

@@ -124,7 +124,7 @@ void riscv_secondary_main(struct cpu *c)
  * every hart (RFENCE remote_fence_i), arch_sync_icache_done() counts one
  * more code write here, after making the stores visible, and a hart that
  * loads an address space while its count is behind runs FENCE.I first
- * (riscv_icache_catch_up). No interrupts: under QEMU -icount every firmware
+ * (arch_aspace_activate, impl.h). No interrupts: under QEMU -icount every firmware
  * round trip to the other harts could wait a whole 100 ms slice of the
  * round-robin vCPU thread, and one per program took minutes at times.
  */

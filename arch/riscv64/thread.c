@@ -9,6 +9,7 @@
 
 /* vectors.S reaches these through tp = struct cpu. */
 _Static_assert(offsetof(struct cpu, arch.kstack_top) == CPU_KSTACK_TOP, "vectors.S offset");
+_Static_assert(offsetof(struct cpu, arch) == CPU_ARCH, "impl.h offset");
 _Static_assert(offsetof(struct cpu, arch.user_sp) == CPU_USER_SP, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch.stack_guard) == CPU_STACK_GUARD, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch.overflow_stack) == CPU_OVERFLOW_STACK, "vectors.S offset");

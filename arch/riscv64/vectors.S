@@ -159,8 +159,9 @@ riscv_trap_entry:
  *   and sepc and sstatus, which a trap taken during the call would
  *   overwrite. s0-s11 are preserved by every C function and gp by the
  *   kernel, which never uses it (a thread switch saves it, switch.S), so
- *   their slots stay unwritten: only this path and syscall_dispatch (a0-a5,
- *   a7) read the frame. s0 is left as the user had it: backtraces stop at
+ *   their slots stay unwritten (but by ipc_call and ipc_reply_recv, whose
+ *   table entries fill them for a direct resume: ipc_entry.S): only this
+ *   path and syscall_dispatch (a0-a5, a7) read the frame on the way back. s0 is left as the user had it: backtraces stop at
  *   the first frame pointer that is not a kernel address. sstatus.SUM is
  *   already 0: a return to U mode always restores a frame saved from U
  *   mode, where it was 0, so the clear that other traps need is skipped.
@@ -216,6 +217,9 @@ arch_syscall_call_site:
     .globl riscv_return_to_user
 riscv_return_to_user:
     mv      sp, a0
+/* riscv_user_exit: the same with sp = the frame already (switch.S). */
+    .globl riscv_user_exit
+riscv_user_exit:
 .Lto_user:
     csrw    sscratch, tp
     restore_regs

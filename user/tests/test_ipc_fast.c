@@ -594,7 +594,7 @@ static void test_fp_chain(void)
  * before the system call instruction and written to got[] just after it.
  * A thread the kernel resumes straight from its trapframe gets these back
  * only if its IPC entry stored them there (arch/<arch>/ipc_entry.S).
- * x86_64: rbx rbp r12-r15; arm64: x19-x29 and TPIDR_EL0; riscv64: s0-s11.
+ * x86_64: rbx rbp r12-r15; arm64: x19-x29 and TPIDR_EL0; riscv64: s0-s11, gp and tp.
  */
 long regs_syscall(long nr, long h, struct ipc_msg *m, unsigned long seed, unsigned long *got);
 #if defined(__x86_64__)
@@ -639,26 +639,32 @@ __asm__(".text\n.globl regs_syscall\nregs_syscall:\n"
         "ldp x29, x30, [sp, #80]\nldp x27, x28, [sp, #64]\nldp x25, x26, [sp, #48]\n"
         "ldp x23, x24, [sp, #32]\nldp x21, x22, [sp, #16]\nldp x19, x20, [sp], #128\nret\n");
 #elif defined(__riscv)
-#define CALLEE_SAVED 12
+/* s0-s11, then gp and tp: the kernel never uses gp, and tp is this CPU's
+ * inside it, so neither is saved by the ecall path's C frames: the IPC
+ * entry (gp) and the trap entry (tp) store the user's in the trapframe. */
+#define CALLEE_SAVED 14
 __asm__(".text\n.globl regs_syscall\nregs_syscall:\n"
-        "addi sp, sp, -112\n"
+        "addi sp, sp, -128\n"
         "sd s0, 0(sp)\nsd s1, 8(sp)\nsd s2, 16(sp)\nsd s3, 24(sp)\nsd s4, 32(sp)\n"
         "sd s5, 40(sp)\nsd s6, 48(sp)\nsd s7, 56(sp)\nsd s8, 64(sp)\nsd s9, 72(sp)\n"
         "sd s10, 80(sp)\nsd s11, 88(sp)\nsd a2, 96(sp)\nsd a4, 104(sp)\n" /* m, got */
+        "sd gp, 112(sp)\nsd tp, 120(sp)\n"
         "mv a7, a0\nmv a0, a1\nmv t0, a2\n"
         "addi s0, a3, 1\naddi s1, a3, 2\naddi s2, a3, 3\naddi s3, a3, 4\n"
         "addi s4, a3, 5\naddi s5, a3, 6\naddi s6, a3, 7\naddi s7, a3, 8\n"
         "addi s8, a3, 9\naddi s9, a3, 10\naddi s10, a3, 11\naddi s11, a3, 12\n"
+        "addi gp, a3, 13\naddi tp, a3, 14\n"
         "ld a1, 0(t0)\nld a2, 8(t0)\nld a3, 16(t0)\nld a4, 24(t0)\nld a5, 32(t0)\n"
         "ecall\n"
         "ld t0, 96(sp)\nld t1, 104(sp)\n"
         "sd a1, 0(t0)\nsd a2, 8(t0)\nsd a3, 16(t0)\nsd a4, 24(t0)\nsd a5, 32(t0)\n"
         "sd s0, 0(t1)\nsd s1, 8(t1)\nsd s2, 16(t1)\nsd s3, 24(t1)\nsd s4, 32(t1)\n"
         "sd s5, 40(t1)\nsd s6, 48(t1)\nsd s7, 56(t1)\nsd s8, 64(t1)\nsd s9, 72(t1)\n"
-        "sd s10, 80(t1)\nsd s11, 88(t1)\n"
+        "sd s10, 80(t1)\nsd s11, 88(t1)\nsd gp, 96(t1)\nsd tp, 104(t1)\n"
         "ld s0, 0(sp)\nld s1, 8(sp)\nld s2, 16(sp)\nld s3, 24(sp)\nld s4, 32(sp)\n"
         "ld s5, 40(sp)\nld s6, 48(sp)\nld s7, 56(sp)\nld s8, 64(sp)\nld s9, 72(sp)\n"
-        "ld s10, 80(sp)\nld s11, 88(sp)\naddi sp, sp, 112\nret\n");
+        "ld s10, 80(sp)\nld s11, 88(sp)\nld gp, 112(sp)\nld tp, 120(sp)\n"
+        "addi sp, sp, 128\nret\n");
 #endif
 
 /* The registers regs_syscall saw come back: how many are not the pattern. */

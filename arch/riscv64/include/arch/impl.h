@@ -215,6 +215,48 @@ static inline uintptr_t arch_this_cpu_word(size_t off)
     return v;
 }
 
+/* struct cpu's `arch` (struct arch_cpu) is at this offset: CPU_KSTACK_TOP,
+ * where its first field lies (checked in thread.c). */
+#define CPU_ARCH CPU_KSTACK_TOP
+
+/* satp (priv spec 4.1.11): MODE, then ASID at bit 44, then the root's PPN. */
+#define SATP_MODE_SV39  (8ul << 60)
+#define SATP_ASID_SHIFT 44
+
+/* mmu.c's, for the switch below: the kernel's root table (physical) and
+ * whether the kernel uses ASIDs; and the count of code writes (smp.c). */
+extern uint64_t riscv_kernel_root_pa;
+extern bool riscv_asids_on;
+extern uint64_t riscv_icache_writes;
+
+/*
+ * arch_aspace_activate (arch/arch.h), inline: the switch runs it on every
+ * IPC hand-off between two programs, and out of line its call and frame
+ * were 8 of its 22 instructions there. need_flush with ASIDs: every ASID, so SFENCE.VMA x0, x0
+ * (global entries go too: no form keeps them for every ASID at once);
+ * without, ASID 0's non-global entries (rs2 = a zero register, not x0:
+ * priv spec 4.2.1). After the satp write: stale entries of a reused ASID
+ * must not survive into its new use. Then FENCE.I if code was written
+ * since this hart's last one (smp.c explains). IRQs off, so the hart is tp.
+ */
+#define ARCH_HAS_INLINE_ASPACE_ACTIVATE 1
+static inline void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
+{
+    uint64_t root = user_root ? user_root : riscv_kernel_root_pa;
+    uint64_t satp = SATP_MODE_SV39 | (uint64_t)asid << SATP_ASID_SHIFT | root >> 12;
+    __asm__ volatile("csrw satp, %0" : : "r"(satp) : "memory");
+    if (need_flush && riscv_asids_on)
+        __asm__ volatile("sfence.vma zero, zero" : : : "memory");
+    else if (need_flush)
+        __asm__ volatile("sfence.vma zero, %0" : : "r"(0ul) : "memory");
+    struct arch_cpu *a = (struct arch_cpu *)((uintptr_t)riscv_tp + CPU_ARCH);
+    uint64_t writes = __atomic_load_n(&riscv_icache_writes, __ATOMIC_ACQUIRE);
+    if (a->icache_writes_seen != writes) {
+        __asm__ volatile("fence.i" : : : "memory");
+        a->icache_writes_seen = writes;
+    }
+}
+
 /* csrrc clears SIE and returns the old sstatus in one instruction. */
 static inline unsigned long arch_irq_save(void)
 {
@@ -353,6 +395,52 @@ static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
 #pragma GCC unroll 5 /* five loads and stores, no loop: the IPC path's one copy */
     for (int i = 0; i < 5; i++)
         tf->x[11 + i] = w[i];
+}
+
+/* A system call's result, for a thread resumed straight from its frame
+ * (arch_switch_to_user): a0, which every way back to U mode reloads. */
+static inline void arch_sc_set_result(struct trapframe *tf, long r)
+{
+    tf->a0 = (uint64_t)r;
+}
+/* arch_switch_to_user (switch.S) and the IPC calls' table entries
+ * (ipc_entry.S) are here: the IPC fastpath may resume a partner straight
+ * from its trapframe (arch/arch.h). */
+#define ARCH_HAS_SWITCH_TO_USER 1
+
+/* sstatus.FS (priv spec 4.1.1.6, "Encoding of FS[1:0]"): how the user's
+ * F/D registers are switched is arch/riscv64/fpu.c's. */
+#define SSTATUS_FS (3ul << 13)
+#define FS_OFF     (0ul << 13)
+#define FS_INITIAL (1ul << 13)
+#define FS_CLEAN   (2ul << 13)
+#define FS_DIRTY   (3ul << 13)
+
+/* fpu.c: f0-f31 and fcsr into f, then FS = Off. */
+void riscv_fpu_save_and_close(struct arch_fpu *f);
+
+/*
+ * arch_fpu_switch (arch/arch.h), inline: every switch runs it, each IPC
+ * hand-off included, and out of line it took 22 instructions there, 13
+ * more than this. prev's
+ * registers are saved if the hart says they changed (FS Dirty); next's are
+ * not loaded: FS is Off from here on (a kernel thread: a stray FP
+ * instruction traps) and in next's user trapframe, at the top of the
+ * kernel stack arch_set_kernel_stack has just made this CPU's, so next's
+ * first FP instruction traps and loads them (fpu.c, riscv_fpu_first_use).
+ */
+#define ARCH_HAS_INLINE_FPU_SWITCH 1
+static inline void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
+{
+    unsigned long s = 0;
+    if (prev)
+        __asm__ volatile("csrr %0, sstatus" : "=r"(s));
+    if ((s & SSTATUS_FS) == FS_DIRTY) /* the call sets FS = Off: nothing kept across it */
+        riscv_fpu_save_and_close(prev);
+    else
+        __asm__ volatile("csrc sstatus, %0" : : "r"(SSTATUS_FS) : "memory");
+    if (next)
+        arch_user_frame(arch_this_cpu_word(CPU_KSTACK_TOP))->sstatus &= ~SSTATUS_FS;
 }
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
