@@ -396,6 +396,21 @@ static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
         tf->x[1 + i] = w[i];
 }
 
+/* arch_aspace_activate(user_root, asid, false) inline, for the thread
+ * switch's common case (kernel/mm/aspace_switch.h): user_root is a user
+ * address space's root table, never 0. TTBR0_EL1 takes the ASID in bits
+ * [63:48] (Arm ARM, register TTBR0_EL1; TCR_EL1.A1 = 0 selects TTBR0's);
+ * DSB ISHST first, so that the table walker sees every table write, and
+ * ISB after, so that what follows is translated with the new tables. */
+#define ARCH_HAS_ASPACE_ACTIVATE_TAGGED 1
+static inline void arch_aspace_activate_tagged(uint64_t user_root, unsigned asid)
+{
+    __asm__ volatile("dsb ishst\n\tmsr ttbr0_el1, %0\n\tisb"
+                     :
+                     : "r"(user_root | (uint64_t)asid << 48)
+                     : "memory");
+}
+
 /* The system call's result, x0, into the frame: for a thread resumed
  * straight from it (arch_switch_to_user, switch.S). */
 static inline void arch_sc_set_result(struct trapframe *tf, long r)
