@@ -65,11 +65,11 @@
 #define VALUE_MASK ASID_VALUE_MASK
 
 static struct spinlock asid_lock = SPINLOCK_INIT;
-static unsigned hw_bits;         /* what the boot CPU's MMU has */
-static unsigned count;           /* ASIDs in use, 0 included; 0: none (every switch flushes) */
-uint64_t asid_generation = 1;    /* starts at 1: a tag of 0 means "never given one" (asid.h) */
-static unsigned next_value = 1;  /* the next value to hand out in this generation */
-static uint64_t generations_run; /* how many times the values ran out */
+static unsigned hw_bits;           /* what the boot CPU's MMU has */
+static unsigned count;             /* ASIDs in use, 0 included; 0: none (every switch flushes) */
+uint64_t asid_generation = 1;      /* starts at 1: a tag of 0 means "never given one" (asid.h) */
+static unsigned next_value = 1;    /* the next value to hand out in this generation */
+static uint64_t generations_run;   /* how many times the values ran out */
 bool asid_flush_pending[MAX_CPUS]; /* asid.h */
 
 static uint64_t generation_of(uint64_t tag)

@@ -25,7 +25,7 @@ static inline void arch_aspace_activate_tagged(uint64_t user_root, unsigned asid
 
 /* IRQs off, on CPU c: load `as` (NULL: none) for the thread about to run. */
 static inline __attribute__((always_inline)) void aspace_switch_irqs_off(struct cpu *c,
-                                                                        struct aspace *as)
+                                                                         struct aspace *as)
 {
     uint64_t tag = as ? asid_tag_without_lock(&as->asid, c->id) : 0;
     if (__builtin_expect(tag != 0, 1)) {
