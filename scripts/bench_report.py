@@ -79,8 +79,10 @@ other kernels' published IPC costs for scale. --linux LOG (repeatable) adds
 Debian's own Linux's rows from `make bench LINUX=1` (scripts/bench_linux.py):
 its columns in every table and plot, and a table of absolute figures with
 the ratios the README quotes. --check exits 1 unless every arch has finished tables, every
-syscall in them has rows for "off", and "off" has the lowest mean on the
-invalid syscall.
+syscall in them has rows for "off", "off" has the lowest mean on the
+invalid syscall, and the IPC rows' header line ("bench: ipc round trips ...
+under off, prng and pool, ...") names the strategies the IPC rows were
+timed under, no more and no fewer.
 """
 import argparse
 import csv
@@ -151,6 +153,10 @@ RECORD = re.compile(r"\bBENCH (arch|counter|icount|timer|row|cdf|null|end)\b ?(.
 POOL_LINE = re.compile(r"bench: pool on cpu(\d+): (\d+) refills, (\d+) on the path "
                        r"\(ring found empty\), (\d+) fallback offsets")
 
+# user/bench/bench/bench_ipc_rows.c's header of the IPC rows: the strategies
+# it says it times ("off, prng and pool", or those STRATEGIES= chose).
+IPC_HEADER = re.compile(r"bench: ipc round trips \(.*?\) under (.+?), caller on CPU")
+
 # The null system call budget: a third of Linux 6.1's path length on
 # the same QEMU, measured the same way (background.md: 230 on x86_64 and 293
 # on arm64 for an unknown number); riscv64 has a budget of its own.
@@ -170,6 +176,7 @@ class Run:
         self.cdf = {}       # (side, strategy, syscall) -> {lower: count}
         self.null = {}      # timed (0/1) -> (unknown, getpid, empty)
         self.pool = []      # per CPU: (cpu, refills, on the path, fallback offsets)
+        self.ipc_named = None  # the strategies the IPC header names, if it was printed
 
     def values(self, side, strategy, syscall, field):
         """Per-round values of one stat (the mean in ticks, not times 1000)."""
@@ -196,6 +203,9 @@ def parse_log(lines):
         pool = POOL_LINE.search(line)
         if pool and run is not None:
             run.pool.append(tuple(int(x) for x in pool.groups()))
+        header = IPC_HEADER.search(line)
+        if header and run is not None:
+            run.ipc_named = set(re.split(r", | and ", header.group(1)))
         m = RECORD.search(line.rstrip("\r\n").replace("\r", ""))
         if not m:
             continue
@@ -473,9 +483,20 @@ def plots(run, outdir):
 
 
 # ---- Main -----------------------------------------------------------------
+def ipc_header_problems(run):
+    """The IPC header must name exactly the strategies that have IPC rows."""
+    if run.ipc_named is None:
+        return []
+    timed = {r["strategy"] for r in run.rows if r["syscall"].startswith("ipc/")}
+    if run.ipc_named == timed:
+        return []
+    return [f"{run.arch}: the IPC header says {', '.join(sorted(run.ipc_named))} but the "
+            f"IPC rows are timed under {', '.join(sorted(timed)) or 'none'}"]
+
+
 def check(run):
     """Problems that make --check fail, as strings."""
-    bad = []
+    bad = ipc_header_problems(run)
     if not run.ended:
         bad.append(f"{run.arch}: no 'BENCH end': the benchmark did not finish")
     sides = [s for s in SIDES if run.keys(s, 2)]

@@ -378,7 +378,9 @@ def check_entry_path(arch, elf, objdump, copies, exercise):
                      on_the_way(a, funcs, funcs[name], addr))
     for copy in sorted(copies - UNBUMPED - exercise):
         check_region(arch, a, funcs, copy, before_bump(arch, a, funcs.get(copy, [])))
-    if funcs.get(SWITCH_TO_USER):
+    # A kernel with the IRQs-off tracker (make IRQSOFF=1: irqsoff_opened)
+    # owes its exit hook on every path, and resumes nothing directly.
+    if funcs.get(SWITCH_TO_USER) and not funcs.get(IRQSOFF_HOOK):
         check_direct_resume(arch, funcs, copies)
 
 
@@ -388,6 +390,7 @@ def check_entry_path(arch, elf, objdump, copies, exercise):
 # kstack_exit) or whose draw calls out of line keeping values in
 # callee-saved registers (hw, siphash).
 SWITCH_TO_USER = "arch_switch_to_user"
+IRQSOFF_HOOK = "irqsoff_opened"
 NOT_DIRECT = {"counter", "crng16", "task", "hw", "siphash"}
 
 # Per arch, for check_direct_resume: `saves` names the callee-saved register

@@ -20,28 +20,28 @@ into build/bench/<arch>/ipc-trace-<path>.log; WINDOW seconds later it
 turns them off. So every instruction the guest ran in the window is one
 "Trace" line with its address, and nothing else is logged.
 
-A call is what runs from one entry into ADDRESS to the next; a complete
-call has two runs of kernel addresses (the call leg: from the client's
-system call to the server's return to user mode; then the reply leg).
-Calls with another number (a timer tick took the CPU) are left out. Each
-kernel address is named by the kernel's symbols (nm). The call that most
-calls agree with (the mode of the call leg's total) is written per
-function to build/bench/<arch>/ipc-stages.txt, the file that
-scripts/ipc_stage_table.py reads (docs/data/ipc-stages/ keeps one run's).
+This script only records. The log is read by scripts/ipc_trace.py, the
+one reader of QEMU's execution logs (its analyse()): a call is what runs
+from one entry into ADDRESS to the next; a complete call has two runs of
+kernel addresses (the call leg: from the client's system call to the
+server's return to user mode; then the reply leg). Calls with another
+number (a timer tick took the CPU) are left out. Each kernel address is
+named by the kernel's symbols (nm). The call that most calls agree with
+(the mode of the call leg's total) is written per function to
+build/bench/<arch>/ipc-stages.txt, the file that scripts/ipc_stage_table.py
+reads (docs/data/ipc-stages/ keeps one run's).
 Python standard library only. It adds 10 s (riscv64), 16 s (arm64) and
 48 s (x86_64, its firmware under -icount) to make bench, at a load of 11
 on two cores.
 """
 import argparse
-import bisect
-import collections
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
 
+from scripts.ipc_trace import NM, Symbols, analyse, lines_for  # the log's one reader
 from tests import harness  # the one place that boots QEMU
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -49,95 +49,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ICOUNT = "-icount shift=3,align=off,sleep=off -rtc clock=vm"
 WINDOW = 0.3  # s of host time with the log on: some hundreds of calls
 LINE = re.compile(r"ipc-trace: (fast|slow) (0x[0-9a-f]+)")
-TRACE = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
-KERNEL_HALF = 1 << 63  # every arch's kernel runs in the upper half
-NM = {"x86_64": "x86_64-linux-gnu-nm", "arm64": "aarch64-linux-gnu-nm",
-      "riscv64": "riscv64-linux-gnu-nm"}
-
-
-def symbols(arch, elf):
-    """(sorted start addresses, names) of the kernel's functions and labels."""
-    out = subprocess.run([NM[arch], "-n", elf], capture_output=True, text=True,
-                         check=True).stdout
-    starts, names = [], []
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in "tTwW" and not parts[2].startswith(("$", ".L")):
-            starts.append(int(parts[0], 16))
-            names.append(parts[2])
-    return starts, names
-
-
-def name_of(table, pc):
-    starts, names = table
-    i = bisect.bisect_right(starts, pc) - 1
-    return names[i] if i >= 0 else f"{pc:#x}"
-
-
-def pcs(log_path):
-    """The address of every instruction logged, in order."""
-    with open(log_path, errors="replace") as f:
-        for line in f:
-            m = TRACE.match(line)
-            if m:
-                yield int(m.group(1), 16)
-
-
-def calls(trace, marker):
-    """Lists of addresses, each from one entry into marker to the next."""
-    call = None
-    for pc in trace:
-        if pc == marker:
-            if call is not None:
-                yield call
-            call = []
-        if call is not None:
-            call.append(pc)
-
-
-def kernel_runs(call):
-    """The runs of consecutive kernel addresses in one call."""
-    runs, run = [], []
-    for pc in call:
-        if pc >= KERNEL_HALF:
-            run.append(pc)
-        elif run:
-            runs.append(run)
-            run = []
-    return runs + ([run] if run else [])
-
-
-def analyse(log_path, marker, table):
-    """{"call": Counter(function -> instructions), "reply": ..., "calls":
-    (agreeing, complete, seen)} of the call whose call leg most calls share."""
-    legs, seen = [], 0
-    for call in calls(pcs(log_path), marker):
-        seen += 1
-        runs = kernel_runs(call)
-        if len(runs) == 2:
-            legs.append(runs)
-    if not legs:
-        return None
-    common, agree = collections.Counter(len(r[0]) for r in legs).most_common(1)[0]
-    runs = next(r for r in legs if len(r[0]) == common)
-    out = {"calls": (agree, len(legs), seen)}
-    for leg, run in zip(("call", "reply"), runs):
-        out[leg] = collections.Counter(name_of(table, pc) for pc in run)
-    return out
-
-
-def lines_for(arch, path, result):
-    """ipc-stages.txt's lines for one path."""
-    if result is None:
-        return [f"path {path} none: no complete call in the log"]
-    agree, complete, seen = result["calls"]
-    out = [f"path {path} calls {agree} {complete} {seen}"]
-    for leg in ("call", "reply"):
-        counts = result[leg]
-        out.append(f"path {path} leg {leg} total {sum(counts.values())}")
-        out += [f"path {path} leg {leg} function {fn} {n}"
-                for fn, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
-    return out
 
 
 class Tracer:
@@ -189,14 +100,14 @@ def trace_arch(arch, out_dir, timeout):
         for f in os.listdir(mon_dir):
             os.unlink(os.path.join(mon_dir, f))
         os.rmdir(mon_dir)
-    table = symbols(arch, os.path.join(ROOT, "build", arch, "kernel.elf"))
+    syms = Symbols.of(os.path.join(ROOT, "build", arch, "kernel.elf"), NM[arch])
     lines = [f"# scripts/ipc_stage_trace.py: {arch}, strategy off, one CPU, -icount; kernel "
              "instructions per function of one call0 round trip's legs"]
     for p in ("fast", "slow"):
         log = os.path.join(out_dir, f"ipc-trace-{p}.log")
-        result = analyse(log, tracer.markers[p], table) if (
+        result = analyse(log, tracer.markers[p], syms) if (
             p in tracer.markers and os.path.exists(log)) else None
-        lines += lines_for(arch, p, result)
+        lines += lines_for(p, result)
     with open(os.path.join(out_dir, "ipc-stages.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return lines
@@ -211,9 +122,9 @@ def main(argv=None):
     ap.add_argument("--arch", default="x86_64")
     args = ap.parse_args(argv)
     if args.analyse:
-        table = symbols(args.arch, os.path.join(ROOT, "build", args.arch, "kernel.elf"))
-        result = analyse(args.analyse[0], int(args.analyse[1], 0), table)
-        print("\n".join(lines_for(args.arch, "log", result)))
+        syms = Symbols.of(os.path.join(ROOT, "build", args.arch, "kernel.elf"), NM[args.arch])
+        result = analyse(args.analyse[0], int(args.analyse[1], 0), syms)
+        print("\n".join(lines_for("log", result)))
         return 0 if result else 1
     ok = True
     for arch in args.arches.split():

@@ -4,6 +4,13 @@
 where the instructions of a stretch of kernel execution go, per function,
 counted exactly from a QEMU execution trace.
 
+The one module that reads QEMU's execution logs and charges their
+instructions to kernel symbols. Two uses: this command line (the windows
+below, as CSV) and the legs of one IPC round trip (legs(), analyse():
+scripts/ipc_stage_trace.py records such a log in make bench ICOUNT=1 and
+writes ipc-stages.txt with lines_for(); scripts/ipc_stage_table.py makes
+docs/ipc.md's tables from those files).
+
 The trace is QEMU's own log of the guest, taken under -icount (so that
 nothing but the guest decides what runs) with every translation block
 logged when it is translated and each time it runs:
@@ -42,16 +49,23 @@ integer (windows of one total may still differ inside); --all averages
 every window. The number of windows goes to stderr. --per-window prints
 each window's total instead.
 
+--singlestep reads a log taken with one instruction per translation block
+(QEMU's `singlestep`, `-d exec,nochain` alone, as scripts/ipc_stage_trace.py
+records): every "Trace" line is then one instruction at its address, and no
+in_asm is needed.
+
 A block that QEMU cut short under -icount (its cflags carry an
 instruction count, low 9 bits) is charged only that many instructions.
 An exception in the middle of a block (a page fault) would overcount
 that block's tail; none happens on the IPC path.
 
-Python standard library only; the host test is
-tests/host/test_ipc_trace.py on a stored trace (tests/vectors/ipc_trace/).
+Python standard library only; the host tests are
+tests/host/test_ipc_trace.py on a stored trace (tests/vectors/ipc_trace/)
+and tests/host/test_ipc_stage_table.py (the legs of made-up calls).
 """
 import argparse
 import bisect
+import collections
 import re
 import statistics
 import subprocess
@@ -63,28 +77,40 @@ EXEC_RE = re.compile(r"^Trace \d+: \S+ \[([0-9a-fA-F]+)/([0-9a-fA-F]+)/([0-9a-fA
 CF_COUNT_MASK = 0x1FF  # QEMU's CF_COUNT_MASK: a block limited to that many instructions
 
 
-class Symbols:
-    """The kernel's text symbols, looked up by address."""
+NM = {"x86_64": "x86_64-linux-gnu-nm", "arm64": "aarch64-linux-gnu-nm",
+      "riscv64": "riscv64-linux-gnu-nm"}
 
-    def __init__(self, elf, nm="nm"):
-        with open(elf, "rb") as f:
-            is_elf = f.read(4) == b"\x7fELF"
-        if is_elf:
-            out = subprocess.run([nm, "-n", elf], capture_output=True, text=True, check=True).stdout
-        else:  # `nm -n` output kept in a file (the host test's)
-            with open(elf) as f:
-                out = f.read()
+
+class Symbols:
+    """The kernel's text symbols, looked up by address, from `nm -n` output."""
+
+    def __init__(self, nm_text, what="the kernel"):
         self.addrs, self.names = [], []
-        for line in out.splitlines():
+        for line in nm_text.splitlines():
             parts = line.split()
-            if len(parts) == 3 and parts[1] in "tTwW":
+            # mapping symbols ($x, $d) and local labels name no function
+            if len(parts) == 3 and parts[1] in "tTwW" and not parts[2].startswith(("$", ".L")):
                 self.addrs.append(int(parts[0], 16))
                 self.names.append(parts[2])
         if not self.addrs:
-            sys.exit(f"ipc_trace: no text symbols in {elf}")
-        ends = [int(p[0], 16) for p in (line.split() for line in out.splitlines())
+            sys.exit(f"ipc_trace: no text symbols in {what}")
+        ends = [int(p[0], 16) for p in (line.split() for line in nm_text.splitlines())
                 if len(p) == 3 and p[2] in ("_kernel_end", "__bss_end", "_end")]
         self.lo, self.hi = self.addrs[0], max(ends) if ends else self.addrs[-1] + 0x100000
+
+    @classmethod
+    def of(cls, elf, nm="nm"):
+        """An ELF file's symbols (read with nm), or a file of `nm -n` output
+        (the host test's)."""
+        with open(elf, "rb") as f:
+            is_elf = f.read(4) == b"\x7fELF"
+        if is_elf:
+            text = subprocess.run([nm, "-n", elf], capture_output=True, text=True,
+                                  check=True).stdout
+        else:
+            with open(elf) as f:
+                text = f.read()
+        return cls(text, elf)
 
     def inside(self, pc):
         return self.lo <= pc < self.hi
@@ -105,8 +131,15 @@ class Symbols:
         return self.addrs[self.names.index(sym)] + (int(off, 0) if off else 0)
 
 
-def blocks(lines):
-    """[instruction addresses] per block run, in order."""
+def blocks(lines, singlestep=False):
+    """[instruction addresses] per block run, in order; with singlestep,
+    every "Trace" line is one instruction (no in_asm needed)."""
+    if singlestep:
+        for line in lines:
+            m = EXEC_RE.match(line)
+            if m:
+                yield [int(m.group(2), 16)]
+        return
     translated = {}  # first address -> the addresses of its longest translation
     pending = None  # the block being read from an in_asm entry
     for line in lines:
@@ -161,6 +194,69 @@ def windows(trace, syms, start, end, require, forbid):
         cur.setdefault(syms.name(pc), [0, 0])[1] += 1
 
 
+def calls(trace, marker):
+    """Lists of instruction addresses, each from one entry into marker (an
+    address in user mode every round trip runs) to the next."""
+    call = None
+    for insns in trace:
+        for pc in insns:
+            if pc == marker:
+                if call is not None:
+                    yield call
+                call = []
+            if call is not None:
+                call.append(pc)
+
+
+def kernel_runs(call, syms):
+    """The runs of consecutive kernel addresses in one call."""
+    runs, run = [], []
+    for pc in call:
+        if syms.inside(pc):
+            run.append(pc)
+        elif run:
+            runs.append(run)
+            run = []
+    return runs + ([run] if run else [])
+
+
+def analyse(log_path, marker, syms, singlestep=True):
+    """The legs of one IPC round trip: {"call": Counter(function ->
+    instructions), "reply": ..., "calls": (agreeing, complete, seen)} of the
+    call whose call leg most calls share. A complete call has two kernel
+    runs (the call leg, then the reply leg); one a timer tick split has
+    more and is left out. None if no call was complete."""
+    legs, seen = [], 0
+    with open(log_path, errors="replace") as f:
+        for call in calls(blocks(f, singlestep), marker):
+            seen += 1
+            runs = kernel_runs(call, syms)
+            if len(runs) == 2:
+                legs.append(runs)
+    if not legs:
+        return None
+    common, agree = collections.Counter(len(r[0]) for r in legs).most_common(1)[0]
+    runs = next(r for r in legs if len(r[0]) == common)
+    out = {"calls": (agree, len(legs), seen)}
+    for leg, run in zip(("call", "reply"), runs):
+        out[leg] = collections.Counter(syms.name(pc) for pc in run)
+    return out
+
+
+def lines_for(path, result):
+    """ipc-stages.txt's lines for one path ("fast" or "slow") of analyse()'s result."""
+    if result is None:
+        return [f"path {path} none: no complete call in the log"]
+    agree, complete, seen = result["calls"]
+    out = [f"path {path} calls {agree} {complete} {seen}"]
+    for leg in ("call", "reply"):
+        counts = result[leg]
+        out.append(f"path {path} leg {leg} total {sum(counts.values())}")
+        out += [f"path {path} leg {leg} function {fn} {n}"
+                for fn, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return out
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("elf")
@@ -175,17 +271,20 @@ def parse_args(argv):
     ap.add_argument("--all", action="store_true",
                     help="average every window (default: only those of the most common total)")
     ap.add_argument("--nm", default="nm")
+    ap.add_argument("--singlestep", action="store_true",
+                    help="one instruction per block, no in_asm (ipc_stage_trace's logs)")
     return ap.parse_args(argv)
 
 
 def read_windows(args):
     """The windows kept: --skip and --windows applied."""
-    syms = Symbols(args.elf, args.nm)
+    syms = Symbols.of(args.elf, args.nm)
     start = syms.resolve(args.start)
     end = syms.resolve(args.end) if args.end else None
     kept = []
     with open(args.trace, errors="replace") as f:
-        for i, w in enumerate(windows(blocks(f), syms, start, end, args.require, args.forbid)):
+        trace = blocks(f, args.singlestep)
+        for i, w in enumerate(windows(trace, syms, start, end, args.require, args.forbid)):
             if i < args.skip:
                 continue
             kept.append(w)

@@ -73,20 +73,20 @@ def rows():
            lower(16384, 7680, 0.5) + upper(16384, 8704, 0.5), RANDOM_BOOTS)
     yield ("tests/kernel/test_random.c random.outputs_vary: no two of 256 u64 equal",
            256 * 255 / 2 / 2 ** 64, RANDOM_BOOTS)
-    yield ("user/tests/test_kstack.c distribution: all 64 offsets seen in 120,000",
+    yield ("user/tests/test_kstack/distribution.c: all 64 offsets seen in 120,000",
            64 * (63 / 64) ** samples, 8 * KSTACK_BOOTS)
-    yield ("user/tests/test_kstack.c distribution: chi2(63) < 147.46",
+    yield ("user/tests/test_kstack/distribution.c: chi2(63) < 147.46",
            kit.chi2_sf(147.46, 63), 8 * KSTACK_BOOTS)
-    yield ("user/tests/test_kstack.c distribution: min-entropy >= 5.8 bits of 120,000",
+    yield ("user/tests/test_kstack/distribution.c: min-entropy >= 5.8 bits of 120,000",
            min(1.0, 64 * upper(samples, kit.min_entropy_limit(samples) + 1, 1 / 64)),
            8 * KSTACK_BOOTS)
-    yield ("user/tests/test_kstack.c pool_hostile: the same chi2 and min-entropy bounds",
+    yield ("user/tests/test_kstack/pool.c pool_hostile: the same chi2 and min-entropy bounds",
            kit.chi2_sf(147.46, 63) + min(1.0, 64 * upper(samples, kit.min_entropy_limit(samples) + 1,
                                                         1 / 64)), KSTACK_BOOTS)
-    yield ("user/tests/test_kstack.c migration_attack: fewer than 232 of 10,000",
+    yield ("user/tests/test_kstack/migration.c migration_attack: fewer than 232 of 10,000",
            upper(10000, 232, 1 / 64), 6 * KSTACK_BOOTS)
     # A lab's grade (tests/lab.py, lab 4: prng), not make test: once per arch.
-    yield ("user/tests/test_kstack.c migration_attack, a lab's grade: fewer than 43 of 1,000",
+    yield ("user/tests/test_kstack/migration.c migration_attack, a lab's grade: fewer than 43 of 1,000",
            upper(1000, 43, 1 / 64), LAB_GRADE_ARCHES)
     yield ("user/demos/attack_migrate.c: fewer than 133 of 5,000", upper(5000, 133, 1 / 64),
            6 * ATTACK_BOOTS)

@@ -2,7 +2,7 @@
 """tests/kstack_samples.py - this kernel's own offsets through the portable
 conformance kit (tools/kstack-conformance), as another OS's would go.
 
-user/tests/test_kstack.c prints, for every strategy, the offsets of 120,000
+user/tests/test_kstack/ prints, for every strategy, the offsets of 120,000
 probe calls (half pinned to CPU 0, half to CPU 1) as "kstack-sample" lines
 and the first 1,000 cleanly staged Bug 1 trials as "kstack-migrate" lines,
 one character per offset ('0' + offset / 16; '~' for a value no offset can

@@ -16,6 +16,10 @@ tests/run.py, and prints one of
   timeout       a boot timed out and no named test failed
   build-failed  the mutant does not compile: a broken .mut, not a kill
 
+(A build that runs tests, as `make host-tests` runs lib/kstack's own, and
+fails because one of them failed, is a kill by that test: make test reports
+it as host.kstack.<case>. The verdict names it.)
+
 then "N killed, N survived", the other counts and how long it took. Before
 any mutant, every distinct subset (arch, boot, ktest) is run once on the
 unmutated tree; a red baseline stops the run (exit 1) naming the subset and
@@ -191,9 +195,22 @@ def verdict(m, arch, rc, stdout):
     return "survived", "every test passed"
 
 
+def unit_tests_failed(output):
+    """The unit tests a build ran and that failed, named as tests/run.py
+    names them: `make host-tests` runs lib/kstack's own tests (make test's
+    host.kstack.*), whose KTAP cases are called kstack.<case>."""
+    return [f"host.{name}" for name, ok, _ in harness.parse_ktap(output.splitlines()) if not ok]
+
+
 def build_verdict(m, arch, output):
     """A build that failed: killed if a build-time check the mutant names
-    (kills: {arch}.build.check_dispatch) refused it, else build-failed."""
+    (kills: {arch}.build.check_dispatch) refused it, or if unit tests the
+    build runs failed (a host mutant that lib/kstack's own tests catch before
+    the named test runs: make test fails there too), else build-failed."""
+    failed = unit_tests_failed(output)
+    if failed:
+        return "killed", (", ".join(failed[:3]) + " (run by the build, before "
+                          + ", ".join(m.kills(arch)) + ")")
     checks = sorted(set(re.findall(r"^(check_\w+): " + re.escape(arch) + ": (?!warning)",
                                    output, re.M)))
     refused = [f"{arch}.build.{c}" for c in checks]

@@ -23,8 +23,10 @@ tests/lab.py wrong: every wrong solution of tests/labs/wrong scores less):
 their gradings share the pool of `--jobs` with the boots.
 
 --boot picks boots by exact name (repeatable), --ktest replaces the ktest=
-list of the boots that run self-tests (e.g. user.bad_input), --timeout caps
-every boot's timeout: tests/mutate.py uses them to run a small subset fast.
+list of the boots that run self-tests (e.g. user.bad_input; what a boot
+expects of a self-test's output, such as smp3's forged results of
+user.security, it expects only if the new list runs that test), --timeout
+caps every boot's timeout: tests/mutate.py uses them to run a small subset fast.
 
 This is the front door: what to run and how to report it. The boots and
 what each must show are tests/boots.py's; booting one (the image, QEMU,
@@ -207,7 +209,7 @@ def boot_problems(b, s, text):
         problems.append(f"QEMU exit code {s.rc}, expected kernel status {b.status}")
     if b.status != EXIT_PANIC and "KERNEL PANIC" in text:
         problems.append("kernel panic")
-    for pattern in b.expect:
+    for pattern in boots.expectations(b):
         if not re.search(pattern, text):
             problems.append(f"missing /{pattern}/ in the serial log")
     return problems
@@ -356,7 +358,7 @@ def main():
               and (not args.boot or b.name in args.boot)]
     for b in matrix:
         if args.ktest and "ktest=" in b.cmdline:
-            b.cmdline = re.sub(r"\bktest=\S+", f"ktest={args.ktest}", b.cmdline)
+            b.cmdline = boots.replace_ktest(b.cmdline, args.ktest)
         if args.timeout:
             b.timeout = min(b.timeout, args.timeout)
     if args.list:

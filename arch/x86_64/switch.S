@@ -58,8 +58,8 @@ arch_switch_to_user:
     push    %r14
     push    %r15
     mov     %rsp, (%rdi)
+    mov     %rsi, %rsp          /* off this thread's stack before another CPU may resume it */
     movl    $0, (%rdx)          /* sched_lock.locked: release */
-    mov     %rsi, %rsp
     mov     TF_RBX(%rsp), %rbx
     mov     TF_RBP(%rsp), %rbp
     mov     TF_R12(%rsp), %r12

@@ -179,15 +179,19 @@ struct arch_fpu *current_user_fpu(void)
  * slice (the ticks it may run before others get a turn), its address
  * space, kernel stack and FP registers. Shared by the switch below and the
  * switch straight to user mode (sched_hand_off_to_user_locked), so the two
- * cannot drift apart. */
+ * cannot drift apart. partners: a constant, true for the IPC fastpath's
+ * hand-off between two threads that slept on this CPU (its guards:
+ * sched_can_hand_off_locked), where prev goes to sleep alive and next
+ * moves nowhere, so neither the statistics nor a dead prev can apply. */
 static inline __attribute__((always_inline)) void
-switch_prepare_locked(struct cpu *c, struct thread *prev, struct thread *next, unsigned slice)
+switch_prepare_locked(struct cpu *c, struct thread *prev, struct thread *next, unsigned slice,
+                      bool partners)
 {
-    if (next->cpu != c->id && next != c->sched.idle)
+    if (!partners && next->cpu != c->id && next != c->sched.idle)
         sched_stats.migrations++;
-    if (prev->state == THREAD_RUNNABLE && prev->in_syscall && prev != c->sched.idle)
+    if (!partners && prev->state == THREAD_RUNNABLE && prev->in_syscall && prev != c->sched.idle)
         sched_stats.preempted_in_syscall++;
-    if (prev->state == THREAD_DEAD)
+    if (!partners && prev->state == THREAD_DEAD)
         c->sched.dead = prev;
     next->state = THREAD_RUNNING;
     next->cpu = c->id;
@@ -213,7 +217,7 @@ switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
         prev->state = THREAD_RUNNING;
         return;
     }
-    switch_prepare_locked(c, prev, next, slice);
+    switch_prepare_locked(c, prev, next, slice, false);
     arch_context_switch(&prev->saved_sp, next->saved_sp);
     finish_switch(arch_this_cpu()); /* prev again, possibly on another CPU; IRQs off */
 }
@@ -451,8 +455,8 @@ hand_off_prepare_locked(struct cpu *c, struct thread *t, const void *chan, struc
     to->wait_chan = NULL; /* as if woken, then picked */
 }
 
-static inline void hand_off_locked(struct cpu *c, struct thread *t, const void *chan,
-                                   struct thread *to)
+static inline __attribute__((always_inline)) void
+hand_off_locked(struct cpu *c, struct thread *t, const void *chan, struct thread *to)
 {
     hand_off_prepare_locked(c, t, chan, to);
     switch_to_locked(c, to, t->slice ? t->slice : 1);
@@ -486,7 +490,7 @@ void sched_hand_off_to_user_locked(struct cpu *c, const void *chan, struct threa
     struct thread *t = c->sched.current;
     hand_off_prepare_locked(c, t, chan, to);
     c->need_resched = false;
-    switch_prepare_locked(c, t, to, t->slice ? t->slice : 1);
+    switch_prepare_locked(c, t, to, t->slice ? t->slice : 1, true);
     c->preempt_count--;
     arch_switch_to_user(&t->saved_sp, arch_user_frame(to->kstack_top), &sched_lock.locked);
     finish_switch(arch_this_cpu()); /* t again, switched to the usual way; IRQs off */

@@ -331,6 +331,25 @@ def check_fails_without_off_ipc():
     expect("no off rows for ipc/call64: nothing to compare with" in out, "names ipc/call64")
 
 
+def check_fails_when_ipc_header_lies():
+    # The header of the IPC rows names the strategies they were timed under:
+    # a run of STRATEGIES=off+pool that says "off, prng and pool" fails, and
+    # so does one that leaves out a strategy it timed.
+    header = "under off, prng and pool, caller"
+    expect(header in canned(), "the canned log has the header")
+    text = "\n".join(l for l in canned().splitlines() if not re.search(r" prng ipc/", l))
+    rc, out, _ = run(text, "--check")
+    expect_eq(rc, 1, "prng named but not timed")
+    expect("the IPC header says off, pool, prng but the IPC rows are timed under off, pool"
+           in out, "says which")
+    rc, _, _ = run(text.replace(header, "under off and pool, caller"), "--check")
+    expect_eq(rc, 0, "the header that names off and pool passes")
+    rc, _, _ = run(canned().replace(header, "under off and pool, caller"), "--check")
+    expect_eq(rc, 1, "prng timed but not named")
+    rc, _, _ = run(text.replace(header, "xx"), "--check")
+    expect_eq(rc, 0, "a log without the header (an older bench) is not judged")
+
+
 def timer_table():
     # Timer rows (side timer) get a table of their own, in the timer
     # counter's ticks at BENCH timer's rate, even under -icount; --check
@@ -355,7 +374,7 @@ CASES = [csv_header_and_rows, percent_change, regression_mark, improvement_mark,
          student_t, absolute_off, few_rounds, icount_label, published_table, noise_ignored,
          check_passes, check_fails_when_off_not_fastest, two_arches, plots, no_gnuplot,
          null_budget, ipc_rows, ipc_table, one_way_table, ipc_published,
-         check_fails_without_off_ipc, timer_table]
+         check_fails_without_off_ipc, check_fails_when_ipc_header_lies, timer_table]
 
 
 def main():

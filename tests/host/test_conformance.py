@@ -95,26 +95,34 @@ def check_sample(name):
     return problems + (["output:"] + out.splitlines() if problems else [])
 
 
+KSTACK_H = "user/tests/test_kstack/kstack_test.h"  # the kernel test's thresholds
+
+
 def check_thresholds():
     """The critical values against independent figures (chi2(63) 131.37 at
     1e-6, the textbook 5% point 82.53, the normal two-sided 5% point 1.960),
-    and the kernel's own kstack.distribution bounds (user/tests/test_kstack.c)
+    and the kernel's own kstack.distribution bounds (user/tests/test_kstack/kstack_test.h)
     against the kit's: the two judge a sample alike; docs/porting.md's
     recording recipe asks for at least as many calls as the kit needs."""
     problems = []
-    src = open(os.path.join(ROOT, "user", "tests", "test_kstack.c")).read()
+    here = os.path.join(ROOT, "user", "tests", "test_kstack")
+    src = open(os.path.join(ROOT, KSTACK_H)).read()
+    parts = "".join(open(os.path.join(here, f)).read() for f in ("distribution.c", "pool.c"))
     chi2_milli = int(re.search(r"#define CHI2_63_MILLI\s+(\d+)", src).group(1))
     kit_milli = kit.chi2_critical(63, kit.ALPHA) * 1000
     if not kit_milli - 100 <= chi2_milli <= kit_milli:
-        problems.append(f"user/tests/test_kstack.c CHI2_63_MILLI {chi2_milli}, the kit's bound "
+        problems.append(f"{KSTACK_H} CHI2_63_MILLI {chi2_milli}, the kit's bound "
                         f"{kit_milli:.0f} (at most 0.1 below it)")
     trials = int(re.search(r"#define TRIALS\s+(\d+)", src).group(1))
     fail_at = int(re.search(r"#define MIGRATION_FAIL_AT\s+(\d+)", src).group(1))
     if fail_at != kit.binom_critical(trials, 1 / 64, kit.ALPHA):
-        problems.append(f"user/tests/test_kstack.c MIGRATION_FAIL_AT {fail_at}, the kit's "
+        problems.append(f"{KSTACK_H} MIGRATION_FAIL_AT {fail_at}, the kit's "
                         f"{kit.binom_critical(trials, 1 / 64, kit.ALPHA)} for {trials} trials")
-    if "e.min_milli >= %d" % round(kit.MIN_ENTROPY_BITS * 1000) not in src:
-        problems.append(f"user/tests/test_kstack.c does not ask min-entropy >= {kit.MIN_ENTROPY_BITS}")
+    min_milli = int(re.search(r"#define MIN_ENTROPY_MILLI\s+(\d+)", src).group(1))
+    if min_milli != round(kit.MIN_ENTROPY_BITS * 1000) or \
+            parts.count("e.min_milli >= MIN_ENTROPY_MILLI") != 2:
+        problems.append(f"user/tests/test_kstack/ does not ask min-entropy >= "
+                        f"{kit.MIN_ENTROPY_BITS} in distribution.c and pool.c")
     porting = open(os.path.join(ROOT, "docs", "porting.md")).read()
     m = re.search(r"([\d,]+) in all \(the kit needs ([\d,]+)\)", porting)
     need = kit.min_entropy_sample_needed()

@@ -23,18 +23,19 @@ for line in (p.stdout + p.stderr).splitlines():
 print(f"{'ok' if p.returncode == 0 else 'not ok'} 1 - false_fail.per_run")
 
 kit = false_fail.kit
-src = open(os.path.join(ROOT, "user", "tests", "test_kstack.c")).read()
+KSTACK_H = "user/tests/test_kstack/kstack_test.h"  # its thresholds
+src = open(os.path.join(ROOT, KSTACK_H)).read()
 bad = []
 samples = int(re.search(r"#define SAMPLES\s+(\d+)", src).group(1))
 if samples != 120000:
-    bad.append(f"user/tests/test_kstack.c SAMPLES {samples}; tests/false_fail.py assumes 120000")
-# user/tests/test_kstack.c's migration thresholds: make test's (TRIALS) and a lab
+    bad.append(f"{KSTACK_H} SAMPLES {samples}; tests/false_fail.py assumes 120000")
+# user/tests/test_kstack/kstack_test.h's migration thresholds: make test's (TRIALS) and a lab
 # grade's (LAB_TRIALS), each the critical count of its trials.
 for trials, fail_at in (("TRIALS", "MIGRATION_FAIL_AT"), ("LAB_TRIALS", "LAB_MIGRATION_FAIL_AT")):
     t = int(re.search(rf"#define {trials}\s+(\d+)", src).group(1))
     f = int(re.search(rf"#define {fail_at}\s+(\d+)", src).group(1))
     if (t, f) not in ((10000, 232), (1000, 43)):
-        bad.append(f"user/tests/test_kstack.c {trials} {t}, {fail_at} {f}: tests/false_fail.py and "
+        bad.append(f"{KSTACK_H} {trials} {t}, {fail_at} {f}: tests/false_fail.py and "
                    f"docs/testing.md assume 10000/232 and 1000/43")
 for n, want in ((5000, 133), (1000, 43), (10000, 232)):
     got = kit.binom_critical(n, 1 / 64, kit.ALPHA)

@@ -193,7 +193,7 @@ KTEST(user, smp_scheduler)
     KEXPECT_EQ(run0("test_smp"), 0);
 }
 
-/* The stack offset strategies (user/tests/test_kstack.c prints the kstack.* subtests). */
+/* The stack offset strategies (user/tests/test_kstack/ prints the kstack.* subtests). */
 static int run_kstack(const char *part)
 {
     const char *argv[] = {"test_kstack", part};

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * user/common/kstack_probe.h - the kernel stack offset test interface as user
- * programs use it (user/tests/test_kstack.c, user/attack_*.c): SYS_kstack_probe,
+ * programs use it (user/tests/test_kstack/, user/attack_*.c): SYS_kstack_probe,
  * which stands in for a stack-address leak, choosing a strategy, pinning to
  * a CPU, and one staged Bug 1 migration (docs/kstack.md, docs/attacks.md).
  * The probe answers only with kstack.debug on the command line.

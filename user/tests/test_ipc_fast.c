@@ -710,33 +710,49 @@ static long regs_round_trips(int h, bool *words)
     return wrong + (long)m.w[0];
 }
 
+/* 101 calls with the fastpath on under strategy s (if it may run here),
+ * into *wrong and *direct; false if s could not be chosen. */
+static bool regs_under(int h, long s, bool *words, long *wrong, long *direct)
+{
+    if (syscall1(SYS_kstack_set, s) != 0)
+        return false;
+    struct fast before = fast_now();
+    *wrong += regs_round_trips(h, words);
+    struct fast on = fast_since(before);
+    *direct += on.direct;
+    if (*wrong)
+        note_direct("registers wrong", on);
+    return true;
+}
+
 /* Both sides' callee-saved registers and frame pointer survive ipc_call and
  * ipc_reply_recv, with the fastpath on (resumed straight from the
- * trapframe, where the arch has it) and off (through their C frames). */
+ * trapframe, where the arch has it and the path allows it) under every
+ * strategy, and with it off (through their C frames). */
 static void test_callee_saved(void)
 {
     int e = endpoint_create();
     const char *argv[] = {"test_ipc_fast", "regs-server", NULL};
     int pid = spawn_with("test_ipc_fast", argv, &e, 1);
-    long was = fastpath_switch(IPC_FASTPATH_ON);
+    long was = fastpath_switch(IPC_FASTPATH_ON), strategy = syscall0(SYS_kstack_get);
     bool words = pid > 0;
-    struct fast before = fast_now();
-    long wrong_on = regs_round_trips(e, &words);
-    struct fast on = fast_since(before);
+    long wrong_on = 0, wrong_off = 0, direct = 0;
+    int strategies = 0;
+    for (long s = 0; s < KSTACK_NR; s++)
+        strategies += regs_under(e, s, &words, &wrong_on, &direct);
+    syscall1(SYS_kstack_set, strategy);
     fastpath_switch(IPC_FASTPATH_OFF);
-    long wrong_off = regs_round_trips(e, &words);
+    wrong_off = regs_round_trips(e, &words);
     fastpath_switch(was);
     stop_server(e, pid);
     handle_close(e);
-    long s = syscall0(SYS_kstack_get); /* those that owe exit work or keep registers: path.c */
-    bool direct = !direct_built || on.direct > 0 || s == KSTACK_TASK || s == KSTACK_COUNTER ||
-                  s == KSTACK_CRNG16 || s == KSTACK_HW || s == KSTACK_SIPHASH;
-    if (!words || wrong_on || wrong_off || !direct) {
-        ktap_note("registers wrong: %ld with the fastpath on, %ld off; words %s", wrong_on,
-                  wrong_off, words ? "ok" : "wrong");
-        note_direct("fastpath on, 101 calls", on);
-    }
-    ktap_check(words && wrong_on == 0 && wrong_off == 0 && direct, "ipc.fastpath_callee_saved");
+    bool directed = !direct_built || direct > 0; /* under off at least */
+    if (!words || wrong_on || wrong_off || !directed || strategies == 0)
+        ktap_note("registers wrong: %ld with the fastpath on (%d strategies, %ld resumed "
+                  "directly), %ld off; words %s",
+                  wrong_on, strategies, direct, wrong_off, words ? "ok" : "wrong");
+    ktap_check(words && wrong_on == 0 && wrong_off == 0 && directed && strategies > 0,
+               "ipc.fastpath_callee_saved");
 }
 
 /* ---- the differential transcript ---------------------------------------------------- */

@@ -581,7 +581,7 @@ int main(int argc, char **argv)
      * one strategy's cost against the number of CPUs (scripts/bench.py). */
     bool scale = strcmp(mode, "scale") == 0;
     if (!scale) {
-        ipc_start(cpu, ds.cpus_online);
+        ipc_start(cpu, ds.cpus_online, mask);
         irq_cpus = (unsigned)ds.cpus_online;
         irq_start();
     }

@@ -36,8 +36,9 @@ void print_cdf(const char *side, unsigned id, const char *call, const struct his
 extern int ipc_server[2]; /* the echo servers' handles, -1 if none */
 extern long ipc_failed;   /* round trips that failed */
 extern long one_way_bad;  /* one-way blocks that failed their sanity check */
-/* Start the echo servers (caller on `cpu`, of `cpus` online); stop them. */
-void ipc_start(unsigned cpu, unsigned long cpus);
+/* Start the echo servers (caller on `cpu`, of `cpus` online) if `mask`
+ * (the chosen strategies) holds one of IPC_STRATEGIES; stop them. */
+void ipc_start(unsigned cpu, unsigned long cpus, unsigned mask);
 void ipc_stop(void);
 /* One round's IPC rows under strategy id: n round trips each (a tenth across CPUs). */
 void ipc_blocks(unsigned id, long n, int round);

@@ -209,9 +209,32 @@ static void find_switch(void)
                fastpath_at_boot ? "on" : "off");
 }
 
-void ipc_start(unsigned cpu, unsigned long cpus)
+/* "off, prng and pool", or as many of them as `mask` chose, into out. */
+static void timed_strategies(char *out, size_t n, unsigned mask)
 {
+    unsigned left = (unsigned)__builtin_popcount(mask & IPC_STRATEGIES);
+    size_t used = 0;
+    out[0] = '\0';
+    for (unsigned id = 0; id < KSTACK_NR && used < n; id++) {
+        if (!(mask & IPC_STRATEGIES & (1u << id)))
+            continue;
+        left--;
+        used += (size_t)snprintf(out + used, n - used, "%s%s", names[id],
+                                 left > 1    ? ", "
+                                 : left == 1 ? " and "
+                                             : "");
+    }
+}
+
+void ipc_start(unsigned cpu, unsigned long cpus, unsigned mask)
+{
+    char timed[48];
     make_names();
+    timed_strategies(timed, sizeof(timed), mask);
+    if (!timed[0]) {
+        printf("bench: ipc rows skipped: STRATEGIES picks none of off, prng and pool\n");
+        return;
+    }
     find_switch();
     ipc_server[IPC_SAME] = bench_ipc_start((int)cpu, "bench");
     if (cpus > 1)
@@ -224,8 +247,8 @@ void ipc_start(unsigned cpu, unsigned long cpus)
         ipc_failed++;
     }
     printf("bench: ipc round trips (ipc_call answered by ipc_reply_recv in another program) "
-           "under off, prng and pool, caller on CPU %u: ipc/callN server on CPU %u",
-           cpu, cpu);
+           "under %s, caller on CPU %u: ipc/callN server on CPU %u",
+           timed, cpu, cpu);
     if (cpus > 1)
         printf(", ipc/callN-xcpu server on CPU %u (1/%d of the calls)", cpu - 1, IPC_XCPU_SHARE);
     printf("; one way (ipc/oneway-call0, -reply0, -call64, -reply64): the call leg to the "
