@@ -26,9 +26,10 @@ struct spinlock {
 /* Take the lock; remembers where (file:line) for the return-to-user check. */
 #define spin_lock_irqsave(l) spin_lock_irqsave_at((l), __FILE__ ":" SPIN_STR(__LINE__))
 
-static inline unsigned long spin_lock_irqsave_at(struct spinlock *l, const char *site)
+/* The lock itself, IRQs masked by the caller: the preempt count, the site, the exchange. */
+static inline __attribute__((always_inline)) void spin_acquire_masked(struct spinlock *l,
+                                                                      const char *site)
 {
-    unsigned long flags = arch_irq_save();
     struct cpu *c = arch_this_cpu(); /* IRQs are off now: this_cpu()'s check cannot fire */
     c->preempt_count++;
     c->lock_site = site;
@@ -36,54 +37,58 @@ static inline unsigned long spin_lock_irqsave_at(struct spinlock *l, const char 
         while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
             arch_cpu_relax();
     }
-    return flags;
 }
 
-/* The same where IRQs are known to be on (a system call's handler: the
- * dispatcher unmasked them): they are masked without saving the flags,
- * and spin_unlock_irq unmasks them. */
-#define spin_lock_irq(l) ((void)spin_lock_irq_at((l), __FILE__ ":" SPIN_STR(__LINE__)))
-
-static inline __attribute__((always_inline)) void spin_lock_irq_at(struct spinlock *l,
-                                                                   const char *site)
-{
-    arch_irq_disable();
-    struct cpu *c = arch_this_cpu();
-    c->preempt_count++;
-    c->lock_site = site;
-    while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
-        while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
-            arch_cpu_relax();
-    }
-}
-
-static inline __attribute__((always_inline)) void spin_unlock_irq(struct spinlock *l)
+/* Let go, IRQs still masked (the caller unmasks them after). */
+static inline __attribute__((always_inline)) void spin_release_masked(struct spinlock *l)
 {
     __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
     arch_this_cpu()->preempt_count--; /* IRQs still off: no migration yet */
-    arch_irq_enable();
+}
+
+static inline unsigned long spin_lock_irqsave_at(struct spinlock *l, const char *site)
+{
+    unsigned long flags = arch_irq_save();
+    spin_acquire_masked(l, site);
+    return flags;
 }
 
 static inline __attribute__((always_inline)) void spin_unlock_irqrestore(struct spinlock *l,
                                                                          unsigned long flags)
 {
-    __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
-    arch_this_cpu()->preempt_count--; /* IRQs still off: no migration yet */
+    spin_release_masked(l);
     arch_irq_restore(flags);
 }
 
-/* With IRQs already off and preemption already held (under another lock):
- * take l only if it is free, never wait; true if taken. Whoever takes it so
- * cannot deadlock on it, whatever order others take their locks in. */
-static inline bool spin_trylock_irqs_off(struct spinlock *l)
+/* The same where IRQs are known to be on (a system call's handler: the
+ * dispatcher unmasked them): they are masked without saving the flags,
+ * and spin_unlock_irq unmasks them. */
+#define spin_lock_irq(l) spin_lock_irq_at((l), __FILE__ ":" SPIN_STR(__LINE__))
+
+static inline __attribute__((always_inline)) void spin_lock_irq_at(struct spinlock *l,
+                                                                   const char *site)
 {
-    return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) == 0 &&
-           __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) == 0;
+    arch_irq_disable();
+    spin_acquire_masked(l, site);
 }
 
-static inline void spin_unlock_irqs_off(struct spinlock *l)
+static inline __attribute__((always_inline)) void spin_unlock_irq(struct spinlock *l)
 {
-    __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+    spin_release_masked(l);
+    arch_irq_enable();
+}
+
+/* With IRQs masked by the caller, who may hold another lock: take l only
+ * if it is free, never wait; true if taken (let go with
+ * spin_release_masked). Whoever takes a lock so cannot deadlock on it,
+ * whatever order others take their locks in. */
+static inline __attribute__((always_inline)) bool spin_trylock_masked(struct spinlock *l)
+{
+    if (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0 ||
+        __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) != 0)
+        return false;
+    arch_this_cpu()->preempt_count++;
+    return true;
 }
 
 #endif

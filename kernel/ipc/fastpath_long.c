@@ -16,7 +16,7 @@
  *   found mapped under the lock is freed, at the earliest, after the copy.
  *   The look-up is kept per thread (buf_map) while the address space has
  *   unmapped nothing (aspace.unmaps, counted under the same lock);
- * - no wait: the locks are only tried (spin_trylock_irqs_off). A sibling
+ * - no wait: the locks are only tried (spin_trylock_masked). A sibling
  *   thread that holds one (unmapping, and perhaps waiting for this CPU to
  *   acknowledge a TLB shootdown) makes the fastpath give up, never wait:
  *   no lock order to break, whoever holds what.
@@ -92,17 +92,17 @@ bool ipc_fast_copy_long_locked(struct thread *from, struct thread *to, size_t n)
 {
     struct aspace *sas = &from->task->as, *das = &to->task->as;
     uintptr_t sva = from->ipc.ubuf, dva = to->ipc.ubuf;
-    if (!sva || !dva || !spin_trylock_irqs_off(&sas->lock))
+    if (!sva || !dva || !spin_trylock_masked(&sas->lock))
         return false;
     bool two = das != sas; /* threads of one program share one */
     bool ok = false;
-    if (!two || spin_trylock_irqs_off(&das->lock)) {
+    if (!two || spin_trylock_masked(&das->lock)) {
         /* The sender's buffer only looked up: mapped until the unlock. */
         unsigned char *const *dst = buffer_pieces(sas, from) ? buffer_pieces(das, to) : NULL;
         ok = dst && copy_in(dst, dva, sva, n * sizeof(uint64_t));
         if (two)
-            spin_unlock_irqs_off(&das->lock);
+            spin_release_masked(&das->lock);
     }
-    spin_unlock_irqs_off(&sas->lock);
+    spin_release_masked(&sas->lock);
     return ok;
 }

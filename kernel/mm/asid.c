@@ -61,16 +61,16 @@
 #include "kernel/printk.h"
 #include "lib/cmdline.h"
 
-#define VALUE_BITS 16 /* the widest hardware ASID (arm64, riscv64 Sv39) */
+#define VALUE_BITS ASID_VALUE_BITS
 #define VALUE_MASK ASID_VALUE_MASK
 
 static struct spinlock asid_lock = SPINLOCK_INIT;
-static unsigned hw_bits;         /* what the boot CPU's MMU has */
-static unsigned count;           /* ASIDs in use, 0 included; 0: none (every switch flushes) */
-static uint64_t generation = 1;  /* starts at 1: a tag of 0 means "never given one" */
-static unsigned next_value = 1;  /* the next value to hand out in this generation */
-static uint64_t generations_run; /* how many times the values ran out */
-static bool flush_pending[MAX_CPUS];
+static unsigned hw_bits;           /* what the boot CPU's MMU has */
+static unsigned count;             /* ASIDs in use, 0 included; 0: none (every switch flushes) */
+uint64_t asid_generation = 1;      /* starts at 1: a tag of 0 means "never given one" (asid.h) */
+static unsigned next_value = 1;    /* the next value to hand out in this generation */
+static uint64_t generations_run;   /* how many times the values ran out */
+bool asid_flush_pending[MAX_CPUS]; /* asid.h */
 
 static uint64_t generation_of(uint64_t tag)
 {
@@ -88,8 +88,8 @@ static unsigned value_of(uint64_t tag)
 static void new_generation_locked(void)
 {
     for (unsigned i = 0; i < MAX_CPUS; i++)
-        __atomic_store_n(&flush_pending[i], true, __ATOMIC_RELAXED);
-    __atomic_store_n(&generation, generation + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&asid_flush_pending[i], true, __ATOMIC_RELAXED);
+    __atomic_store_n(&asid_generation, asid_generation + 1, __ATOMIC_RELEASE);
     generations_run++;
     next_value = 1;
 }
@@ -98,22 +98,7 @@ static uint64_t fresh_tag_locked(void)
 {
     if (next_value >= count)
         new_generation_locked();
-    return generation << VALUE_BITS | next_value++;
-}
-
-/* Lock-free: the tag `as` has if it is of this generation and this CPU
- * owes no flush, else 0. Tags are stored with release (under the lock,
- * after the generation they are of began), so reading one with acquire
- * shows this CPU's flag as that generation left it. A new generation
- * starting after these loads is the same as one starting right after the
- * switch: the CPU goes on under a value of the old generation until its
- * next switch, which the comment at the top allows. (The tag is read once:
- * read again, it could already be a value of the next generation.) */
-static uint64_t tag_without_lock(const struct aspace *as, unsigned cpu)
-{
-    uint64_t tag = __atomic_load_n(&as->asid, __ATOMIC_ACQUIRE);
-    bool current = generation_of(tag) == __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
-    return current && !__atomic_load_n(&flush_pending[cpu], __ATOMIC_RELAXED) ? tag : 0;
+    return asid_generation << VALUE_BITS | next_value++;
 }
 
 /* A value of this generation if `as` has none, and this CPU's flush if it
@@ -121,10 +106,10 @@ static uint64_t tag_without_lock(const struct aspace *as, unsigned cpu)
 static __attribute__((noinline)) unsigned switch_locked(struct aspace *as, unsigned cpu)
 {
     unsigned long flags = spin_lock_irqsave(&asid_lock);
-    if (generation_of(as->asid) != generation)
+    if (generation_of(as->asid) != asid_generation)
         __atomic_store_n(&as->asid, fresh_tag_locked(), __ATOMIC_RELEASE);
-    unsigned answer = value_of(as->asid) | (flush_pending[cpu] ? ASID_NEED_FLUSH : 0);
-    __atomic_store_n(&flush_pending[cpu], false, __ATOMIC_RELAXED);
+    unsigned answer = value_of(as->asid) | (asid_flush_pending[cpu] ? ASID_NEED_FLUSH : 0);
+    __atomic_store_n(&asid_flush_pending[cpu], false, __ATOMIC_RELAXED);
     spin_unlock_irqrestore(&asid_lock, flags);
     return answer;
 }
@@ -136,7 +121,7 @@ unsigned asid_for_switch(struct aspace *as)
     if (!as)
         return 0;
     unsigned cpu = arch_this_cpu()->id; /* IRQs are off (aspace_activate) */
-    uint64_t tag = tag_without_lock(as, cpu);
+    uint64_t tag = asid_tag_without_lock(&as->asid, cpu);
     return tag ? value_of(tag) : switch_locked(as, cpu);
 }
 

@@ -16,6 +16,29 @@ struct aspace;
  * the CPU must first drop every non-global translation of every ASID. */
 #define ASID_VALUE_MASK 0xffffu
 #define ASID_NEED_FLUSH (1u << 16)
+#define ASID_VALUE_BITS 16 /* the widest hardware ASID (arm64, riscv64 Sv39) */
+
+/* asid.c's generation and per-CPU flush flags, read by the inline below
+ * (asid.c says what they mean); written only there. */
+extern uint64_t asid_generation;
+extern bool asid_flush_pending[];
+
+/* Lock-free: the tag an address space has (its `asid` word) if it is of
+ * this generation and this CPU owes no flush, else 0. Tags are stored with
+ * release (under the lock, after the generation they are of began), so
+ * reading one with acquire shows this CPU's flag as that generation left
+ * it. A new generation starting after these loads is the same as one
+ * starting right after the switch: the CPU goes on under a value of the
+ * old generation until its next switch, which asid.c's comment allows.
+ * (The tag is read once: read again, it could already be a value of the
+ * next generation.) Inline for the switch's common case
+ * (kernel/mm/aspace_switch.h); asid_for_switch asks it first too. */
+static inline uint64_t asid_tag_without_lock(const uint64_t *asid_word, unsigned cpu)
+{
+    uint64_t tag = __atomic_load_n(asid_word, __ATOMIC_ACQUIRE);
+    bool current = tag >> ASID_VALUE_BITS == __atomic_load_n(&asid_generation, __ATOMIC_ACQUIRE);
+    return current && !__atomic_load_n(&asid_flush_pending[cpu], __ATOMIC_RELAXED) ? tag : 0;
+}
 
 /* Boot CPU, IRQs off, after smp_find_cpus and before any user address space
  * is activated: choose how many ASIDs to use, from the hardware's width and

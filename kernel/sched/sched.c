@@ -14,6 +14,7 @@
 
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
+#include "kernel/mm/aspace_switch.h"
 #include "kernel/mm/kernel_stack.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
@@ -198,7 +199,7 @@ switch_prepare_locked(struct cpu *c, struct thread *prev, struct thread *next, u
     c->sched.current = next;
     struct aspace *next_as = next->task ? &next->task->as : NULL;
     if (next_as != c->sched.user_as) /* compare what is loaded: an exiting thread unloads it */
-        aspace_activate_irqs_off(c, next_as); /* IRQs are off: sched_lock */
+        aspace_switch_irqs_off(c, next_as); /* IRQs are off: sched_lock */
     arch_set_kernel_stack(next->kstack_top);
     arch_fpu_switch(user_fpu(prev), user_fpu(next));
 }
