@@ -290,13 +290,27 @@ def scaling(arches, args):
     return ok
 
 
+def strategies_arg(text):
+    """STRATEGIES=: "all", or names joined by '+' (a comma is taken as '+':
+    the kernel's run.args would otherwise read the second name as the next
+    argument, the -icount flag, and time nothing in instructions)."""
+    if text == "all":
+        return text
+    names, known = text.replace(",", "+").split("+"), harness.kstack_strategies()
+    unknown = [n for n in names if n not in known]
+    if unknown or not all(names):
+        raise argparse.ArgumentTypeError(f"unknown strategy {' '.join(unknown) or repr(text)}: "
+                                         f"'all' or names joined by '+' of {' '.join(known)}")
+    return "+".join(names)
+
+
 def main():
     """Each arch in turn, then the HTML page."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--arches", default="x86_64 arm64 riscv64")
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--strategies", default="all")
+    ap.add_argument("--strategies", default="all", type=strategies_arg)
     ap.add_argument("--icount", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=900)  # the IPC rows lengthen the run
     ap.add_argument("--check", action="store_true", help="fail unless the tables came out "

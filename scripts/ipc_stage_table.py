@@ -45,9 +45,11 @@ END = "<!-- end of the stage table -->"
 # (stage, pattern on the function's name), first match wins.
 STAGES = [
     ("entry and exit stubs", r"_entry$|^arch_syscall_call_site$|^el0_svc$|^arm64_vectors$"
-     r"|^riscv_trap_entry$|^\.?Lsyscall|^arm64_return_to_user_sp$"),
+     r"|^riscv_trap_entry$|^\.?Lsyscall|^arm64_return_to_user_sp$|^x86_syscall_exit$"
+     r"|^riscv_user_exit$"),
     ("dispatch (stack offset, handler call)", r"^syscall_dispatch_|^dispatch$|^call_handler$"),
-    ("fastpath (fastpath.c)", r"^ipc_fast_|_guards?$|^deliver_direct$|^hand_off_and_wait$"),
+    ("fastpath (fastpath.c)", r"^ipc_fast_|_guards?$|^deliver_direct$|^hand_off_and_wait$"
+     r"|^long_not_here$"),
     ("handlers, message copies (sys_ipc.c)", r"^sys_ipc_|^stage$|^unstage$|^memcpy$"
      r"|^arch_sc_set_words$"),
     ("rendezvous (endpoint.c, handle.c)", r"^endpoint_|^receive_locked$|^deliver_locked$"

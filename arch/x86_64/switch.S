@@ -27,9 +27,9 @@
 #include <arch/impl.h>
 #include "frame.h"
 
-    .text
-    .globl arch_context_switch
-arch_context_switch:
+/* The frame both leave behind in *save_sp (%rdi): arch_context_switch
+ * resumes either one. */
+.macro SAVE_SWITCH_FRAME
     push    %rbp
     push    %rbx
     push    %r12
@@ -37,6 +37,12 @@ arch_context_switch:
     push    %r14
     push    %r15
     mov     %rsp, (%rdi)
+.endm
+
+    .text
+    .globl arch_context_switch
+arch_context_switch:
+    SAVE_SWITCH_FRAME
     mov     %rsi, %rsp
     cmpb    $0, x86_smap_enabled(%rip)  /* clac is #UD without SMAP */
     je      1f
@@ -51,13 +57,7 @@ arch_context_switch:
 
     .globl arch_switch_to_user
 arch_switch_to_user:
-    push    %rbp
-    push    %rbx
-    push    %r12
-    push    %r13
-    push    %r14
-    push    %r15
-    mov     %rsp, (%rdi)
+    SAVE_SWITCH_FRAME
     mov     %rsi, %rsp          /* off this thread's stack before another CPU may resume it */
     movl    $0, (%rdx)          /* sched_lock.locked: release */
     mov     TF_RBX(%rsp), %rbx

@@ -370,11 +370,27 @@ def timer_table():
     expect(not any(k[0].startswith("irq/") for k in table(out, "x86_64, user:")), "own table")
 
 
+def strategies_joined_by_comma():
+    """make bench STRATEGIES=off,pool: the kernel's run.args splits at commas,
+    so scripts/bench.py passes the names joined by '+' and refuses a name
+    it does not know (else the second name was read as the -icount flag)."""
+    bench = ktap_cases.load_script("bench")
+    expect(bench.strategies_arg("off,prng,pool") == "off+prng+pool", "commas become '+'")
+    expect(bench.strategies_arg("all") == "all", "all")
+    for bad in ("off,bogus", "off,,pool", ""):
+        try:
+            bench.strategies_arg(bad)
+            expect(False, f"{bad!r} refused")
+        except Exception as e:  # argparse.ArgumentTypeError
+            expect("unknown strategy" in str(e), f"{bad!r}: {e}")
+
+
 CASES = [csv_header_and_rows, percent_change, regression_mark, improvement_mark, overlap_no_mark,
          student_t, absolute_off, few_rounds, icount_label, published_table, noise_ignored,
          check_passes, check_fails_when_off_not_fastest, two_arches, plots, no_gnuplot,
          null_budget, ipc_rows, ipc_table, one_way_table, ipc_published,
-         check_fails_without_off_ipc, check_fails_when_ipc_header_lies, timer_table]
+         check_fails_without_off_ipc, check_fails_when_ipc_header_lies, timer_table,
+         strategies_joined_by_comma]
 
 
 def main():
