@@ -47,7 +47,7 @@ KTEST(user, ipc)
     KEXPECT_EQ(run0("test_ipc"), 0);
 }
 
-/* The IPC fastpath's hits and misses, and its transcript (user/tests/test_ipc_fast.c
+/* The IPC fastpath's hits and misses, and its transcript (user/tests/test_ipc_fast/
  * prints the ipc.fastpath_* subtests). */
 KTEST(user, ipc_fastpath)
 {
