@@ -42,6 +42,17 @@ def run(suite, cases):
     return 1 if failed else 0
 
 
+def report(suite, checks):
+    """KTAP for checks already made: (name, ok, diagnostics) triples, the
+    diagnostics printed under a failed one. Exit status 1 if any failed."""
+    print(f"KTAP version 1\n1..{len(checks)}")
+    for n, (name, ok, diag) in enumerate(checks, 1):
+        print(f"{'ok' if ok else 'not ok'} {n} - {suite}.{name}")
+        for d in [] if ok else diag:
+            print(f"    # {d}")
+    return 1 if any(not ok for _, ok, _ in checks) else 0
+
+
 def hand_edited_copy(doc, tmp, marker, row):
     """A copy of doc in tmp with one digit changed in the first line that
     starts with row after marker, as a hand edit of a generated table

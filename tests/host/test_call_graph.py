@@ -12,6 +12,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import call_graph as cg  # noqa: E402
+import ktap_cases  # noqa: E402 (tests/host/ktap_cases.py: the KTAP printer)
 
 
 def problems(root):
@@ -61,15 +62,7 @@ def main():
     checks = [("reads_the_tree", "kernel/syscall/sys_task" in table, [sorted(table)]),
               ("no_circle_beyond_the_allowed", not real[0], real[0]),
               ("layering_rules_kept", not real[1], real[1])] + cases()
-    print("KTAP version 1")
-    print(f"1..{len(checks)}")
-    failed = 0
-    for i, (name, ok, diag) in enumerate(checks, 1):
-        failed += not ok
-        print(f"{'ok' if ok else 'not ok'} {i} - call_graph.{name}")
-        for d in [] if ok else diag:
-            print(f"    # {d}")
-    return 1 if failed else 0
+    return ktap_cases.report("call_graph", checks)
 
 
 if __name__ == "__main__":

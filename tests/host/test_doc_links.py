@@ -54,25 +54,13 @@ def cases():
 def main():
     docs = links.default_files()
     made_up = cases()
-    print("KTAP version 1")
-    print(f"1..{len(docs) + len(made_up)}")
-    failed, i = 0, 0
     cache = {}
+    checks = []
     for doc in docs:
         why = links.check_doc(doc, cache)
-        i += 1
-        failed += bool(why)
-        name = "doc_links." + "".join(c if c.isalnum() else "_" for c in doc[:-3])
-        print(f"{'not ok' if why else 'ok'} {i} - {name}")
-        for w in why:
-            print(f"    # {w}")
-    for name, ok, diag in made_up:
-        i += 1
-        failed += not ok
-        print(f"{'ok' if ok else 'not ok'} {i} - doc_links.{name}")
-        for d in [] if ok else diag:
-            print(f"    # {d}")
-    return 1 if failed else 0
+        name = "".join(c if c.isalnum() else "_" for c in doc[:-3])
+        checks.append((name, not why, why))
+    return ktap_cases.report("doc_links", checks + made_up)
 
 
 if __name__ == "__main__":
