@@ -294,8 +294,10 @@ uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void));
  * ones saved at load_sp. IRQs off, sched_lock held. */
 void arch_context_switch(uintptr_t *save_sp, uintptr_t load_sp);
 /* The thread about to run on this CPU has its kernel stack top here (user
- * traps and system calls arrive on it). IRQs off. */
-void arch_set_kernel_stack(uintptr_t top);
+ * traps and system calls arrive on it). IRQs off. An arch may define it
+ * inline in impl.h (and ARCH_HAS_INLINE_SET_KERNEL_STACK 1 there): every
+ * IPC hand-off runs it. The prototype, otherwise, is declared after impl.h
+ * (below). */
 /* Leave the kernel for good: user mode at pc with stack sp, first two
  * argument registers arg0 and arg1, IRQs on. Current thread's stack. */
 __noreturn void arch_enter_user(uintptr_t pc, uintptr_t sp, uintptr_t arg0, uintptr_t arg1);
@@ -469,6 +471,9 @@ void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush);
 #endif
 #ifndef ARCH_HAS_INLINE_FPU_SWITCH /* an out-of-line arch_fpu_switch (above) */
 void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next);
+#endif
+#ifndef ARCH_HAS_INLINE_SET_KERNEL_STACK /* an out-of-line arch_set_kernel_stack (above) */
+void arch_set_kernel_stack(uintptr_t top);
 #endif
 
 /*
