@@ -40,12 +40,12 @@ static void el0_fp(unsigned long fpen)
     __asm__ volatile("isb" : : : "memory");
 }
 
-void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
+/* arch_fpu_switch (impl.h, inline) found the registers loaded (fp_live):
+ * save them into prev (NULL: a kernel thread's, or a dead thread's, which
+ * nobody reads) and make EL0's FP/SIMD use trap for the next thread. */
+void arm64_fpu_switch_live(struct arch_fpu *prev)
 {
     struct arch_cpu *a = &arch_this_cpu()->arch; /* in the switch, IRQs off */
-    (void)next;                                  /* loaded at its first FP instruction */
-    if (!a->fp_live)
-        return; /* nothing loaded since the last switch: EL0 still traps */
     if (prev)
         arm64_fpu_save(prev);
     a->fp_live = false;

@@ -30,14 +30,7 @@ uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
     return (uintptr_t)sp;
 }
 
-void arch_set_kernel_stack(uintptr_t top)
-{
-    struct cpu *c = arch_this_cpu(); /* in the switch: IRQs off */
-    c->arch.kstack_top = top;        /* for arch_enter_user; SP_EL1 follows by itself */
-    /* For the overflow check in vectors.S (the boot stack, top 0, gets a
-     * guard no kernel sp is near, so it is never taken for an overflow). */
-    c->arch.stack_guard = top - KSTACK_SIZE - PAGE_SIZE;
-}
+_Static_assert(KSTACK_GUARD_BELOW_TOP == KSTACK_SIZE + PAGE_SIZE, "arch_set_kernel_stack (impl.h)");
 
 void arch_set_emergency_stack(struct cpu *c, unsigned i, uintptr_t top)
 {

@@ -45,20 +45,26 @@
 #define MAIR_IDX_DEVICE        2
 #define MAIR_EL1_VALUE         ((0xff << (8 * MAIR_IDX_NORMAL)) | (0x04 << (8 * MAIR_IDX_DEVICE)))
 
-/* struct trapframe layout, for vectors.S, which stores and loads the
- * registers in pairs: SPSR in the slot after TF_ELR, FAR after TF_ESR. */
+/* struct trapframe layout, for vectors.S and ipc_entry.S, which store and
+ * load the registers in pairs: TPIDR_EL0 in the slot after TF_SP (SP_EL0),
+ * SPSR after TF_ELR, FAR after TF_ESR. */
 #define TF_X(n)   (8 * (n))
 #define TF_SP     248
-#define TF_ELR    256
-#define TF_ESR    272
-#define TF_VECTOR 288
-#define TF_TPIDR  296
+#define TF_TPIDR  256
+#define TF_ELR    264
+#define TF_ESR    280
+#define TF_VECTOR 296
 #define TF_SIZE   304 /* a multiple of 16: SP stays aligned */
 
-/* Offsets in struct cpu used by vectors.S (checked in trap.c): struct
- * arch_cpu comes right after the `self` pointer. */
+/* Offsets in struct cpu used by vectors.S and the inline hooks below
+ * (checked in trap.c): struct arch_cpu comes right after the `self` pointer. */
+#define CPU_ARCH           8
 #define CPU_STACK_GUARD    16
 #define CPU_OVERFLOW_STACK 24
+
+/* A kernel stack's guard page lies this far below its top: KSTACK_SIZE
+ * plus the page itself (kernel/mm/kernel_stack.h; checked in thread.c). */
+#define KSTACK_GUARD_BELOW_TOP (16 * 1024 + 4096)
 
 /* One emergency stack per CPU (arch/arch.h), for a kernel stack overflow. */
 #define ARCH_EMERGENCY_STACKS     1
@@ -82,6 +88,10 @@
  * register.
  *   sp     the interrupted code's stack pointer (SP_EL1, or SP_EL0 when the
  *          exception came from EL0 or from EL1 running on SP_EL0)
+ *   tpidr  TPIDR_EL0, the user's thread pointer (EL0 can write it), saved
+ *          and restored only for exceptions from EL0: per thread, so one
+ *          program never sees another's value; beside sp, so that the two
+ *          user registers go in and out of the frame as one pair
  *   elr    ELR_EL1: where the exception returns to (the faulting
  *          instruction for aborts and undefined instructions)
  *   spsr   SPSR_EL1: the interrupted PSTATE (NZCV, DAIF, EL and SP in M[3:0])
@@ -90,24 +100,23 @@
  *   vector which of the 16 VBAR_EL1 entries was taken (0-15; entry / 4 is
  *          the source: current EL on SP_EL0, on SP_EL1, lower EL AArch64,
  *          AArch32; entry % 4 the kind: synchronous, IRQ, FIQ, SError)
- *   tpidr  TPIDR_EL0, the user's thread pointer (EL0 can write it), saved
- *          and restored only for exceptions from EL0: per thread, so one
- *          program never sees another's value
  */
 struct trapframe {
     uint64_t x[31];
     uint64_t sp;
+    uint64_t tpidr;
     uint64_t elr;
     uint64_t spsr;
     uint64_t esr;
     uint64_t far;
     uint64_t vector;
-    uint64_t tpidr;
 };
 
 _Static_assert(__builtin_offsetof(struct trapframe, sp) == TF_SP, "TF_SP");
-_Static_assert(__builtin_offsetof(struct trapframe, vector) == TF_VECTOR, "TF_VECTOR");
 _Static_assert(__builtin_offsetof(struct trapframe, tpidr) == TF_TPIDR, "TF_TPIDR");
+_Static_assert(__builtin_offsetof(struct trapframe, elr) == TF_ELR, "TF_ELR");
+_Static_assert(__builtin_offsetof(struct trapframe, esr) == TF_ESR, "TF_ESR");
+_Static_assert(__builtin_offsetof(struct trapframe, vector) == TF_VECTOR, "TF_VECTOR");
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "TF_SIZE");
 
 /* A user thread's FP/SIMD registers (arch/arm64/fpu.c): V0-V31, then FPCR
@@ -136,6 +145,13 @@ static inline struct cpu *arch_this_cpu(void)
     struct cpu *c;
     __asm__ volatile("mrs %0, tpidr_el1" : "=r"(c));
     return c;
+}
+
+/* This CPU's struct arch_cpu, which struct cpu holds at CPU_ARCH: for the
+ * inline hooks, which see struct cpu only as a name. */
+static inline struct arch_cpu *arm64_this_arch_cpu(void)
+{
+    return (struct arch_cpu *)((char *)arch_this_cpu() + CPU_ARCH);
 }
 
 /* No load addresses through a system register, and no register of EL1's
@@ -388,12 +404,18 @@ static inline struct trapframe *arch_user_frame(uintptr_t kstack_top)
 {
     return (struct trapframe *)(kstack_top - sizeof(struct trapframe)); /* vectors.S */
 }
-/* el0_svc reloads x1-x17 from the frame on its way out (vectors.S). */
+/* el0_svc reloads x1-x17 from the frame on its way out (vectors.S). All
+ * five loaded before the first store (w might alias tf for all the compiler
+ * knows): so the loads and the stores go in pairs, LDP and STP, three and
+ * three. The IPC path's one copy. */
 static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
 {
-#pragma GCC unroll 5 /* five loads and stores, no loop: the IPC path's one copy */
-    for (int i = 0; i < 5; i++)
-        tf->x[1 + i] = w[i];
+    uintptr_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4];
+    tf->x[1] = w0;
+    tf->x[2] = w1;
+    tf->x[3] = w2;
+    tf->x[4] = w3;
+    tf->x[5] = w4;
 }
 
 /* arch_aspace_activate(user_root, asid, false) inline, for the thread
@@ -410,6 +432,38 @@ static inline void arch_aspace_activate_tagged(uint64_t user_root, unsigned asid
                      : "r"(user_root | (uint64_t)asid << 48)
                      : "memory");
 }
+
+/* The thread about to run has its kernel stack at top (arch/arch.h):
+ * kept for arch_enter_user and, as its guard page's base, for vectors.S's
+ * overflow check (the boot stack, top 0, gets a guard no kernel sp is near,
+ * so it is never taken for an overflow). SP_EL1 follows by itself: the
+ * return to EL0 leaves it at the top. Inline, one pair store: every IPC
+ * hand-off runs it. */
+#define ARCH_HAS_INLINE_SET_KERNEL_STACK 1
+static inline void arch_set_kernel_stack(uintptr_t top)
+{
+    struct arch_cpu *a = arm64_this_arch_cpu(); /* in the switch: IRQs off */
+    a->kstack_top = top;
+    a->stack_guard = top - KSTACK_GUARD_BELOW_TOP;
+}
+
+/* FP/SIMD registers loaded at first use (fpu.c): a switch has work only
+ * if the thread switched out loaded its registers since it was switched
+ * in (fp_live); then fpu.c saves them and makes EL0's use trap again. A
+ * switch between threads that did no FP is this test alone, inline: every
+ * IPC hand-off runs it. A macro rather than an inline function, so that
+ * prev (the scheduler's look at the thread: a kernel thread has none) is
+ * worked out only when there is something to save; next is never needed,
+ * its registers are loaded at its first FP instruction. Neither argument
+ * may have side effects. In the switch: IRQs off. */
+void arm64_fpu_switch_live(struct arch_fpu *prev);
+#define ARCH_HAS_INLINE_FPU_SWITCH 1
+#define arch_fpu_switch(prev, next)                                                                \
+    do {                                                                                           \
+        if (__builtin_expect(arm64_this_arch_cpu()->fp_live, 0))                                   \
+            arm64_fpu_switch_live(prev);                                                           \
+        (void)(next);                                                                              \
+    } while (0)
 
 /* The system call's result, x0, into the frame: for a thread resumed
  * straight from it (arch_switch_to_user, switch.S). */
