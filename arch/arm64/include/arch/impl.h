@@ -136,7 +136,6 @@ struct arch_cpu {
     uint64_t mpidr;          /* MPIDR_EL1 as read on the CPU */
     uint32_t gic_mask;       /* this CPU's GICv2 CPU-interface bit, for GICD_SGIR targets */
     uintptr_t gicr;          /* this CPU's GICv3 redistributor (RD_base, virtual), 0 until found */
-    bool fp_live;            /* EL0 may use FP: the running user thread's registers are loaded */
 };
 
 /* TPIDR_EL1: a software thread-ID register, free for the kernel's use. */
@@ -447,20 +446,36 @@ static inline void arch_set_kernel_stack(uintptr_t top)
     a->stack_guard = top - KSTACK_GUARD_BELOW_TOP;
 }
 
+/* Whether the running thread's FP/SIMD registers are loaded (fpu.c): the
+ * CPU's own switch says so, CPACR_EL1.FPEN (Arm ARM D19.2, "CPACR_EL1",
+ * bits [21:20]), 0b11 then and 0b01 (EL0's use traps) otherwise; bit 21
+ * tells the two apart. A read of a system register sees an earlier write
+ * to it by this CPU without an ISB (Arm ARM, "Synchronization requirements
+ * for AArch64 System registers": direct reads and writes of one register
+ * are in program order). */
+#define CPACR_EL1_FPEN_EL0_BIT 21
+static inline bool arm64_fp_live(void)
+{
+    uint64_t cpacr;
+    __asm__ volatile("mrs %0, cpacr_el1" : "=r"(cpacr));
+    return cpacr & (1ul << CPACR_EL1_FPEN_EL0_BIT);
+}
+
 /* FP/SIMD registers loaded at first use (fpu.c): a switch has work only
  * if the thread switched out loaded its registers since it was switched
- * in (fp_live); then fpu.c saves them and makes EL0's use trap again. A
- * switch between threads that did no FP is this test alone, inline: every
- * IPC hand-off runs it. A macro rather than an inline function, so that
- * prev (the scheduler's look at the thread: a kernel thread has none) is
- * worked out only when there is something to save; next is never needed,
- * its registers are loaded at its first FP instruction. Neither argument
- * may have side effects. In the switch: IRQs off. */
+ * in (arm64_fp_live); then fpu.c saves them and makes EL0's use trap
+ * again. A switch between threads that did no FP is this test alone,
+ * inline: every IPC hand-off runs it. A macro rather than an inline
+ * function, so that prev (the scheduler's look at the thread: a kernel
+ * thread has none) is worked out only when there is something to save;
+ * next is never needed, its registers are loaded at its first FP
+ * instruction. Neither argument may have side effects. In the switch:
+ * IRQs off. */
 void arm64_fpu_switch_live(struct arch_fpu *prev);
 #define ARCH_HAS_INLINE_FPU_SWITCH 1
 #define arch_fpu_switch(prev, next)                                                                \
     do {                                                                                           \
-        if (__builtin_expect(arm64_this_arch_cpu()->fp_live, 0))                                   \
+        if (__builtin_expect(arm64_fp_live(), 0))                                                  \
             arm64_fpu_switch_live(prev);                                                           \
         (void)(next);                                                                              \
     } while (0)
