@@ -47,15 +47,19 @@
  * a register: x0 is parked in TPIDRRO_EL0, which the kernel uses for
  * nothing else and zeroes again at once (EL0 can read it). When it fires,
  * the entry moves to this CPU's emergency stack and el1_stack_overflow.
- * 7 instructions more than VENTRY on the normal path; system calls and
- * other exceptions from EL0 do not come here.
+ * The guard page's base is worked out from the stack's top, which is all
+ * the thread switch stores (arch_set_kernel_stack, impl.h: one instruction
+ * less at every switch, one more here). 8 instructions more than VENTRY
+ * on the normal path; system calls and other exceptions from EL0 do not
+ * come here.
  */
 .macro VENTRY_EL1 idx
     .balign 128
     msr     tpidrro_el0, x0
     mrs     x0, tpidr_el1                   // this CPU's struct cpu
-    ldr     x0, [x0, #CPU_STACK_GUARD]
-    sub     x0, sp, x0                      // sp above the guard page's base
+    ldr     x0, [x0, #CPU_KSTACK_TOP]
+    sub     x0, sp, x0                      // sp - top, modulo 2^64
+    add     x0, x0, #KSTACK_GUARD_BELOW_TOP // sp above the guard page's base
     lsr     x0, x0, #4
     cmp     x0, #STACK_OVERFLOW_WINDOW      // (guard page + trapframe) / 16, unsigned
     b.lo    1f

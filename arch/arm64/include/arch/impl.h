@@ -59,11 +59,12 @@
 /* Offsets in struct cpu used by vectors.S and the inline hooks below
  * (checked in trap.c): struct arch_cpu comes right after the `self` pointer. */
 #define CPU_ARCH           8
-#define CPU_STACK_GUARD    16
-#define CPU_OVERFLOW_STACK 24
+#define CPU_KSTACK_TOP     8
+#define CPU_OVERFLOW_STACK 16
 
 /* A kernel stack's guard page lies this far below its top: KSTACK_SIZE
- * plus the page itself (kernel/mm/kernel_stack.h; checked in thread.c). */
+ * plus the page itself (kernel/mm/kernel_stack.h; checked in thread.c).
+ * vectors.S adds it with one ADD (a 12-bit immediate shifted by 12). */
 #define KSTACK_GUARD_BELOW_TOP (16 * 1024 + 4096)
 
 /* One emergency stack per CPU (arch/arch.h), for a kernel stack overflow. */
@@ -72,7 +73,7 @@
 
 /* The kernel-mode vector entries switch to it when sp lies in the guard page
  * (one 4 KiB page, kernel/mm/kernel_stack.h) or is less than a trapframe above
- * it: sp - stack_guard < 4096 + TF_SIZE, compared in 16-byte units so that
+ * it: sp - guard page's base < 4096 + TF_SIZE, compared in 16-byte units so that
  * the constant fits CMP's 12-bit immediate (both are multiples of 16). */
 #define STACK_OVERFLOW_WINDOW ((4096 + TF_SIZE) / 16)
 
@@ -130,8 +131,7 @@ _Static_assert(__builtin_offsetof(struct arch_fpu, fpsr) == FPU_FPSR, "FPU_FPSR"
 
 /* Per-CPU arch state, in struct cpu right after `self` (TPIDR_EL1 points at it). */
 struct arch_cpu {
-    uint64_t kstack_top;     /* the running thread's kernel stack top (arch_set_kernel_stack) */
-    uint64_t stack_guard;    /* CPU_STACK_GUARD: the base of that stack's guard page */
+    uint64_t kstack_top;     /* CPU_KSTACK_TOP: the running thread's kernel stack top */
     uint64_t overflow_stack; /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
     uint64_t mpidr;          /* MPIDR_EL1 as read on the CPU */
     uint32_t gic_mask;       /* this CPU's GICv2 CPU-interface bit, for GICD_SGIR targets */
@@ -433,17 +433,15 @@ static inline void arch_aspace_activate_tagged(uint64_t user_root, unsigned asid
 }
 
 /* The thread about to run has its kernel stack at top (arch/arch.h):
- * kept for arch_enter_user and, as its guard page's base, for vectors.S's
- * overflow check (the boot stack, top 0, gets a guard no kernel sp is near,
- * so it is never taken for an overflow). SP_EL1 follows by itself: the
- * return to EL0 leaves it at the top. Inline, one pair store: every IPC
- * hand-off runs it. */
+ * kept for arch_enter_user and for vectors.S's overflow check, which finds
+ * the guard page KSTACK_GUARD_BELOW_TOP below it (the boot stack, top 0,
+ * gets a guard no kernel sp is near, so it is never taken for an
+ * overflow). SP_EL1 follows by itself: the return to EL0 leaves it at the
+ * top. Inline, one store: every IPC hand-off runs it. */
 #define ARCH_HAS_INLINE_SET_KERNEL_STACK 1
 static inline void arch_set_kernel_stack(uintptr_t top)
 {
-    struct arch_cpu *a = arm64_this_arch_cpu(); /* in the switch: IRQs off */
-    a->kstack_top = top;
-    a->stack_guard = top - KSTACK_GUARD_BELOW_TOP;
+    arm64_this_arch_cpu()->kstack_top = top; /* in the switch: IRQs off */
 }
 
 /* Whether the running thread's FP/SIMD registers are loaded (fpu.c): the
