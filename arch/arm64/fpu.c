@@ -15,10 +15,10 @@
  * no "registers changed" bit, so the switch away from a thread that
  * loaded its registers always saves them; a thread that did no FP since
  * it was switched in pays neither the load nor the save, nor a CPACR
- * write. Every switch saves
- * what is live, so no CPU holds the only copy of another thread's
- * registers (a thread migrates freely), and the thread switched in cannot
- * read what is left in them: its use traps until its own are loaded.
+ * write. Every switch saves what is live, so no CPU holds the only copy
+ * of another thread's registers (a thread migrates freely), and the
+ * thread switched in cannot read what is left in them: its use traps
+ * until its own are loaded.
  */
 #include "arm64.h"
 #include "kernel/arch_callbacks.h"

@@ -3,7 +3,7 @@
  * arch/arm64/ipc_entry.S - the system call table's entries for ipc_call and
  * ipc_reply_recv: the user's callee-saved registers into the trapframe, so
  * that the IPC fastpath may resume this thread straight from it
- * (arch_switch_to_user, switch.S) instead of unwinding its C frames.
+ * (arch_switch_to_user, vectors.S) instead of unwinding its C frames.
  *
  * el0_svc (vectors.S) saves x0-x19 and x30 and leaves the rest of the frame
  * unwritten: x20-x28 and x29 are callee-saved in the AAPCS64 ("Procedure Call

@@ -16,7 +16,7 @@
  * (AArch64), D, A, I and F (bits [9:6]) clear: nothing masked at EL0. */
 #define SPSR_EL0T 0
 
-/* switch.S pushes x19-x28, x29, x30, SP_EL0, TPIDR_EL0 */
+/* SAVE_SWITCH_FRAME (switch_frame.h) pushes x19-x28, x29, x30, SP_EL0, TPIDR_EL0 */
 enum { SW_X30 = 11, SW_WORDS = 14 };
 
 /* The first arch_context_switch to the thread pops zeroed callee-saved

@@ -479,12 +479,12 @@ void arm64_fpu_switch_live(struct arch_fpu *prev);
     } while (0)
 
 /* The system call's result, x0, into the frame: for a thread resumed
- * straight from it (arch_switch_to_user, switch.S). */
+ * straight from it (arch_switch_to_user, vectors.S). */
 static inline void arch_sc_set_result(struct trapframe *tf, long r)
 {
     tf->x[0] = (uint64_t)r;
 }
-/* arch_switch_to_user (switch.S) and ipc_entry.S are here: the IPC fastpath
+/* arch_switch_to_user (vectors.S) and ipc_entry.S are here: the IPC fastpath
  * may resume a partner straight from its trapframe (arch/arch.h). */
 #define ARCH_HAS_SWITCH_TO_USER 1
 
