@@ -217,9 +217,6 @@ arch_syscall_call_site:
     .globl riscv_return_to_user
 riscv_return_to_user:
     mv      sp, a0
-/* riscv_user_exit: the same with sp = the frame already (switch.S). */
-    .globl riscv_user_exit
-riscv_user_exit:
 .Lto_user:
     csrw    sscratch, tp
     restore_regs
