@@ -296,16 +296,6 @@ static inline void arch_aspace_activate(uint64_t user_root, unsigned asid, bool 
     riscv_icache_catch_up();
 }
 
-/* The switch's common case (kernel/mm/aspace_switch.h): a user address
- * space whose ASID is of this generation, no flush owed. No test of the
- * root (never 0 here) or of the flush. */
-#define ARCH_HAS_ASPACE_ACTIVATE_TAGGED 1
-static inline void arch_aspace_activate_tagged(uint64_t user_root, unsigned asid)
-{
-    __asm__ volatile("csrw satp, %0" : : "r"(riscv_satp(user_root, asid)) : "memory");
-    riscv_icache_catch_up();
-}
-
 /* csrrc clears SIE and returns the old sstatus in one instruction. */
 static inline unsigned long arch_irq_save(void)
 {
