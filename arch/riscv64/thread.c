@@ -15,7 +15,8 @@ _Static_assert(offsetof(struct cpu, arch.stack_guard) == CPU_STACK_GUARD, "vecto
 _Static_assert(offsetof(struct cpu, arch.overflow_stack) == CPU_OVERFLOW_STACK, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch.scratch) == CPU_SCRATCH, "vectors.S offset");
 _Static_assert(PAGE_SIZE == 4096, "STACK_OVERFLOW_WINDOW: one guard page of 4 KiB");
-_Static_assert(RISCV_KSTACK_GUARD_BELOW_TOP == KSTACK_SIZE + PAGE_SIZE, "impl.h: the guard page's base");
+_Static_assert(RISCV_KSTACK_GUARD_BELOW_TOP == KSTACK_SIZE + PAGE_SIZE,
+               "impl.h: the guard page's base");
 /* A user trap's frame is exactly the space arch_thread_init leaves free. */
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "vectors.S frame size");
 

@@ -469,17 +469,18 @@ void riscv_fpu_save_dirty(struct arch_fpu *f, unsigned long was);
  * hand-off included. next's registers are not loaded: FS goes Off in
  * next's user trapframe (at the top of the kernel stack
  * arch_set_kernel_stack has just made this CPU's) and in the hart, so
- * next's first FP instruction traps and loads them (fpu.c, riscv_fpu_first_use). One CSRRC clears FS
- * and reads what it was: the registers are still there with FS Off
- * (priv spec 3.1.6.6: changing FS "has no effect on the contents"), so
- * prev's are saved after, and only if SD says Dirty. A thread that did no
- * FP since its switch in pays the CSRRC and a test of its frame's FS.
+ * next's first FP instruction traps and loads them (fpu.c,
+ * riscv_fpu_first_use). One CSRRC clears FS and reads what it was: the
+ * registers are still there with FS Off (priv spec 3.1.6.6: changing FS
+ * "has no effect on the contents"), so prev's are saved after, and only if
+ * SD says Dirty. A thread that did no FP since its switch in pays the
+ * CSRRC and a test of its frame's FS.
  */
 #define ARCH_HAS_INLINE_FPU_SWITCH 1
 static inline void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
 {
     unsigned long fs = SSTATUS_FS, was;
-    __asm__ volatile("csrrc %0, sstatus, %1" : "=&r"(was) : "r"(fs)); /* fs kept for below */
+    __asm__ volatile("csrrc %0, sstatus, %1" : "=r"(was) : "r"(fs));
     if (__builtin_expect((was & SSTATUS_SD) != 0, 0) && prev)
         riscv_fpu_save_dirty(prev, was);
     if (next) {
