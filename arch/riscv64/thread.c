@@ -11,7 +11,6 @@
 _Static_assert(offsetof(struct cpu, arch.kstack_top) == CPU_KSTACK_TOP, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch) == CPU_ARCH, "impl.h offset");
 _Static_assert(offsetof(struct cpu, arch.user_sp) == CPU_USER_SP, "vectors.S offset");
-_Static_assert(offsetof(struct cpu, arch.stack_guard) == CPU_STACK_GUARD, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch.overflow_stack) == CPU_OVERFLOW_STACK, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch.scratch) == CPU_SCRATCH, "vectors.S offset");
 _Static_assert(PAGE_SIZE == 4096, "STACK_OVERFLOW_WINDOW: one guard page of 4 KiB");

@@ -36,19 +36,25 @@
  * arch_cpu comes right after the `self` pointer. */
 #define CPU_KSTACK_TOP     8
 #define CPU_USER_SP        16
-#define CPU_STACK_GUARD    24
-#define CPU_OVERFLOW_STACK 32
-#define CPU_SCRATCH        40
+#define CPU_OVERFLOW_STACK 24
+#define CPU_SCRATCH        32
 
 /* One emergency stack per CPU (arch/arch.h), for a kernel stack overflow. */
 #define ARCH_EMERGENCY_STACKS     1
 #define ARCH_EMERGENCY_STACK_SIZE 8192
 
+/* A thread's kernel stack (KSTACK_SIZE, kernel/mm/kernel_stack.h) and its
+ * guard page below it: the guard's base is this far below the top
+ * (checked in thread.c). */
+#define RISCV_KSTACK_GUARD_BELOW_TOP (16 * 1024 + 4096)
+
 /* The kernel-mode trap entry switches to it when sp lies in the guard page
- * (one 4 KiB page, kernel/mm/kernel_stack.h) or is less than a trapframe above
- * it: sp - stack_guard < 4096 + TF_SIZE, compared in 16-byte units so that
- * the constant fits SLTIU's 12-bit immediate (both are multiples of 16). */
-#define STACK_OVERFLOW_WINDOW ((4096 + TF_SIZE) / 16)
+ * (one 4 KiB page) or is less than a trapframe above it: sp - guard < 4096
+ * + TF_SIZE, where guard = kstack_top - RISCV_KSTACK_GUARD_BELOW_TOP, the
+ * running thread's. Computed in 16-byte units so that both constants fit
+ * the 12-bit immediates of ADDI and SLTIU (all are multiples of 16). */
+#define STACK_OVERFLOW_WINDOW    ((4096 + TF_SIZE) / 16)
+#define STACK_GUARD_BELOW_TOP_16 (RISCV_KSTACK_GUARD_BELOW_TOP / 16)
 
 /* Offsets in struct riscv_hart_boot, what a starting hart reads (start.S;
  * the C layout is in smp.c and checked there). */
@@ -109,7 +115,6 @@ struct arch_fpu {
 struct arch_cpu {
     uint64_t kstack_top;         /* CPU_KSTACK_TOP: the running thread's, for traps from U */
     uint64_t user_sp;            /* CPU_USER_SP: scratch while the entry switches stacks */
-    uint64_t stack_guard;        /* CPU_STACK_GUARD: base of the running thread's guard page */
     uint64_t overflow_stack;     /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
     uint64_t scratch;            /* CPU_SCRATCH: t0 while a kernel-mode trap checks sp */
     uint32_t ipi_pending;        /* 1 << enum ipi_kind, set by senders */
@@ -225,21 +230,16 @@ static inline void riscv_this_cpu_set_word(size_t off, uintptr_t v)
  * where its first field lies (checked in thread.c). */
 #define CPU_ARCH CPU_KSTACK_TOP
 
-/* A thread's kernel stack (KSTACK_SIZE, kernel/mm/kernel_stack.h) and its
- * guard page below it: the guard's base is this far below the top
- * (checked in thread.c). */
-#define RISCV_KSTACK_GUARD_BELOW_TOP (16 * 1024 + 4096)
-
 /* arch_set_kernel_stack (arch/arch.h), inline: every IPC hand-off runs it
- * (out of line, its call and frame were 6 of its 10 instructions). The
- * trap entry from U mode switches to the top; the overflow check of traps
- * from S mode compares sp with the guard (the boot stack, top 0, gets a
- * guard no kernel sp is near, so it is never taken for one). */
+ * (out of line it was 10 instructions, 6 of them its call and frame). One
+ * store: the trap entry from U mode switches to the top, and the overflow
+ * check of traps from S mode finds the guard page below it (vectors.S; the
+ * boot stack, top 0, puts it where no kernel sp is near, so it is never
+ * taken for one). */
 #define ARCH_HAS_INLINE_SET_KERNEL_STACK 1
 static inline void arch_set_kernel_stack(uintptr_t top)
 {
     riscv_this_cpu_set_word(CPU_KSTACK_TOP, top);
-    riscv_this_cpu_set_word(CPU_STACK_GUARD, top - RISCV_KSTACK_GUARD_BELOW_TOP);
 }
 
 /* satp (priv spec 4.1.11): MODE, then ASID at bit 44, then the root's PPN. */
