@@ -213,7 +213,7 @@ static inline struct cpu *arch_this_cpu(void)
 /* One LD with tp as its base (an offset below 2048, the I-type immediate):
  * forced in assembly, so the compiler cannot copy tp to another register
  * first, which a migration between the copy and the load would make stale. */
-static inline uintptr_t arch_this_cpu_word(size_t off)
+static inline __attribute__((always_inline)) uintptr_t arch_this_cpu_word(size_t off)
 {
     uintptr_t v;
     __asm__ volatile("ld %0, %c1(tp)" : "=r"(v) : "i"(off));
@@ -221,7 +221,7 @@ static inline uintptr_t arch_this_cpu_word(size_t off)
 }
 
 /* The same for a store: one SD with tp as its base. */
-static inline void riscv_this_cpu_set_word(size_t off, uintptr_t v)
+static inline __attribute__((always_inline)) void riscv_this_cpu_set_word(size_t off, uintptr_t v)
 {
     __asm__ volatile("sd %0, %c1(tp)" : : "r"(v), "i"(off) : "memory");
 }
@@ -237,7 +237,7 @@ static inline void riscv_this_cpu_set_word(size_t off, uintptr_t v)
  * boot stack, top 0, puts it where no kernel sp is near, so it is never
  * taken for one). */
 #define ARCH_HAS_INLINE_SET_KERNEL_STACK 1
-static inline void arch_set_kernel_stack(uintptr_t top)
+static inline __attribute__((always_inline)) void arch_set_kernel_stack(uintptr_t top)
 {
     riscv_this_cpu_set_word(CPU_KSTACK_TOP, top);
 }
@@ -255,7 +255,7 @@ extern uint64_t riscv_icache_writes;
 /* satp for the root table at physical address root under asid: MODE in
  * bits 60-63 and ASID in 44-59 are one field shifted together (a LUI, an
  * OR and a shift instead of four). */
-static inline uint64_t riscv_satp(uint64_t root, unsigned asid)
+static inline __attribute__((always_inline)) uint64_t riscv_satp(uint64_t root, unsigned asid)
 {
     return ((uint64_t)asid | SATP_MODE_SV39 >> SATP_ASID_SHIFT) << SATP_ASID_SHIFT | root >> 12;
 }
@@ -265,7 +265,7 @@ static inline uint64_t riscv_satp(uint64_t root, unsigned asid)
  * it moved needs that read ordered before what follows (FENCE R,RW, the
  * ISA's acquire, RVWMO mappings), so the fence is taken with the FENCE.I.
  * IRQs off, so the hart is tp. */
-static inline void riscv_icache_catch_up(void)
+static inline __attribute__((always_inline)) void riscv_icache_catch_up(void)
 {
     uint64_t writes = __atomic_load_n(&riscv_icache_writes, __ATOMIC_RELAXED);
     size_t seen = CPU_ARCH + offsetof(struct arch_cpu, icache_writes_seen);
@@ -285,7 +285,8 @@ static inline void riscv_icache_catch_up(void)
  * must not survive into its new use.
  */
 #define ARCH_HAS_INLINE_ASPACE_ACTIVATE 1
-static inline void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
+static inline __attribute__((always_inline)) void
+arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
 {
     uint64_t root = user_root ? user_root : riscv_kernel_root_pa;
     __asm__ volatile("csrw satp, %0" : : "r"(riscv_satp(root, asid)) : "memory");
@@ -477,7 +478,8 @@ void riscv_fpu_save_dirty(struct arch_fpu *f, unsigned long was);
  * CSRRC and a test of its frame's FS.
  */
 #define ARCH_HAS_INLINE_FPU_SWITCH 1
-static inline void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
+static inline __attribute__((always_inline)) void arch_fpu_switch(struct arch_fpu *prev,
+                                                                  struct arch_fpu *next)
 {
     unsigned long fs = SSTATUS_FS, was;
     __asm__ volatile("csrrc %0, sstatus, %1" : "=r"(was) : "r"(fs));
