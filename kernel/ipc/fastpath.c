@@ -316,7 +316,8 @@ long ipc_fast_call(const struct sysargs *args)
         spin_unlock_irq(&sched_lock);
         return ipc_unstage(me, ret);
     }
-    struct thread *server = queue_pop(&ep->recvs);
+    struct thread *server = ep->recvs.head; /* call_guards found it there */
+    queue_drop_head(&ep->recvs, server);
     server->ipc.caller = me;
     me->ipc.state = IPC_REPLY_WAIT;
     me->ipc.ep = NULL;
