@@ -279,7 +279,6 @@ long_words_guard(int guard, size_t n, struct thread *self, struct thread *to)
         return guard;
     if (!ipc_fast_copy_long_locked(self, to, n))
         return IPC_FAST_LONG;
-    ipc_count_copied(n);
     return -1;
 }
 

@@ -54,13 +54,20 @@ static bool resolve(struct aspace *as, uintptr_t va, size_t len, unsigned char *
     return true;
 }
 
-/* t's whole buffer in the direct map, looked up again only if it moved
- * or its address space has unmapped anything since. as->lock held. */
+/* Whether t's kept look-up still holds: its buffer has not moved and its
+ * address space has unmapped nothing since. as->lock held. */
+static inline __attribute__((always_inline)) bool kept(const struct aspace *as,
+                                                       const struct thread *t)
+{
+    return t->ipc.buf_map.va == t->ipc.ubuf && t->ipc.buf_map.gen == as->unmaps;
+}
+
+/* t's whole buffer in the direct map, looked up again. as->lock held. */
 static unsigned char *const *buffer_pieces(struct aspace *as, struct thread *t)
 {
     struct ipc_buf_map *m = &t->ipc.buf_map;
     uintptr_t va = t->ipc.ubuf;
-    if (m->va == va && m->gen == as->unmaps)
+    if (kept(as, t))
         return m->piece;
     m->va = 0;
     if (!resolve(as, va, IPC_BUF_WORDS * sizeof(uint64_t), m->piece))
@@ -70,6 +77,16 @@ static unsigned char *const *buffer_pieces(struct aspace *as, struct thread *t)
     return m->piece;
 }
 
+/* The receiver's buffer crosses a page at `first` bytes into the words:
+ * two runs. Out of line, so that the common run keeps no registers. */
+static __attribute__((noinline)) bool copy_split(unsigned char *const dst[SPAN_PAGES],
+                                                 unsigned char *d, size_t first, uintptr_t sva,
+                                                 size_t len)
+{
+    return arch_copy_from_user(d, sva, first) == 0 &&
+           arch_copy_from_user(dst[1], sva + first, len - first) == 0;
+}
+
 /* len bytes from the sender's buffer at sva, in the address space this
  * CPU runs (the sender's), into the receiver's pieces: the arch's user copy
  * (a word an instruction or two), one run per page of the receiver's. It
@@ -77,32 +94,53 @@ static unsigned char *const *buffer_pieces(struct aspace *as, struct thread *t)
  * bits set (ARM64_PTE_AF, RV_PTE_A | RV_PTE_D) and stay so under its lock;
  * riscv64 may still fault on an invalid entry its hart cached, which its
  * trap handler retries without a lock (user_fault_was_stale). */
-static bool copy_in(unsigned char *const dst[SPAN_PAGES], uintptr_t dva, uintptr_t sva, size_t len)
+static inline __attribute__((always_inline)) bool
+copy_in(unsigned char *const dst[SPAN_PAGES], uintptr_t dva, uintptr_t sva, size_t len)
 {
     size_t first = PAGE_SIZE - (dva & (PAGE_SIZE - 1));
     unsigned char *d = dst[0] + (dva & (PAGE_SIZE - 1));
     if (len <= first)
         return arch_copy_from_user(d, sva, len) == 0;
-    return arch_copy_from_user(d, sva, first) == 0 &&
-           arch_copy_from_user(dst[1], sva + first, len - first) == 0;
+    return copy_split(dst, d, first, sva, len);
+}
+
+/* Both buffers looked up again (a kept look-up was stale or never made),
+ * then the copy; both locks held. Out of line: only the first long message
+ * after a thread sets its buffer or its address space unmaps takes it. */
+static __attribute__((noinline)) bool look_up_and_copy(struct aspace *sas, struct aspace *das,
+                                                       struct thread *from, struct thread *to,
+                                                       size_t len)
+{
+    /* The sender's buffer only looked up: mapped until the unlock. */
+    unsigned char *const *dst = buffer_pieces(sas, from) ? buffer_pieces(das, to) : NULL;
+    return dst && copy_in(dst, to->ipc.ubuf, from->ipc.ubuf, len);
+}
+
+/* The copy, both locks held: through the kept look-ups if both still hold. */
+static inline __attribute__((always_inline)) bool
+copy_locked(struct aspace *sas, struct aspace *das, struct thread *from, struct thread *to,
+            size_t len)
+{
+    if (!kept(sas, from) || !kept(das, to))
+        return look_up_and_copy(sas, das, from, to, len);
+    return copy_in(to->ipc.buf_map.piece, to->ipc.ubuf, from->ipc.ubuf, len);
 }
 
 /* (fastpath_long.h) Each lock only tried: see the top of this file. */
 bool ipc_fast_copy_long_locked(struct thread *from, struct thread *to, size_t n)
 {
     struct aspace *sas = &from->task->as, *das = &to->task->as;
-    uintptr_t sva = from->ipc.ubuf, dva = to->ipc.ubuf;
-    if (!sva || !dva || !spin_trylock_masked(&sas->lock))
+    if (!from->ipc.ubuf || !to->ipc.ubuf || !spin_trylock_masked(&sas->lock))
         return false;
     bool two = das != sas; /* threads of one program share one */
     bool ok = false;
     if (!two || spin_trylock_masked(&das->lock)) {
-        /* The sender's buffer only looked up: mapped until the unlock. */
-        unsigned char *const *dst = buffer_pieces(sas, from) ? buffer_pieces(das, to) : NULL;
-        ok = dst && copy_in(dst, dva, sva, n * sizeof(uint64_t));
+        ok = copy_locked(sas, das, from, to, n * sizeof(uint64_t));
         if (two)
             spin_release_masked(&das->lock);
     }
     spin_release_masked(&sas->lock);
+    if (ok) /* this CPU's counter, sched_lock held: a plain add */
+        arch_this_cpu()->ipc_fast.words_copied += n;
     return ok;
 }

@@ -97,7 +97,9 @@ void ipc_thread_exit_locked(struct thread *t);
  * sched_lock not held. */
 void ipc_loan_wait(struct thread *self);
 /* Every copy of extra message words the kernel makes counts its words
- * here; ipc_words_copied() is the sum over the CPUs (SYS_debug_stats). */
+ * here (the fastpath's in its CPU's ipc_fast.words_copied);
+ * ipc_words_copied() is the sum over the CPUs of both (SYS_debug_stats),
+ * sched_lock held. */
 void ipc_count_copied(size_t n);
 unsigned long ipc_words_copied(void);
 unsigned long endpoints_alive_locked(void);

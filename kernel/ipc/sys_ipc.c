@@ -38,7 +38,7 @@ unsigned long ipc_words_copied(void)
 {
     unsigned long n = 0;
     for (unsigned i = 0; i < MAX_CPUS; i++)
-        n += __atomic_load_n(&words_copied[i], __ATOMIC_RELAXED);
+        n += __atomic_load_n(&words_copied[i], __ATOMIC_RELAXED) + cpus[i].ipc_fast.words_copied;
     return n;
 }
 

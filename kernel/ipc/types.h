@@ -86,10 +86,13 @@ struct ipc_thread {
  * struct cpu: hits, and misses by guard (kernel/uapi/ipc.h IPC_FAST_*);
  * partners resumed straight to user mode, and those that were not, by why
  * (IPC_DIRECT_*). A CPU's hits are not counted on their own (its direct
- * and not_direct add up to them): ipc_fast_stats_locked fills in the sum. */
+ * and not_direct add up to them): ipc_fast_stats_locked fills in the sum.
+ * words_copied: the long messages' words the fastpath copied on this CPU,
+ * a plain add under sched_lock (ipc_words_copied adds them up). */
 struct ipc_fast_stats {
     unsigned long hits, misses[IPC_FAST_GUARDS];
     unsigned long direct, not_direct[IPC_DIRECT_WHYS];
+    unsigned long words_copied;
 };
 
 enum ipc_kind {
