@@ -94,8 +94,8 @@ static __attribute__((noinline)) bool copy_split(unsigned char *const dst[SPAN_P
  * bits set (ARM64_PTE_AF, RV_PTE_A | RV_PTE_D) and stay so under its lock;
  * riscv64 may still fault on an invalid entry its hart cached, which its
  * trap handler retries without a lock (user_fault_was_stale). */
-static inline __attribute__((always_inline)) bool
-copy_in(unsigned char *const dst[SPAN_PAGES], uintptr_t dva, uintptr_t sva, size_t len)
+static inline __attribute__((always_inline)) bool copy_in(unsigned char *const dst[SPAN_PAGES],
+                                                          uintptr_t dva, uintptr_t sva, size_t len)
 {
     size_t first = PAGE_SIZE - (dva & (PAGE_SIZE - 1));
     unsigned char *d = dst[0] + (dva & (PAGE_SIZE - 1));
@@ -117,9 +117,10 @@ static __attribute__((noinline)) bool look_up_and_copy(struct aspace *sas, struc
 }
 
 /* The copy, both locks held: through the kept look-ups if both still hold. */
-static inline __attribute__((always_inline)) bool
-copy_locked(struct aspace *sas, struct aspace *das, struct thread *from, struct thread *to,
-            size_t len)
+static inline __attribute__((always_inline)) bool copy_locked(struct aspace *sas,
+                                                              struct aspace *das,
+                                                              struct thread *from,
+                                                              struct thread *to, size_t len)
 {
     if (!kept(sas, from) || !kept(das, to))
         return look_up_and_copy(sas, das, from, to, len);
