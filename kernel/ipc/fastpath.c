@@ -244,18 +244,16 @@ hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to, const s
  * there): counted as that guard's misses. */
 #define LONG_SKIPS 3
 
-/* Before the lock, for a message with extra words (n of them): more than
- * a buffer holds (the ordinary path's -EINVAL), or a long message whose
- * sender's partner was elsewhere last time (above). Out of line: the
- * register-only message, the common case, never calls it (not_here). */
+/* Before the lock, for a message with extra words (n of them) that may
+ * not take the fastpath: more than a buffer holds (the ordinary path's
+ * -EINVAL), or a long message whose sender's partner was elsewhere last
+ * time (above), one of its skips. Always true. Out of line: a long message
+ * that may take the fastpath never calls it (not_here tests both). */
 static __attribute__((noinline, cold)) bool long_not_here(size_t n)
 {
     int guard = IPC_FAST_LONG;
     if (n <= IPC_BUF_WORDS) {
-        struct thread *self = current_thread();
-        if (__builtin_expect(self->ipc.long_skips == 0, 1))
-            return false;
-        self->ipc.long_skips--; /* its own: no lock needed */
+        current_thread()->ipc.long_skips--; /* its own: no lock needed */
         guard = IPC_FAST_OTHER_CPU;
     }
     count(&arch_this_cpu()->ipc_fast.misses[guard]); /* any CPU's row will do */
@@ -266,7 +264,11 @@ static __attribute__((noinline, cold)) bool long_not_here(size_t n)
  * lock: switched off, or a long message it may not take (long_not_here). */
 static inline __attribute__((always_inline)) bool not_here(size_t n)
 {
-    return !READ_ONCE(fastpath_on) || (__builtin_expect(n != 0, 0) && long_not_here(n));
+    if (!READ_ONCE(fastpath_on))
+        return true;
+    if (__builtin_expect(n == 0, 1))
+        return false;
+    return (n > IPC_BUF_WORDS || current_thread()->ipc.long_skips != 0) && long_not_here(n);
 }
 
 /* The last guard of a long message, once every other passed: its extra
