@@ -40,7 +40,8 @@ ALLOWED = {
         # objects sleep and wake threads; the scheduler tells the task
         # layer that a task's last thread died (task_ended_locked); the
         # user copies find the current task's address space.
-        "kernel/ipc/", "kernel/task", "kernel/sched/sched", "kernel/uaccess",
+        "kernel/ipc/", "kernel/task", "kernel/sched/sched", "kernel/sched/switch_core",
+        "kernel/uaccess",
     },
 }
 

@@ -47,5 +47,5 @@
 .endm
 
     .text
-IPC_ENTRY arch_ipc_call_entry, sys_ipc_call
-IPC_ENTRY arch_ipc_reply_recv_entry, sys_ipc_reply_recv
+IPC_ENTRY arch_ipc_call_entry, ipc_fast_call
+IPC_ENTRY arch_ipc_reply_recv_entry, ipc_fast_reply_recv

@@ -42,16 +42,16 @@
  * long arch_ipc_call_entry(const struct sysargs *args)
  * long arch_ipc_reply_recv_entry(const struct sysargs *args)
  * Entry: from a dispatch copy's handler call; a0 = args, ra = the copy.
- * Exit: jumps to sys_ipc_call / sys_ipc_reply_recv with a0 and ra
+ * Exit: jumps to ipc_fast_call / ipc_fast_reply_recv with a0 and ra
  *   unchanged, so the handler returns to the copy itself.
  */
     .text
     .globl arch_ipc_call_entry
 arch_ipc_call_entry:
     save_user_callee_saved
-    j       sys_ipc_call            /* .text is far below JAL's 1 MiB reach */
+    j       ipc_fast_call           /* .text is far below JAL's 1 MiB reach */
 
     .globl arch_ipc_reply_recv_entry
 arch_ipc_reply_recv_entry:
     save_user_callee_saved
-    j       sys_ipc_reply_recv
+    j       ipc_fast_reply_recv

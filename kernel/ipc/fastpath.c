@@ -15,7 +15,8 @@
  * endpoint.c would do in that case, straight-line: the partner leaves its queue or its reply wait,
  * the tag and four words go from this thread's trapframe to the partner's (one copy; ipc.direct
  * tells the partner not to unstage its slot), and the CPU is handed to the partner with the
- * scheduler's own hand-off (sched_hand_off_locked: the same switch, never the run queue). This
+ * scheduler's switch core (kernel/sched/switch_core.h: the same switch, never the run queue),
+ * inline, straight to the partner's user mode where it owes nothing. This
  * thread then waits as endpoint.c's threads do, so either path may wake
  * it.
  */
@@ -27,14 +28,19 @@
 #include "kernel/ipc/handle_lookup.h"
 #include "kernel/ipc/ipc.h"
 #include "kernel/printk.h"
+#include "kernel/sched/switch_core.h"
 #include "kernel/syscall/path.h"
 #include "kernel/task.h"
 #include "lib/cmdline.h"
 
 static bool fastpath_on = true;
 
-/* Per CPU, bumped with relaxed atomics (the LONG miss is counted before
- * the lock, maybe from a CPU the thread has just left). */
+/* Per CPU. The misses are bumped with relaxed atomics (the LONG miss is
+ * counted before the lock, maybe from a CPU the thread has just left). A
+ * hit is counted once, as what became of the partner it woke: resumed
+ * straight to user mode (direct) or not, and why (not_direct), each with
+ * a plain increment under sched_lock (own_count); the hits are their sum
+ * (ipc_fast_stats_locked). */
 static struct ipc_fast_stats stats[MAX_CPUS];
 
 void ipc_fastpath_init(const char *cmdline)
@@ -81,13 +87,15 @@ void ipc_fast_stats_locked(struct ipc_fast_stats *out)
 {
     *out = (struct ipc_fast_stats){0};
     for (unsigned i = 0; i < MAX_CPUS; i++) {
-        add(&out->hits, &stats[i].hits);
         for (unsigned g = 0; g < IPC_FAST_GUARDS; g++)
             add(&out->misses[g], &stats[i].misses[g]);
         add(&out->direct, &stats[i].direct);
         for (unsigned w = 0; w < IPC_DIRECT_WHYS; w++)
             add(&out->not_direct[w], &stats[i].not_direct[w]);
     }
+    out->hits = out->direct; /* every hit woke one partner, counted once */
+    for (unsigned w = 0; w < IPC_DIRECT_WHYS; w++)
+        out->hits += out->not_direct[w];
 }
 
 /* The endpoint behind h with `right`, and its badge; else the guard failed. */
@@ -177,7 +185,7 @@ static inline __attribute__((always_inline)) void switch_to_user(struct cpu *c, 
     to->ipc.direct = false;
     to->ipc.resume_direct = false;
     to->path_epoch = syscall_path_epoch();
-    sched_hand_off_to_user_locked(c, &self->ipc, to);
+    sched_hand_off_to_user_locked(c, self, to);
 }
 
 /* Hand this CPU to `to`, leaving it straight to user mode where its way
@@ -193,7 +201,7 @@ static inline __attribute__((always_inline)) void hand_off(struct cpu *c, struct
     if (resume_direct_ok(c, to))
         switch_to_user(c, self, to);
     else
-        sched_hand_off_locked(c, &self->ipc, to);
+        sched_hand_off_locked(c, to);
     /* Back here the long way: switched to by arch_context_switch. */
     self->ipc.resume_direct = false;
     self->ipc.resume_owed = false;
@@ -203,7 +211,8 @@ static inline __attribute__((always_inline)) void hand_off(struct cpu *c, struct
 static inline __attribute__((always_inline)) void hand_off(struct cpu *c, struct thread *self,
                                                            struct thread *to)
 {
-    sched_hand_off_locked(c, &self->ipc, to);
+    own_count(&stats[c->id].not_direct[IPC_DIRECT_NOT_BUILT]); /* the hit */
+    sched_hand_off_locked(c, to);
 }
 #endif
 
@@ -225,14 +234,12 @@ hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
  * there): counted as that guard's misses. */
 #define LONG_SKIPS 3
 
-/* Before the lock: more extra words than a buffer holds (the ordinary
- * path's -EINVAL), or a long message whose sender's partner was elsewhere
- * last time (above). */
-static bool long_not_here(const struct sysargs *args)
+/* Before the lock, for a message with extra words (n of them): more than
+ * a buffer holds (the ordinary path's -EINVAL), or a long message whose
+ * sender's partner was elsewhere last time (above). Out of line: the
+ * register-only message, the common case, never calls it (not_here). */
+static __attribute__((noinline, cold)) bool long_not_here(size_t n)
 {
-    size_t n = IPC_TAG_LEN(args->a[1]);
-    if (__builtin_expect(n == 0, 1))
-        return false;
     int guard = IPC_FAST_LONG;
     if (n <= IPC_BUF_WORDS) {
         struct thread *self = current_thread();
@@ -243,6 +250,14 @@ static bool long_not_here(const struct sysargs *args)
     }
     count(&stats[arch_this_cpu()->id].misses[guard]); /* any CPU's row will do */
     return true;
+}
+
+/* Whether the fastpath is not for this call, before the lock: switched
+ * off, or a long message it may not take (long_not_here). */
+static inline __attribute__((always_inline)) bool not_here(const struct sysargs *args)
+{
+    size_t n = IPC_TAG_LEN(args->a[1]);
+    return !READ_ONCE(fastpath_on) || (__builtin_expect(n != 0, 0) && long_not_here(n));
 }
 
 /* The last guard of a long message, once every other passed: its extra
@@ -262,19 +277,19 @@ long_words_guard(int guard, const struct sysargs *args, struct thread *self, str
 
 /* A long message missed: its words were never staged, so the ordinary
  * path starts from the beginning (stage, then the lock again). */
-static bool long_miss(struct cpu *c, struct thread *self, int guard)
+static void long_miss(struct cpu *c, struct thread *self, int guard)
 {
     count(&stats[c->id].misses[guard]);
     if (guard == IPC_FAST_OTHER_CPU)
         self->ipc.long_skips = LONG_SKIPS;
     spin_unlock_irq(&sched_lock);
-    return false;
 }
 
-bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long *ret)
+long ipc_fast_call(const struct sysargs *args)
 {
-    if (!READ_ONCE(fastpath_on) || long_not_here(args))
-        return false;
+    if (not_here(args))
+        return sys_ipc_call(args);
+    int h = ipc_handle_arg(args->a[0]);
     struct endpoint *ep;
     uintptr_t badge;
     spin_lock_irq(&sched_lock);      /* a system call's handler: IRQs are on */
@@ -282,16 +297,16 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
     struct thread *me = c->sched.current;
     int guard = call_guards(c, me, h, &ep, &badge);
     guard = long_words_guard(guard, args, me, guard < 0 ? ep->recvs.head : NULL);
-    if (guard >= 0 && IPC_TAG_LEN(args->a[1]))
-        return long_miss(c, me, guard);
+    if (guard >= 0 && IPC_TAG_LEN(args->a[1])) {
+        long_miss(c, me, guard);
+        return sys_ipc_call(args);
+    }
     if (guard >= 0) {
         miss(c, guard, me, args);
-        *ret = endpoint_call_locked(me, h);
+        long ret = endpoint_call_locked(me, h);
         spin_unlock_irq(&sched_lock);
-        *self = me;
-        return true;
+        return ipc_unstage(me, ret);
     }
-    count(&stats[c->id].hits);
     struct thread *server = queue_pop(&ep->recvs);
     deliver_direct(server, args, (long)badge);
     server->ipc.caller = me;
@@ -299,10 +314,9 @@ bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long
     me->ipc.ep = NULL;
     me->ipc.replier = server;
     me->ipc.done = false;
-    *ret = hand_off_and_wait(c, me, server);
+    long ret = hand_off_and_wait(c, me, server);
     spin_unlock_irq(&sched_lock);
-    *self = me;
-    return true;
+    return ipc_unstage(me, ret);
 }
 
 /* The reply's guards, nothing written: the first that fails, or -1. */
@@ -325,26 +339,27 @@ static inline __attribute__((always_inline)) int reply_guards(struct cpu *c, str
     return -1;
 }
 
-bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self, long *ret)
+long ipc_fast_reply_recv(const struct sysargs *args)
 {
-    if (!READ_ONCE(fastpath_on) || long_not_here(args))
-        return false;
+    if (not_here(args))
+        return sys_ipc_reply_recv(args);
+    int h = ipc_handle_arg(args->a[0]);
     struct endpoint *ep;
     spin_lock_irq(&sched_lock);      /* a system call's handler: IRQs are on */
     struct cpu *c = arch_this_cpu(); /* IRQs off: no need of this_cpu()'s check */
     struct thread *me = c->sched.current;
     int guard = reply_guards(c, me, h, &ep);
     guard = long_words_guard(guard, args, me, me->ipc.caller);
-    if (guard >= 0 && IPC_TAG_LEN(args->a[1]))
-        return long_miss(c, me, guard);
+    if (guard >= 0 && IPC_TAG_LEN(args->a[1])) {
+        long_miss(c, me, guard);
+        return sys_ipc_reply_recv(args);
+    }
     if (guard >= 0) {
         miss(c, guard, me, args);
-        *ret = endpoint_reply_recv_locked(me, h);
+        long ret = endpoint_reply_recv_locked(me, h);
         spin_unlock_irq(&sched_lock);
-        *self = me;
-        return true;
+        return ipc_unstage(me, ret);
     }
-    count(&stats[c->id].hits);
     struct thread *client = me->ipc.caller;
     me->ipc.caller = NULL;
     client->ipc.replier = NULL;
@@ -353,8 +368,7 @@ bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self
     me->ipc.state = IPC_RECV_WAIT;
     me->ipc.ep = ep;
     queue_push(&ep->recvs, me);
-    *ret = hand_off_and_wait(c, me, client);
+    long ret = hand_off_and_wait(c, me, client);
     spin_unlock_irq(&sched_lock);
-    *self = me;
-    return true;
+    return ipc_unstage(me, ret);
 }

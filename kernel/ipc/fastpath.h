@@ -15,14 +15,21 @@ bool ipc_fastpath_enabled(void);
 /* Turn it on or off at run time (SYS_debug_ipc_fastpath): the state before. */
 bool ipc_fastpath_set(bool on);
 
-/* The call (args as SYS_ipc_call's, h its handle): true, with the calling
- * thread and what its wait ended with (the caller finishes as after
- * endpoint_call: sys_ipc.c's unstage), whether every guard passed or one
- * failed under the lock (then endpoint_call_locked did the call). False,
- * with nothing done, for a long message or with the fastpath off. */
-bool ipc_fast_call(int h, const struct sysargs *args, struct thread **self, long *ret);
-/* The same for ipc_reply_recv. */
-bool ipc_fast_reply_recv(int h, const struct sysargs *args, struct thread **self, long *ret);
+/* The system call table's handlers of SYS_ipc_call and SYS_ipc_reply_recv
+ * (where the arch has ARCH_HAS_SWITCH_TO_USER, what its table entries
+ * arch_ipc_call_entry and arch_ipc_reply_recv_entry jump to): the fastpath,
+ * or, when it is off or may not take the message, the ordinary path
+ * (sys_ipc.c: sys_ipc_call, sys_ipc_reply_recv), called from here. Every
+ * guard passed: straight-line; one failed under the lock:
+ * endpoint_call_locked or endpoint_reply_recv_locked goes on with the lock
+ * kept; a long message that failed one: the ordinary path from its start. */
+long ipc_fast_call(const struct sysargs *args);
+long ipc_fast_reply_recv(const struct sysargs *args);
+
+/* How a wait of the ordinary path ends (sys_ipc.c), the fastpath's too
+ * when it did not resume the thread straight to user mode: the message
+ * that arrived into the registers and buffer, or `result` if an error. */
+long ipc_unstage(struct thread *self, long result);
 
 /* Of every CPU: hits, and misses by guard (kernel/uapi/ipc.h IPC_FAST_*);
  * partners resumed straight to user mode, and those that were not, by why

@@ -28,6 +28,14 @@
 struct task;
 struct notify;
 
+/* A handle argument of a system call: out-of-range values (2^32 too)
+ * become -1, which no handle is, rather than being cut to an int that
+ * might be one. */
+static inline int ipc_handle_arg(uintptr_t v)
+{
+    return v < IPC_MAX_HANDLES ? (int)v : -1;
+}
+
 /* ---- handle.c: the per-task tables (sched_lock held) ---- */
 
 /* The handle h of task t if it names an object of `kind` with `right`:

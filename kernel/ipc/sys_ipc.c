@@ -24,13 +24,6 @@
 #include "kernel/uaccess.h"
 #include "kernel/uapi/quota.h"
 
-/* A handle argument: out-of-range values (2^32 too) become -1, which no
- * handle is, rather than being cut to an int that might be one. */
-static int handle_arg(uintptr_t v)
-{
-    return v < IPC_MAX_HANDLES ? (int)v : -1;
-}
-
 /* Extra words the kernel has copied, user buffer to slot or slot to user
  * buffer, per CPU (relaxed: a thread may move between the copy and the
  * count, any CPU's row will do). SYS_debug_stats reports the sum. */
@@ -95,7 +88,7 @@ static bool copy_lent_words(struct thread *self, size_t n)
  * in self's slot; its words go back in the argument registers and its
  * extra words into self's buffer (-EFAULT if it has none or it is bad:
  * the message is lost, but a caller stays this server thread's to answer). */
-static long unstage(struct thread *self, long result)
+long ipc_unstage(struct thread *self, long result)
 {
     if (result < 0)
         return result;
@@ -153,7 +146,7 @@ long sys_handle_mint(const struct sysargs *args)
     if (args->a[1] & ~(uintptr_t)IPC_RIGHTS_ALL)
         return -EINVAL;
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    long ret = handle_mint_locked(current_task(), handle_arg(args->a[0]), (unsigned)args->a[1],
+    long ret = handle_mint_locked(current_task(), ipc_handle_arg(args->a[0]), (unsigned)args->a[1],
                                   args->a[2]);
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;
@@ -162,44 +155,40 @@ long sys_handle_mint(const struct sysargs *args)
 long sys_handle_close(const struct sysargs *args)
 {
     unsigned long flags = spin_lock_irqsave(&sched_lock);
-    long ret = handle_close_locked(current_task(), handle_arg(args->a[0]));
+    long ret = handle_close_locked(current_task(), ipc_handle_arg(args->a[0]));
     spin_unlock_irqrestore(&sched_lock, flags);
     return ret;
 }
 
+/* The ordinary path of ipc_call, which every call the fastpath does not
+ * take goes down: the system call table's handler is the fastpath
+ * (fastpath.c: ipc_fast_call), which calls this one when it may not. */
 long sys_ipc_call(const struct sysargs *args)
 {
-    struct thread *self;
-    long ret;
-    if (ipc_fast_call(handle_arg(args->a[0]), args, &self, &ret))
-        return unstage(self, ret);
-    self = current_thread();
+    struct thread *self = current_thread();
     long err = stage(self, args);
-    return err ? err : unstage(self, endpoint_call(self, handle_arg(args->a[0])));
+    return err ? err : ipc_unstage(self, endpoint_call(self, ipc_handle_arg(args->a[0])));
 }
 
 long sys_ipc_send(const struct sysargs *args)
 {
     struct thread *self = current_thread();
     long err = stage(self, args);
-    return err ? err : endpoint_send(self, handle_arg(args->a[0]));
+    return err ? err : endpoint_send(self, ipc_handle_arg(args->a[0]));
 }
 
 long sys_ipc_recv(const struct sysargs *args)
 {
     struct thread *self = current_thread();
-    return unstage(self, endpoint_recv(self, handle_arg(args->a[0])));
+    return ipc_unstage(self, endpoint_recv(self, ipc_handle_arg(args->a[0])));
 }
 
+/* The same for ipc_reply_recv (fastpath.c: ipc_fast_reply_recv). */
 long sys_ipc_reply_recv(const struct sysargs *args)
 {
-    struct thread *self;
-    long ret;
-    if (ipc_fast_reply_recv(handle_arg(args->a[0]), args, &self, &ret))
-        return unstage(self, ret);
-    self = current_thread();
+    struct thread *self = current_thread();
     long err = stage(self, args);
-    return err ? err : unstage(self, endpoint_reply_recv(self, handle_arg(args->a[0])));
+    return err ? err : ipc_unstage(self, endpoint_reply_recv(self, ipc_handle_arg(args->a[0])));
 }
 
 /* The calling thread's buffer of IPC_BUF_WORDS words (NULL: none). */
@@ -215,15 +204,15 @@ long sys_ipc_set_buffer(const struct sysargs *args)
 
 long sys_notify_signal(const struct sysargs *args)
 {
-    return notify_signal(current_task(), handle_arg(args->a[0]), args->a[1]);
+    return notify_signal(current_task(), ipc_handle_arg(args->a[0]), args->a[1]);
 }
 
 long sys_notify_wait(const struct sysargs *args)
 {
-    return notify_take(current_task(), handle_arg(args->a[0]), true);
+    return notify_take(current_task(), ipc_handle_arg(args->a[0]), true);
 }
 
 long sys_notify_poll(const struct sysargs *args)
 {
-    return notify_take(current_task(), handle_arg(args->a[0]), false);
+    return notify_take(current_task(), ipc_handle_arg(args->a[0]), false);
 }

@@ -14,11 +14,11 @@
 
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
-#include "kernel/mm/aspace_switch.h"
 #include "kernel/mm/kernel_stack.h"
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
 #include "kernel/sched/stats.h"
+#include "kernel/sched/switch_core.h"
 #include "kernel/task.h"
 #include "kernel/time.h"
 #include "lib/string.h"
@@ -147,7 +147,7 @@ static struct thread *pick_next(struct cpu *c)
 
 /* The first thing a thread does after being switched to: clean up after the
  * thread that ran before it, if that one had died. */
-static void finish_switch(struct cpu *c)
+void sched_finish_switch(struct cpu *c)
 {
     struct thread *dead = c->sched.dead;
     if (dead) {
@@ -162,46 +162,27 @@ static void finish_switch(struct cpu *c)
     }
 }
 
-/* A user thread's FP/SIMD save area; NULL for kernel threads, which never
- * use those registers, and for a dead thread, whose registers nobody reads. */
-static struct arch_fpu *user_fpu(struct thread *t)
-{
-    return t->task && t->state != THREAD_DEAD ? &t->fpu : NULL;
-}
-
 struct arch_fpu *current_user_fpu(void)
 {
-    return user_fpu(this_cpu()->sched.current);
+    return user_fpu(this_cpu()->sched.current, false);
 }
 
-/* Everything a switch from prev to next (not on any run queue) does
- * before the registers change hands: the statistics, next's state, CPU and
- * slice (the ticks it may run before others get a turn), its address
- * space, kernel stack and FP registers. Shared by the switch below and the
- * switch straight to user mode (sched_hand_off_to_user_locked), so the two
- * cannot drift apart. partners: a constant, true for the IPC fastpath's
- * hand-off between two threads that slept on this CPU (its guards:
- * sched_can_hand_off_locked), where prev goes to sleep alive and next
- * moves nowhere, so neither the statistics nor a dead prev can apply. */
+/* Everything the scheduler's switch from prev to next (not on any run
+ * queue) does before the registers change hands: the statistics, next's
+ * CPU, then the core every switch shares with the IPC fastpath's
+ * (switch_core.h: next's state and slice, the ticks it may run before
+ * others get a turn, its address space, kernel stack and FP registers). */
 static inline __attribute__((always_inline)) void
-switch_prepare_locked(struct cpu *c, struct thread *prev, struct thread *next, unsigned slice,
-                      bool partners)
+switch_prepare_locked(struct cpu *c, struct thread *prev, struct thread *next, unsigned slice)
 {
-    if (!partners && next->cpu != c->id && next != c->sched.idle)
+    if (next->cpu != c->id && next != c->sched.idle)
         sched_stats.migrations++;
-    if (!partners && prev->state == THREAD_RUNNABLE && prev->in_syscall && prev != c->sched.idle)
+    if (prev->state == THREAD_RUNNABLE && prev->in_syscall && prev != c->sched.idle)
         sched_stats.preempted_in_syscall++;
-    if (!partners && prev->state == THREAD_DEAD)
+    if (prev->state == THREAD_DEAD)
         c->sched.dead = prev;
-    next->state = THREAD_RUNNING;
     next->cpu = c->id;
-    next->slice = slice;
-    c->sched.current = next;
-    struct aspace *next_as = next->task ? &next->task->as : NULL;
-    if (next_as != c->sched.user_as) /* compare what is loaded: an exiting thread unloads it */
-        aspace_switch_irqs_off(c, next_as); /* IRQs are off: sched_lock */
-    arch_set_kernel_stack(next->kstack_top);
-    arch_fpu_switch(user_fpu(prev), user_fpu(next));
+    switch_core_locked(c, prev, next, slice, false);
 }
 
 /* Switch this CPU from its current thread to next (not on any run queue).
@@ -217,9 +198,9 @@ switch_to_locked(struct cpu *c, struct thread *next, unsigned slice)
         prev->state = THREAD_RUNNING;
         return;
     }
-    switch_prepare_locked(c, prev, next, slice, false);
+    switch_prepare_locked(c, prev, next, slice);
     arch_context_switch(&prev->saved_sp, next->saved_sp);
-    finish_switch(arch_this_cpu()); /* prev again, possibly on another CPU; IRQs off */
+    sched_finish_switch(arch_this_cpu()); /* prev again, possibly on another CPU; IRQs off */
 }
 
 static void switch_locked(void)
@@ -232,7 +213,7 @@ static void switch_locked(void)
 /* Where every new thread starts (arch_thread_init arranges it), holding sched_lock. */
 static void thread_trampoline(void)
 {
-    finish_switch(this_cpu());
+    sched_finish_switch(this_cpu());
     struct thread *t = this_cpu()->sched.current;
     __atomic_store_n(&sched_lock.locked, 0, __ATOMIC_RELEASE);
     this_cpu()->preempt_count--;
@@ -441,24 +422,18 @@ long sched_sleep_killable_locked(const void *chan)
  * and may run here. `to` gets what is left of the caller's time slice, not
  * a new one: two threads that keep handing the CPU to each other still end
  * their turn at the tick, so the threads queued behind them get to run.
- * Otherwise `to` is woken the usual way. With sched_lock held. This is the
- * bookkeeping both kinds of hand-off share, up to the switch's own.
+ * Otherwise `to` is woken the usual way. With sched_lock held. The IPC
+ * fastpath's hand-off straight to user mode does the same with the same
+ * switch core (switch_core.h).
  */
 static inline __attribute__((always_inline)) void
-hand_off_prepare_locked(struct cpu *c, struct thread *t, const void *chan, struct thread *to)
+hand_off_locked(struct cpu *c, struct thread *t, const void *chan, struct thread *to)
 {
     BUG_ON(c->preempt_count != 1);
-    sched_stats.handoffs++;
     t->wait_chan = chan;
     t->wake_at = 0;
     t->state = THREAD_SLEEPING;
     to->wait_chan = NULL; /* as if woken, then picked */
-}
-
-static inline __attribute__((always_inline)) void
-hand_off_locked(struct cpu *c, struct thread *t, const void *chan, struct thread *to)
-{
-    hand_off_prepare_locked(c, t, chan, to);
     switch_to_locked(c, to, t->slice ? t->slice : 1);
     t->wait_chan = NULL;
 }
@@ -472,31 +447,14 @@ void sched_sleep_handoff_locked(const void *chan, struct thread *to)
         sched_sleep_locked(chan, 0);
         return;
     }
+    sched_stats.handoffs++; /* the fastpath's are its hits (SYS_debug_stats adds them) */
     hand_off_locked(c, t, chan, to);
 }
 
-void sched_hand_off_locked(struct cpu *c, const void *chan, struct thread *to)
+void sched_hand_off_locked(struct cpu *c, struct thread *to)
 {
-    hand_off_locked(c, c->sched.current, chan, to);
+    hand_off_locked(c, c->sched.current, NULL, to);
 }
-
-#if ARCH_HAS_SWITCH_TO_USER
-/* hand_off_locked with `to` leaving for user mode from its trapframe: the
- * preempt count sched_lock gave is dropped here and the lock word by
- * arch_switch_to_user, once this thread's registers are saved (its C
- * frames and the lock then belong to whoever switches back to it). */
-void sched_hand_off_to_user_locked(struct cpu *c, const void *chan, struct thread *to)
-{
-    struct thread *t = c->sched.current;
-    hand_off_prepare_locked(c, t, chan, to);
-    c->need_resched = false;
-    switch_prepare_locked(c, t, to, t->slice ? t->slice : 1, true);
-    c->preempt_count--;
-    arch_switch_to_user(&t->saved_sp, arch_user_frame(to->kstack_top), &sched_lock.locked);
-    finish_switch(arch_this_cpu()); /* t again, switched to the usual way; IRQs off */
-    t->wait_chan = NULL;
-}
-#endif
 
 /* Make a sleeping thread runnable now (its task is being killed, say). */
 void sched_wake_thread_locked(struct thread *t)

@@ -131,13 +131,13 @@ static inline __attribute__((always_inline)) bool sched_can_hand_off_locked(stru
     return to->state == THREAD_SLEEPING && to->cpu == c->id && (to->affinity & (1ull << c->id)) &&
            to != c->sched.current;
 }
-void sched_hand_off_locked(struct cpu *c, const void *chan, struct thread *to);
-/* The same hand-off, but `to` leaves straight to user mode from its
- * trapframe (arch_switch_to_user) instead of returning through its own
- * kernel frames: the caller has checked that they owe nothing and written
- * what they would have (kernel/ipc/fastpath.c). Returns when the caller is
- * switched to again, as sched_hand_off_locked does. */
-void sched_hand_off_to_user_locked(struct cpu *c, const void *chan, struct thread *to);
+/* The hand-off itself sleeps on no channel: nothing wakes an IPC wait by
+ * its channel. The same hand-off with `to` leaving straight to user mode is
+ * sched_hand_off_to_user_locked (switch_core.h), inline. */
+void sched_hand_off_locked(struct cpu *c, struct thread *to);
+/* The first thing a thread does once switched to (it cleans up after a
+ * thread that died on this CPU). IRQs off. */
+void sched_finish_switch(struct cpu *c);
 /* Wake every thread sleeping on chan. With sched_lock held. */
 void sched_wakeup_locked(const void *chan);
 /* Wake one sleeping thread whatever it waits for. With sched_lock held. */

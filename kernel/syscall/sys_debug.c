@@ -73,12 +73,12 @@ long sys_debug_stats(const struct sysargs *args)
     st.migrations = sched_stats.migrations;
     st.preempted_in_syscall = sched_stats.preempted_in_syscall;
     st.ipc_objects = endpoints_alive_locked() + notifies_alive_locked();
-    st.ipc_handoffs = sched_stats.handoffs;
     st.user_access_ticks = sched_stats.user_access_ticks;
     st.ipc_fastpath = ipc_fastpath_enabled();
     struct ipc_fast_stats fast;
     ipc_fast_stats_locked(&fast);
     st.ipc_fast_hits = fast.hits;
+    st.ipc_handoffs = sched_stats.handoffs + fast.hits; /* each hit is a hand-off */
     for (unsigned g = 0; g < IPC_FAST_GUARDS; g++)
         st.ipc_fast_misses[g] = fast.misses[g];
     st.ipc_direct_built = ARCH_HAS_SWITCH_TO_USER;

@@ -18,6 +18,7 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/arch_callbacks.h"
 #include "kernel/errno.h"
+#include "kernel/ipc/fastpath.h"
 #include "kernel/kstack_offset/draw.h"
 #include "kernel/latency/latency.h"
 #include "kernel/panic.h"
@@ -88,9 +89,9 @@ static const syscall_fn syscall_table[NR_SYSCALLS + 1] = {
 #if ARCH_HAS_SWITCH_TO_USER /* the user's callee-saved registers into the frame first */
     [SYS_ipc_call] = arch_ipc_call_entry,
     [SYS_ipc_reply_recv] = arch_ipc_reply_recv_entry,
-#else
-    [SYS_ipc_call] = sys_ipc_call,
-    [SYS_ipc_reply_recv] = sys_ipc_reply_recv,
+#else /* the fastpath, which calls sys_ipc_call or sys_ipc_reply_recv when it may not */
+    [SYS_ipc_call] = ipc_fast_call,
+    [SYS_ipc_reply_recv] = ipc_fast_reply_recv,
 #endif
     [SYS_ipc_send] = sys_ipc_send,
     [SYS_ipc_recv] = sys_ipc_recv,

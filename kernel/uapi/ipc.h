@@ -72,7 +72,8 @@
 #define IPC_DIRECT_EXIT_WORK       0 /* it slept while the path owed work after the handler */
 #define IPC_DIRECT_RETURN_CHECKS   1 /* its way out owed work: a reschedule, a refill, a kill */
 #define IPC_DIRECT_SLEPT_ELSEWHERE 2 /* it slept in the ordinary path */
-#define IPC_DIRECT_WHYS            3
+#define IPC_DIRECT_NOT_BUILT       3 /* the arch has no arch_switch_to_user */
+#define IPC_DIRECT_WHYS            4
 /* SYS_debug_ipc_fastpath's argument: turn the fastpath off or on (for
  * every CPU, from the next call on), or only ask; the call returns the
  * state before (0 off, 1 on). Behind the debug gate (docs/security.md). */
