@@ -50,7 +50,7 @@ STAGES = [
     ("dispatch (stack offset, handler call)", r"^syscall_dispatch_|^dispatch$|^call_handler$"),
     ("fastpath (fastpath.c)", r"^ipc_fast_|_guards?$|^deliver_direct$|^hand_off_and_wait$"
      r"|^long_not_here$"),
-    ("handlers, message copies (sys_ipc.c)", r"^sys_ipc_|^stage$|^unstage$|^memcpy$"
+    ("handlers, message copies (sys_ipc.c)", r"^sys_ipc_|^stage$|^(ipc_)?unstage$|^memcpy$"
      r"|^arch_sc_set_words$"),
     ("rendezvous (endpoint.c, handle.c)", r"^endpoint_|^receive_locked$|^deliver_locked$"
      r"|^set_caller_locked$|^handle_lookup_locked$|^ipc_complete_locked$|^queue_"),

@@ -41,7 +41,9 @@ static bool fastpath_on = true;
  * straight to user mode (direct) or not, and why (not_direct), each with
  * a plain increment under sched_lock (own_count); the hits are their sum
  * (ipc_fast_stats_locked). */
-static struct ipc_fast_stats stats[MAX_CPUS];
+static struct {
+    struct ipc_fast_stats s;
+} __attribute__((aligned(128))) stats[MAX_CPUS]; /* a power of two: one shift to index */
 
 void ipc_fastpath_init(const char *cmdline)
 {
@@ -88,17 +90,17 @@ void ipc_fast_stats_locked(struct ipc_fast_stats *out)
     *out = (struct ipc_fast_stats){0};
     for (unsigned i = 0; i < MAX_CPUS; i++) {
         for (unsigned g = 0; g < IPC_FAST_GUARDS; g++)
-            add(&out->misses[g], &stats[i].misses[g]);
-        add(&out->direct, &stats[i].direct);
+            add(&out->misses[g], &stats[i].s.misses[g]);
+        add(&out->direct, &stats[i].s.direct);
         for (unsigned w = 0; w < IPC_DIRECT_WHYS; w++)
-            add(&out->not_direct[w], &stats[i].not_direct[w]);
+            add(&out->not_direct[w], &stats[i].s.not_direct[w]);
     }
     out->hits = out->direct; /* every hit woke one partner, counted once */
     for (unsigned w = 0; w < IPC_DIRECT_WHYS; w++)
         out->hits += out->not_direct[w];
 }
 
-/* The endpoint behind h with `right`, and its badge; else the guard failed. */
+/* The endpoint behind handle h with `right`, and its badge; else the guard failed. */
 static inline __attribute__((always_inline)) struct endpoint *
 endpoint_guard(struct thread *self, int h, unsigned right, uintptr_t *badge, int *guard)
 {
@@ -133,11 +135,23 @@ call_guards(struct cpu *c, struct thread *self, int h, struct endpoint **ep, uin
 }
 
 /* The partner's wait ends with `result` and this message, put straight
- * into the registers its system call returns. */
+ * into the registers its system call returns. to_user (it leaves straight
+ * from its trapframe): its result too, and nothing else, since no code of
+ * its wait runs (ipc.done, ipc.result and ipc.direct are read only there,
+ * and set again before its next wait; direct stays false). Otherwise its
+ * wait ends as endpoint.c's do, with ipc.direct telling unstage that the
+ * words are in its registers already. */
 static inline __attribute__((always_inline)) void
-deliver_direct(struct thread *to, const struct sysargs *args, long result)
+deliver_direct(struct thread *to, const struct sysargs *args, long result, bool to_user)
 {
-    arch_sc_set_words(arch_user_frame(to->kstack_top), &args->a[1]);
+    struct trapframe *tf = arch_user_frame(to->kstack_top);
+    arch_sc_set_words(tf, &args->a[1]);
+    if (to_user) {
+        arch_sc_set_result(tf, result);
+        to->ipc.state = IPC_IDLE;
+        to->ipc.ep = NULL;
+        return;
+    }
     to->ipc.direct = true;
     ipc_complete_locked(to, result);
 }
@@ -147,7 +161,7 @@ deliver_direct(struct thread *to, const struct sysargs *args, long result)
  * path without letting the lock go. */
 static void miss(struct cpu *c, int guard, struct thread *self, const struct sysargs *args)
 {
-    count(&stats[c->id].misses[guard]);
+    count(&stats[c->id].s.misses[guard]);
     for (int i = 0; i < 1 + IPC_REG_WORDS; i++)
         self->ipc.msg.regs[i] = args->a[1 + i];
 }
@@ -162,67 +176,65 @@ static inline __attribute__((always_inline)) bool resume_direct_ok(struct cpu *c
                                                                    const struct thread *to)
 {
     int why = IPC_DIRECT_SLEPT_ELSEWHERE;
-    if (to->ipc.resume_direct) {
+    if (__builtin_expect(to->ipc.resume == IPC_RESUME_DIRECT, 1)) {
         if (__builtin_expect(!cpu_return_checks_but_sched_lock(c) && !to->killed, 1)) {
-            own_count(&stats[c->id].direct);
+            own_count(&stats[c->id].s.direct);
             return true;
         }
         why = IPC_DIRECT_RETURN_CHECKS;
-    } else if (to->ipc.resume_owed) {
+    } else if (to->ipc.resume == IPC_RESUME_OWED) {
         why = IPC_DIRECT_EXIT_WORK;
     }
-    own_count(&stats[c->id].not_direct[why]);
+    own_count(&stats[c->id].s.not_direct[why]);
     return false;
 }
 
-/* What `to`'s own way back would have done, done for it, then the switch
- * straight to its user mode: its wait's result into its result register,
- * its message flags cleared (unstage), the path's epoch recorded. */
-static inline __attribute__((always_inline)) void switch_to_user(struct cpu *c, struct thread *self,
-                                                                 struct thread *to)
-{
-    arch_sc_set_result(arch_user_frame(to->kstack_top), to->ipc.result);
-    to->ipc.direct = false;
-    to->ipc.resume_direct = false;
-    to->path_epoch = syscall_path_epoch();
-    sched_hand_off_to_user_locked(c, self, to);
-}
-
-/* Hand this CPU to `to`, leaving it straight to user mode where its way
- * out owes nothing. This thread may be resumed that way in turn if its own
- * way out owes nothing (the copy it entered through is the one in force,
- * and does no work after the handler: kernel/syscall/path.h). */
+/* Deliver to `to` (the message in args, its wait's `result`) and hand this
+ * CPU to it, straight to its user mode where its way out owes nothing: what
+ * its own way back would have done is done for it (deliver_direct; its
+ * mark cleared). It keeps the path epoch it recorded before it slept,
+ * which syscall_path_direct_ok found equal to the epoch then: still a
+ * bound below the epoch of its next entry (kernel/syscall/path.h). This
+ * thread may be resumed that way in turn if its own way out owes nothing
+ * (the copy it entered through is the one in force, and does no work after
+ * the handler). */
 static inline __attribute__((always_inline)) void hand_off(struct cpu *c, struct thread *self,
-                                                           struct thread *to)
+                                                           struct thread *to,
+                                                           const struct sysargs *args, long result)
 {
+    bool to_user = resume_direct_ok(c, to);
+    deliver_direct(to, args, result, to_user);
     bool direct = syscall_path_direct_ok(self->path_epoch);
-    self->ipc.resume_direct = direct;
-    self->ipc.resume_owed = !direct;
-    if (resume_direct_ok(c, to))
-        switch_to_user(c, self, to);
-    else
+    self->ipc.resume = direct ? IPC_RESUME_DIRECT : IPC_RESUME_OWED;
+    if (__builtin_expect(to_user, 1)) {
+        to->ipc.resume = 0;
+        sched_hand_off_to_user_locked(c, self, to);
+    } else {
         sched_hand_off_locked(c, to);
+    }
     /* Back here the long way: switched to by arch_context_switch. */
-    self->ipc.resume_direct = false;
-    self->ipc.resume_owed = false;
+    self->ipc.resume = 0;
     self->path_epoch = syscall_path_epoch();
 }
 #else
 static inline __attribute__((always_inline)) void hand_off(struct cpu *c, struct thread *self,
-                                                           struct thread *to)
+                                                           struct thread *to,
+                                                           const struct sysargs *args, long result)
 {
-    own_count(&stats[c->id].not_direct[IPC_DIRECT_NOT_BUILT]); /* the hit */
+    own_count(&stats[c->id].s.not_direct[IPC_DIRECT_NOT_BUILT]); /* the hit */
+    deliver_direct(to, args, result, false);
     sched_hand_off_locked(c, to);
 }
 #endif
 
-/* Hand this CPU to `to` and wait, as endpoint.c's threads do. Back here,
- * the wait has nearly always ended (the partner answered): its result is
- * read here, and only otherwise does endpoint.c's wait go on. */
+/* Deliver to `to`, hand this CPU to it and wait, as endpoint.c's threads
+ * do. Back here, the wait has nearly always ended (the partner answered):
+ * its result is read here, and only otherwise does endpoint.c's wait go on. */
 static inline __attribute__((always_inline)) long
-hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to)
+hand_off_and_wait(struct cpu *c, struct thread *self, struct thread *to, const struct sysargs *args,
+                  long result)
 {
-    hand_off(c, self, to);
+    hand_off(c, self, to, args, result);
     if (__builtin_expect(self->ipc.done, 1))
         return self->ipc.result;
     return endpoint_wait_done_locked(self, NULL);
@@ -248,15 +260,14 @@ static __attribute__((noinline, cold)) bool long_not_here(size_t n)
         self->ipc.long_skips--; /* its own: no lock needed */
         guard = IPC_FAST_OTHER_CPU;
     }
-    count(&stats[arch_this_cpu()->id].misses[guard]); /* any CPU's row will do */
+    count(&stats[arch_this_cpu()->id].s.misses[guard]); /* any CPU's row will do */
     return true;
 }
 
-/* Whether the fastpath is not for this call, before the lock: switched
- * off, or a long message it may not take (long_not_here). */
-static inline __attribute__((always_inline)) bool not_here(const struct sysargs *args)
+/* Whether the fastpath is not for this call of n extra words, before the
+ * lock: switched off, or a long message it may not take (long_not_here). */
+static inline __attribute__((always_inline)) bool not_here(size_t n)
 {
-    size_t n = IPC_TAG_LEN(args->a[1]);
     return !READ_ONCE(fastpath_on) || (__builtin_expect(n != 0, 0) && long_not_here(n));
 }
 
@@ -264,9 +275,8 @@ static inline __attribute__((always_inline)) bool not_here(const struct sysargs 
  * words copied from self's buffer into to's (fastpath_long.c), or nothing
  * written and IPC_FAST_LONG. */
 static inline __attribute__((always_inline)) int
-long_words_guard(int guard, const struct sysargs *args, struct thread *self, struct thread *to)
+long_words_guard(int guard, size_t n, struct thread *self, struct thread *to)
 {
-    size_t n = IPC_TAG_LEN(args->a[1]);
     if (guard >= 0 || n == 0)
         return guard;
     if (!ipc_fast_copy_long_locked(self, to, n))
@@ -279,7 +289,7 @@ long_words_guard(int guard, const struct sysargs *args, struct thread *self, str
  * path starts from the beginning (stage, then the lock again). */
 static void long_miss(struct cpu *c, struct thread *self, int guard)
 {
-    count(&stats[c->id].misses[guard]);
+    count(&stats[c->id].s.misses[guard]);
     if (guard == IPC_FAST_OTHER_CPU)
         self->ipc.long_skips = LONG_SKIPS;
     spin_unlock_irq(&sched_lock);
@@ -287,34 +297,34 @@ static void long_miss(struct cpu *c, struct thread *self, int guard)
 
 long ipc_fast_call(const struct sysargs *args)
 {
-    if (not_here(args))
+    size_t n = IPC_TAG_LEN(args->a[1]);
+    if (not_here(n))
         return sys_ipc_call(args);
-    int h = ipc_handle_arg(args->a[0]);
     struct endpoint *ep;
     uintptr_t badge;
     spin_lock_irq(&sched_lock);      /* a system call's handler: IRQs are on */
     struct cpu *c = arch_this_cpu(); /* IRQs off: no need of this_cpu()'s check */
     struct thread *me = c->sched.current;
+    int h = ipc_handle_arg(args->a[0]);
     int guard = call_guards(c, me, h, &ep, &badge);
-    guard = long_words_guard(guard, args, me, guard < 0 ? ep->recvs.head : NULL);
-    if (guard >= 0 && IPC_TAG_LEN(args->a[1])) {
+    guard = long_words_guard(guard, n, me, guard < 0 ? ep->recvs.head : NULL);
+    if (__builtin_expect(guard >= 0 && n, 0)) {
         long_miss(c, me, guard);
         return sys_ipc_call(args);
     }
-    if (guard >= 0) {
+    if (__builtin_expect(guard >= 0, 0)) {
         miss(c, guard, me, args);
         long ret = endpoint_call_locked(me, h);
         spin_unlock_irq(&sched_lock);
         return ipc_unstage(me, ret);
     }
     struct thread *server = queue_pop(&ep->recvs);
-    deliver_direct(server, args, (long)badge);
     server->ipc.caller = me;
     me->ipc.state = IPC_REPLY_WAIT;
     me->ipc.ep = NULL;
     me->ipc.replier = server;
     me->ipc.done = false;
-    long ret = hand_off_and_wait(c, me, server);
+    long ret = hand_off_and_wait(c, me, server, args, (long)badge);
     spin_unlock_irq(&sched_lock);
     return ipc_unstage(me, ret);
 }
@@ -341,20 +351,21 @@ static inline __attribute__((always_inline)) int reply_guards(struct cpu *c, str
 
 long ipc_fast_reply_recv(const struct sysargs *args)
 {
-    if (not_here(args))
+    size_t n = IPC_TAG_LEN(args->a[1]);
+    if (not_here(n))
         return sys_ipc_reply_recv(args);
-    int h = ipc_handle_arg(args->a[0]);
     struct endpoint *ep;
     spin_lock_irq(&sched_lock);      /* a system call's handler: IRQs are on */
     struct cpu *c = arch_this_cpu(); /* IRQs off: no need of this_cpu()'s check */
     struct thread *me = c->sched.current;
+    int h = ipc_handle_arg(args->a[0]);
     int guard = reply_guards(c, me, h, &ep);
-    guard = long_words_guard(guard, args, me, me->ipc.caller);
-    if (guard >= 0 && IPC_TAG_LEN(args->a[1])) {
+    guard = long_words_guard(guard, n, me, me->ipc.caller);
+    if (__builtin_expect(guard >= 0 && n, 0)) {
         long_miss(c, me, guard);
         return sys_ipc_reply_recv(args);
     }
-    if (guard >= 0) {
+    if (__builtin_expect(guard >= 0, 0)) {
         miss(c, guard, me, args);
         long ret = endpoint_reply_recv_locked(me, h);
         spin_unlock_irq(&sched_lock);
@@ -363,12 +374,11 @@ long ipc_fast_reply_recv(const struct sysargs *args)
     struct thread *client = me->ipc.caller;
     me->ipc.caller = NULL;
     client->ipc.replier = NULL;
-    deliver_direct(client, args, 0);
     me->ipc.done = false;
     me->ipc.state = IPC_RECV_WAIT;
     me->ipc.ep = ep;
     queue_push(&ep->recvs, me);
-    long ret = hand_off_and_wait(c, me, client);
+    long ret = hand_off_and_wait(c, me, client, args, 0);
     spin_unlock_irq(&sched_lock);
     return ipc_unstage(me, ret);
 }

@@ -54,6 +54,8 @@ struct ipc_buf_map {
     unsigned char *piece[2];
 };
 
+enum { IPC_RESUME_DIRECT = 1, IPC_RESUME_OWED = 2 }; /* ipc_thread.resume */
+
 struct ipc_thread {
     enum ipc_wait state;
     struct endpoint *ep;    /* SEND_WAIT, RECV_WAIT: the endpoint it is queued on */
@@ -64,10 +66,11 @@ struct ipc_thread {
     long result;            /* what its wait ended with: a badge, 0, or -errno */
     bool done;              /* another thread has completed its wait */
     bool direct;            /* the fastpath put the message in its trapframe, not in msg */
-    /* Asleep in the fastpath, whose partner may resume it straight from its
-     * trapframe (fastpath.c): its way out owes nothing. Else, if it slept
-     * there all the same, resume_owed: the path in force owed exit work. */
-    bool resume_direct, resume_owed;
+    /* How it sleeps in the fastpath (fastpath.c), 0 if not there:
+     * IPC_RESUME_DIRECT, its partner may resume it straight from its
+     * trapframe (its way out owes nothing); IPC_RESUME_OWED, the path in
+     * force owed exit work. */
+    unsigned char resume;
     uintptr_t ubuf; /* its user buffer for extra words (ipc_set_buffer), 0 = none */
     /* A message with extra words arrived: they are still in the lender's
      * slot, which this thread copies them out of (sys_ipc.c unstage), then

@@ -53,8 +53,9 @@ struct thread {
     bool in_syscall;   /* switched out inside a system call (statistics) */
     bool last_of_task; /* dying as its task's last thread: the task ends after the switch */
     /* The system call path's epoch (kernel/syscall/path.h) when it was
-     * created or last left through the IPC fastpath: at most the epoch its
-     * current system call entered at (docs/ipc.md, "Straight back to user mode"). */
+     * created or last returned from the IPC fastpath the long way: at most
+     * the epoch its current system call entered at (docs/ipc.md, "Straight
+     * back to user mode"). */
     unsigned path_epoch;
     void (*entry)(void *);
     void *arg;

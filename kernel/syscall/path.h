@@ -53,7 +53,11 @@ static inline bool syscall_path_direct_ok(unsigned thread_epoch)
     return READ_ONCE(syscall_path_state) == thread_epoch << 1;
 }
 /* The epoch now, for a thread to record (at its creation, and whenever it
- * leaves through the fastpath): a bound below the epoch of its next entry. */
+ * returns from the fastpath the long way): a bound below the epoch of its
+ * next entry. One resumed straight to user mode keeps the epoch it had,
+ * which it slept under (direct_ok found them equal): still such a bound,
+ * if an old one after a rewrite (its next sleep is then not direct, and it
+ * records the epoch on its way back). */
 static inline unsigned syscall_path_epoch(void)
 {
     return READ_ONCE(syscall_path_state) >> 1;

@@ -108,11 +108,13 @@ void note_direct(const char *what, struct fast f)
               f.ticks0);
 }
 
-/* One round trip so that both sides sleep in the fastpath under the path
- * in force, then 100 counted; *updates: the strategy's exit updates in them. */
+/* Two round trips so that both sides sleep in the fastpath under the path
+ * in force (the first after a switch of the path leaves each of them the
+ * long way, recording its epoch: kernel/syscall/path.h), then 100 counted;
+ * *updates: the strategy's exit updates in them. */
 static struct fast round_trips(int h, bool *ok, long *updates)
 {
-    *ok = echo(h, 0, 1) && *ok;
+    *ok = echo(h, 0, 1) && echo(h, 0, 2) && *ok;
     long before_updates = kstack_count(KSTACK_CNT_EXIT_UPDATES);
     struct fast before = fast_now();
     for (unsigned long i = 0; i < 100; i++)
