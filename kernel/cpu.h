@@ -12,6 +12,7 @@
 #define KERNEL_CPU_H
 
 #include "arch/arch.h"
+#include "kernel/ipc/types.h"
 #include "kernel/kstack_offset/state.h"
 #include "kernel/latency/irqsoff.h"
 #include "kernel/uapi/latency.h"
@@ -90,6 +91,7 @@ struct cpu {
     uintptr_t emergency_stack[ARCH_EMERGENCY_STACKS]; /* their tops (kernel/emergency_stack.c) */
     struct latency_cpu latency;                       /* kernel/latency/ */
     struct irqsoff_cpu irqsoff;                       /* kernel/latency/irqsoff.h */
+    struct ipc_fast_stats ipc_fast; /* kernel/ipc/fastpath.c: one add off the CPU it holds */
 };
 
 _Static_assert(offsetof(struct cpu, self) == 0, "arch_this_cpu() relies on self at offset 0");

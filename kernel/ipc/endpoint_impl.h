@@ -35,15 +35,20 @@ static inline void queue_push(struct thread_queue *q, struct thread *t)
     q->tail = t;
 }
 
+/* Take t, q's head (not NULL), off q. */
+static inline void queue_drop_head(struct thread_queue *q, struct thread *t)
+{
+    q->head = t->ipc.qnext;
+    if (!q->head)
+        q->tail = NULL;
+    t->ipc.qnext = NULL;
+}
+
 static inline struct thread *queue_pop(struct thread_queue *q)
 {
     struct thread *t = q->head;
-    if (t) {
-        q->head = t->ipc.qnext;
-        if (!q->head)
-            q->tail = NULL;
-        t->ipc.qnext = NULL;
-    }
+    if (t)
+        queue_drop_head(q, t);
     return t;
 }
 

@@ -35,15 +35,13 @@
 
 static bool fastpath_on = true;
 
-/* Per CPU. The misses are bumped with relaxed atomics (the LONG miss is
- * counted before the lock, maybe from a CPU the thread has just left). A
- * hit is counted once, as what became of the partner it woke: resumed
- * straight to user mode (direct) or not, and why (not_direct), each with
- * a plain increment under sched_lock (own_count); the hits are their sum
+/* The counters are each CPU's (struct cpu's ipc_fast). The misses are
+ * bumped with relaxed atomics (the LONG miss is counted before the lock,
+ * maybe from a CPU the thread has just left). A hit is counted once, as
+ * what became of the partner it woke: resumed straight to user mode
+ * (direct) or not, and why (not_direct), each with a plain increment
+ * under sched_lock (own_count); the hits are their sum
  * (ipc_fast_stats_locked). */
-static struct {
-    struct ipc_fast_stats s;
-} __attribute__((aligned(128))) stats[MAX_CPUS]; /* a power of two: one shift to index */
 
 void ipc_fastpath_init(const char *cmdline)
 {
@@ -90,10 +88,10 @@ void ipc_fast_stats_locked(struct ipc_fast_stats *out)
     *out = (struct ipc_fast_stats){0};
     for (unsigned i = 0; i < MAX_CPUS; i++) {
         for (unsigned g = 0; g < IPC_FAST_GUARDS; g++)
-            add(&out->misses[g], &stats[i].s.misses[g]);
-        add(&out->direct, &stats[i].s.direct);
+            add(&out->misses[g], &cpus[i].ipc_fast.misses[g]);
+        add(&out->direct, &cpus[i].ipc_fast.direct);
         for (unsigned w = 0; w < IPC_DIRECT_WHYS; w++)
-            add(&out->not_direct[w], &stats[i].s.not_direct[w]);
+            add(&out->not_direct[w], &cpus[i].ipc_fast.not_direct[w]);
     }
     out->hits = out->direct; /* every hit woke one partner, counted once */
     for (unsigned w = 0; w < IPC_DIRECT_WHYS; w++)
@@ -161,7 +159,7 @@ deliver_direct(struct thread *to, const struct sysargs *args, long result, bool 
  * path without letting the lock go. */
 static void miss(struct cpu *c, int guard, struct thread *self, const struct sysargs *args)
 {
-    count(&stats[c->id].s.misses[guard]);
+    count(&c->ipc_fast.misses[guard]);
     for (int i = 0; i < 1 + IPC_REG_WORDS; i++)
         self->ipc.msg.regs[i] = args->a[1 + i];
 }
@@ -178,14 +176,14 @@ static inline __attribute__((always_inline)) bool resume_direct_ok(struct cpu *c
     int why = IPC_DIRECT_SLEPT_ELSEWHERE;
     if (__builtin_expect(to->ipc.resume == IPC_RESUME_DIRECT, 1)) {
         if (__builtin_expect(!cpu_return_checks_but_sched_lock(c) && !to->killed, 1)) {
-            own_count(&stats[c->id].s.direct);
+            own_count(&c->ipc_fast.direct);
             return true;
         }
         why = IPC_DIRECT_RETURN_CHECKS;
     } else if (to->ipc.resume == IPC_RESUME_OWED) {
         why = IPC_DIRECT_EXIT_WORK;
     }
-    own_count(&stats[c->id].s.not_direct[why]);
+    own_count(&c->ipc_fast.not_direct[why]);
     return false;
 }
 
@@ -221,7 +219,7 @@ static inline __attribute__((always_inline)) void hand_off(struct cpu *c, struct
                                                            struct thread *to,
                                                            const struct sysargs *args, long result)
 {
-    own_count(&stats[c->id].s.not_direct[IPC_DIRECT_NOT_BUILT]); /* the hit */
+    own_count(&c->ipc_fast.not_direct[IPC_DIRECT_NOT_BUILT]); /* the hit */
     deliver_direct(to, args, result, false);
     sched_hand_off_locked(c, to);
 }
@@ -260,7 +258,7 @@ static __attribute__((noinline, cold)) bool long_not_here(size_t n)
         self->ipc.long_skips--; /* its own: no lock needed */
         guard = IPC_FAST_OTHER_CPU;
     }
-    count(&stats[arch_this_cpu()->id].s.misses[guard]); /* any CPU's row will do */
+    count(&arch_this_cpu()->ipc_fast.misses[guard]); /* any CPU's row will do */
     return true;
 }
 
@@ -289,7 +287,7 @@ long_words_guard(int guard, size_t n, struct thread *self, struct thread *to)
  * path starts from the beginning (stage, then the lock again). */
 static void long_miss(struct cpu *c, struct thread *self, int guard)
 {
-    count(&stats[c->id].s.misses[guard]);
+    count(&c->ipc_fast.misses[guard]);
     if (guard == IPC_FAST_OTHER_CPU)
         self->ipc.long_skips = LONG_SKIPS;
     spin_unlock_irq(&sched_lock);
@@ -318,7 +316,8 @@ long ipc_fast_call(const struct sysargs *args)
         spin_unlock_irq(&sched_lock);
         return ipc_unstage(me, ret);
     }
-    struct thread *server = queue_pop(&ep->recvs);
+    struct thread *server = ep->recvs.head; /* call_guards found it there */
+    queue_drop_head(&ep->recvs, server);
     server->ipc.caller = me;
     me->ipc.state = IPC_REPLY_WAIT;
     me->ipc.ep = NULL;

@@ -4,6 +4,7 @@
 #ifndef KERNEL_IPC_FASTPATH_H
 #define KERNEL_IPC_FASTPATH_H
 
+#include "kernel/ipc/types.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/uapi/ipc.h"
 
@@ -31,13 +32,7 @@ long ipc_fast_reply_recv(const struct sysargs *args);
  * that arrived into the registers and buffer, or `result` if an error. */
 long ipc_unstage(struct thread *self, long result);
 
-/* Of every CPU: hits, and misses by guard (kernel/uapi/ipc.h IPC_FAST_*);
- * partners resumed straight to user mode, and those that were not, by why
- * (IPC_DIRECT_*). */
-struct ipc_fast_stats {
-    unsigned long hits, misses[IPC_FAST_GUARDS];
-    unsigned long direct, not_direct[IPC_DIRECT_WHYS];
-};
+/* The counters of every CPU (struct ipc_fast_stats, kernel/ipc/types.h) summed. */
 void ipc_fast_stats_locked(struct ipc_fast_stats *out);
 
 #endif

@@ -82,6 +82,16 @@ struct ipc_thread {
     struct ipc_msg msg;
 };
 
+/* The IPC fastpath's counters (kernel/ipc/fastpath.c), each CPU's in its
+ * struct cpu: hits, and misses by guard (kernel/uapi/ipc.h IPC_FAST_*);
+ * partners resumed straight to user mode, and those that were not, by why
+ * (IPC_DIRECT_*). A CPU's hits are not counted on their own (its direct
+ * and not_direct add up to them): ipc_fast_stats_locked fills in the sum. */
+struct ipc_fast_stats {
+    unsigned long hits, misses[IPC_FAST_GUARDS];
+    unsigned long direct, not_direct[IPC_DIRECT_WHYS];
+};
+
 enum ipc_kind {
     IPC_KIND_NONE,
     IPC_KIND_ENDPOINT,

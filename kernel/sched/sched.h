@@ -129,8 +129,8 @@ void sched_sleep_handoff_locked(const void *chan, struct thread *to);
 static inline __attribute__((always_inline)) bool sched_can_hand_off_locked(struct cpu *c,
                                                                             const struct thread *to)
 {
-    return to->state == THREAD_SLEEPING && to->cpu == c->id && (to->affinity & (1ull << c->id)) &&
-           to != c->sched.current;
+    /* (Never the caller itself: this CPU's current thread is running.) */
+    return to->state == THREAD_SLEEPING && to->cpu == c->id && (to->affinity & (1ull << c->id));
 }
 /* The hand-off itself sleeps on no channel: nothing wakes an IPC wait by
  * its channel. The same hand-off with `to` leaving straight to user mode is

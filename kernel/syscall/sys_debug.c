@@ -64,6 +64,10 @@ long sys_debug_free_pages(const struct sysargs *args)
     return (long)(page_free_count() + kstack_cached_pages());
 }
 
+_Static_assert(IPC_DIRECT_WHYS <=
+                   sizeof(((struct debug_stats *)0)->ipc_direct_not) / sizeof(unsigned long),
+               "SYS_debug_stats has a slot for every IPC_DIRECT_* reason");
+
 long sys_debug_stats(const struct sysargs *args)
 {
     if (!debug_call_allowed(IPC_RIGHT_DEBUG))
