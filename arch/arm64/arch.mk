@@ -10,10 +10,12 @@ KERNEL_VBASE := 0xffffffff80000000
 # -mstrict-align: no unaligned accesses; with the MMU off, and later in
 #   Device-mapped memory, an unaligned access is an alignment fault.
 # -mbranch-protection=none: no PAC/BTI instructions, whatever the distro default.
+# -falign-loops=4: no NOP before a loop to put its head on 8 bytes (GCC's generic
+#   tuning): code that falls into a loop ran it, the spinlock's exchange included.
 # The default small code model (ADRP, +-4 GiB PC-relative) suits an image in
 # the top 2 GiB, and keeps the pre-MMU C-free start.S position independent.
 ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mno-outline-atomics -mstrict-align \
-               -mbranch-protection=none -mlittle-endian
+               -mbranch-protection=none -mlittle-endian -falign-loops=4
 ARCH_LDFLAGS := -m aarch64elf
 
 # User programs: FP/SIMD allowed (the AAPCS64 has no soft-float variant);

@@ -3,7 +3,7 @@
  * arch/arm64/ipc_entry.S - the system call table's entries for ipc_call and
  * ipc_reply_recv: the user's callee-saved registers into the trapframe, so
  * that the IPC fastpath may resume this thread straight from it
- * (arch_switch_to_user, switch.S) instead of unwinding its C frames.
+ * (arch_switch_to_user, vectors.S) instead of unwinding its C frames.
  *
  * el0_svc (vectors.S) saves x0-x19 and x30 and leaves the rest of the frame
  * unwritten: x20-x28 and x29 are callee-saved in the AAPCS64 ("Procedure Call
@@ -18,8 +18,8 @@
  *   x29       the user's, from the dispatch copy's frame record: its prologue
  *             (stp x29, x30, [sp, #-N]!; mov x29, sp) left x29 pointing at
  *             the saved one;
- *   SP_EL0, TPIDR_EL0   into TF_SP and TF_TPIDR, which arm64_return_to_user
- *             loads.
+ *   SP_EL0, TPIDR_EL0   into TF_SP and TF_TPIDR (one pair), which
+ *             arm64_return_to_user loads.
  * Then a tail jump to the C handler with x0 (args) unchanged: the handler
  * returns to the dispatch copy as if called from there.
  *
@@ -40,9 +40,8 @@
     ldr     x9, [x29]                   // the user's x29: the dispatch copy's frame record
     stp     x28, x9, [x0, #TF_X(28)]
     mrs     x10, sp_el0
-    str     x10, [x0, #TF_SP]
     mrs     x11, tpidr_el0
-    str     x11, [x0, #TF_TPIDR]
+    stp     x10, x11, [x0, #TF_SP]      // TF_TPIDR is the next slot
     b       \handler
 .endm
 

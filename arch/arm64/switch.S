@@ -5,27 +5,7 @@
  */
 #include <arch/impl.h>
 
-#define SWITCH_FRAME 112 /* x19-x28, x29, x30, SP_EL0, TPIDR_EL0: 14 registers */
-
-/*
- * This thread's switch frame: x19-x30 and the user's SP_EL0 and TPIDR_EL0
- * pushed on its stack, the new sp stored at [x0]. One macro for both ways
- * out (arch_context_switch, arch_switch_to_user), so that either may resume
- * what the other saved. \a and \b: two scratch registers.
- */
-.macro SAVE_SWITCH_FRAME a, b
-    stp     x19, x20, [sp, #-SWITCH_FRAME]!
-    stp     x21, x22, [sp, #16]
-    stp     x23, x24, [sp, #32]
-    stp     x25, x26, [sp, #48]
-    stp     x27, x28, [sp, #64]
-    stp     x29, x30, [sp, #80]
-    mrs     \a, sp_el0
-    mrs     \b, tpidr_el0
-    stp     \a, \b, [sp, #96]
-    mov     \a, sp
-    str     \a, [x0]
-.endm
+#include "switch_frame.h"
 
     .text
 /*
@@ -54,30 +34,6 @@ arch_context_switch:
     ldp     x29, x30, [sp, #80]
     ldp     x19, x20, [sp], #SWITCH_FRAME
     ret
-
-/*
- * void arch_switch_to_user(uintptr_t *save_sp, struct trapframe *tf, uint32_t *lock)
- *   x0: where to store this thread's stack pointer; x1: the trapframe of
- *   the thread to run, at the top of its kernel stack, complete (its
- *   callee-saved registers, SP_EL0 and TPIDR_EL0 stored by ipc_entry.S, its
- *   result in x0); x2: the sched_lock word. Saves this thread exactly as
- *   arch_context_switch does (the same frame, so arch_context_switch(...,
- *   *save_sp) later resumes it as if this function had returned), then
- *   moves to the other thread's stack, releases the lock and leaves to EL0
- *   through arm64_return_to_user (vectors.S): every register from tf, ERET.
- *   The release is a store-release of 0 (STLR, Arm ARM B2, "Load-Acquire,
- *   Store-Release"): every write this CPU made before it, this thread's
- *   frame included, is seen by a CPU that then takes the lock and resumes
- *   this thread; nothing on this stack is touched after it. IRQs off
- *   throughout (the ERET restores the user's PSTATE from tf's SPSR).
- *   Returns only when the saved context is resumed; x2-x4 clobbered.
- */
-    .globl arch_switch_to_user
-arch_switch_to_user:
-    SAVE_SWITCH_FRAME x3, x4
-    mov     sp, x1
-    stlr    wzr, [x2]
-    b       arm64_return_to_user_sp
 
 /*
  * void arm64_replace_ttbr1(uint64_t root, uint64_t pa_minus_va)

@@ -16,7 +16,7 @@
  * (AArch64), D, A, I and F (bits [9:6]) clear: nothing masked at EL0. */
 #define SPSR_EL0T 0
 
-/* switch.S pushes x19-x28, x29, x30, SP_EL0, TPIDR_EL0 */
+/* SAVE_SWITCH_FRAME (switch_frame.h) pushes x19-x28, x29, x30, SP_EL0, TPIDR_EL0 */
 enum { SW_X30 = 11, SW_WORDS = 14 };
 
 /* The first arch_context_switch to the thread pops zeroed callee-saved
@@ -30,14 +30,7 @@ uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
     return (uintptr_t)sp;
 }
 
-void arch_set_kernel_stack(uintptr_t top)
-{
-    struct cpu *c = arch_this_cpu(); /* in the switch: IRQs off */
-    c->arch.kstack_top = top;        /* for arch_enter_user; SP_EL1 follows by itself */
-    /* For the overflow check in vectors.S (the boot stack, top 0, gets a
-     * guard no kernel sp is near, so it is never taken for an overflow). */
-    c->arch.stack_guard = top - KSTACK_SIZE - PAGE_SIZE;
-}
+_Static_assert(KSTACK_GUARD_BELOW_TOP == KSTACK_SIZE + PAGE_SIZE, "arch_set_kernel_stack (impl.h)");
 
 void arch_set_emergency_stack(struct cpu *c, unsigned i, uintptr_t top)
 {

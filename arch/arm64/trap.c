@@ -28,7 +28,8 @@
 #define ISS_WNR      (1u << 6)
 #define ISS_FNV      (1u << 10)
 
-_Static_assert(offsetof(struct cpu, arch.stack_guard) == CPU_STACK_GUARD, "vectors.S offset");
+_Static_assert(offsetof(struct cpu, arch) == CPU_ARCH, "impl.h's inline hooks");
+_Static_assert(offsetof(struct cpu, arch.kstack_top) == CPU_KSTACK_TOP, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch.overflow_stack) == CPU_OVERFLOW_STACK, "vectors.S offset");
 _Static_assert(PAGE_SIZE == 4096, "STACK_OVERFLOW_WINDOW: one guard page of 4 KiB");
 _Static_assert(TF_SIZE % 16 == 0, "STACK_OVERFLOW_WINDOW counts 16-byte units");

@@ -24,6 +24,8 @@
  */
 #include <arch/impl.h>
 
+#include "switch_frame.h"
+
 #define ESR_EC_SHIFT 26 /* ESR_EL1.EC, bits [31:26] */
 #define EC_SVC64 0x15   /* SVC instruction executed in AArch64 state */
 
@@ -45,15 +47,19 @@
  * a register: x0 is parked in TPIDRRO_EL0, which the kernel uses for
  * nothing else and zeroes again at once (EL0 can read it). When it fires,
  * the entry moves to this CPU's emergency stack and el1_stack_overflow.
- * 7 instructions more than VENTRY on the normal path; system calls and
- * other exceptions from EL0 do not come here.
+ * The guard page's base is worked out from the stack's top, which is all
+ * the thread switch stores (arch_set_kernel_stack, impl.h: one instruction
+ * less at every switch, one more here). 8 instructions more than VENTRY
+ * on the normal path; system calls and other exceptions from EL0 do not
+ * come here.
  */
 .macro VENTRY_EL1 idx
     .balign 128
     msr     tpidrro_el0, x0
     mrs     x0, tpidr_el1                   // this CPU's struct cpu
-    ldr     x0, [x0, #CPU_STACK_GUARD]
-    sub     x0, sp, x0                      // sp above the guard page's base
+    ldr     x0, [x0, #CPU_KSTACK_TOP]
+    sub     x0, sp, x0                      // sp - top, modulo 2^64
+    add     x0, x0, #KSTACK_GUARD_BELOW_TOP // sp above the guard page's base
     lsr     x0, x0, #4
     cmp     x0, #STACK_OVERFLOW_WINDOW      // (guard page + trapframe) / 16, unsigned
     b.lo    1f
@@ -151,9 +157,9 @@ arm64_vectors:
     str     x0, [sp, #TF_VECTOR]
 .endm
 
-/* RESTORE_X - x0-x30 from the trapframe at sp; pops it. */
+/* RESTORE_X - x0-x30 from the trapframe at sp; pops it with the last
+ * load (post-index: the pair at sp, then sp += TF_SIZE). */
 .macro RESTORE_X
-    ldp     x0, x1, [sp, #TF_X(0)]
     LOAD_X2_X17
     ldp     x18, x19, [sp, #TF_X(18)]
     ldp     x20, x21, [sp, #TF_X(20)]
@@ -162,7 +168,7 @@ arm64_vectors:
     ldp     x26, x27, [sp, #TF_X(26)]
     ldp     x28, x29, [sp, #TF_X(28)]
     ldr     x30, [sp, #TF_X(30)]
-    add     sp, sp, #TF_SIZE
+    ldp     x0, x1, [sp], #TF_SIZE
 .endm
 
 /*
@@ -269,21 +275,45 @@ arch_syscall_call_site:
  *   SP_EL1 ends at kstack_top: where the next exception from EL0 will
  *   build its frame.
  * arm64_return_to_user_sp: the same with the trapframe at sp (save_el0
- *   above, and arch_switch_to_user in switch.S, the IPC fastpath's direct
- *   resume).
+ *   above, and arch_switch_to_user below, the IPC fastpath's direct
+ *   resume, which runs into it).
  */
     .globl arm64_return_to_user
     .globl arm64_return_to_user_sp
 arm64_return_to_user:
     mov     sp, x0
+    b       arm64_return_to_user_sp
+
+/*
+ * void arch_switch_to_user(uintptr_t *save_sp, struct trapframe *tf, uint32_t *lock)
+ *   x0: where to store this thread's stack pointer; x1: the trapframe of
+ *   the thread to run, at the top of its kernel stack, complete (its
+ *   callee-saved registers, SP_EL0 and TPIDR_EL0 stored by ipc_entry.S, its
+ *   result in x0); x2: the sched_lock word. Saves this thread exactly as
+ *   arch_context_switch does (SAVE_SWITCH_FRAME, switch_frame.h: so
+ *   arch_context_switch(..., *save_sp) later resumes it as if this function
+ *   had returned), then moves to the other thread's stack, releases the
+ *   lock and runs into arm64_return_to_user_sp: every register from tf,
+ *   ERET. Here, beside that code, so that it needs no branch.
+ *   The release is a store-release of 0 (STLR, Arm ARM B2, "Load-Acquire,
+ *   Store-Release"): every write this CPU made before it, this thread's
+ *   frame included, is seen by a CPU that then takes the lock and resumes
+ *   this thread; nothing on this stack is touched after it. IRQs off
+ *   throughout (the ERET restores the user's PSTATE from tf's SPSR).
+ *   Returns only when the saved context is resumed; x2-x4 clobbered.
+ */
+    .globl arch_switch_to_user
+arch_switch_to_user:
+    SAVE_SWITCH_FRAME x3, x4
+    mov     sp, x1
+    stlr    wzr, [x2]
 arm64_return_to_user_sp:
     ldp     x2, x3, [sp, #TF_ELR]
     msr     elr_el1, x2
     msr     spsr_el1, x3
-    ldr     x1, [sp, #TF_SP]
+    ldp     x1, x2, [sp, #TF_SP]        // SP_EL0 and TPIDR_EL0, side by side
     msr     sp_el0, x1
-    ldr     x1, [sp, #TF_TPIDR]
-    msr     tpidr_el0, x1
+    msr     tpidr_el0, x2
     RESTORE_X
     eret
 
@@ -324,6 +354,7 @@ arch_capture_regs:
     orr     x1, x1, x2
     stp     x30, x1, [x0, #TF_ELR]      // elr, spsr
     stp     xzr, xzr, [x0, #TF_ESR]     // esr, far
+    str     xzr, [x0, #TF_TPIDR]
     mov     x1, #-1
-    stp     x1, xzr, [x0, #TF_VECTOR]   // vector = -1, tpidr = 0
+    str     x1, [x0, #TF_VECTOR]        // not a trap
     ret

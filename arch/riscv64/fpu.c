@@ -43,10 +43,15 @@ static inline void fs_set(unsigned long fs)
 
 /* The assembler is told about the D extension only here: nothing else in
  * the kernel may contain FP instructions. Saving is out of line, called by
- * the switch (impl.h) only when the registers are Dirty; it leaves FS = Off
- * as the switch does. */
-void riscv_fpu_save_and_close(struct arch_fpu *f)
+ * the switch (impl.h) only when sstatus.SD was set, after it has turned FS
+ * Off: `was` is sstatus before that. The registers are still the thread's
+ * (FS Off leaves them alone, priv spec 3.1.6.6); reading them needs FS on
+ * again for the moment. Leaves FS = Off, as the switch does. */
+void riscv_fpu_save_dirty(struct arch_fpu *f, unsigned long was)
 {
+    if ((was & SSTATUS_FS) != FS_DIRTY) /* SD for another reason: nothing changed */
+        return;
+    fs_set(FS_CLEAN);
     __asm__ volatile(".option push\n\t.option arch, +d\n\t"
                      ".irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,"
                      "24,25,26,27,28,29,30,31\n\t"

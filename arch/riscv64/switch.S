@@ -56,20 +56,33 @@ arch_context_switch:
  *   already this CPU's (kernel stack, address space, FP state).
  * Exit: none here. The lock is released (a RISC-V release store, ISA
  *   appendix A "RVWMO Mappings": FENCE RW,W before the store) once the
- *   frame is saved and sp has left this thread's stack: from then on only
- *   registers and the next thread's stack are touched, so another CPU may
- *   take this thread at once. U mode is entered through the tail of
- *   riscv_return_to_user, a0 (the result) and every other register from
- *   tf. This call returns when a later arch_context_switch loads the frame
- *   saved here.
+ *   frame is saved: from then on only registers and the next thread's
+ *   frame are touched (sp still points into this thread's stack, but
+ *   nothing uses it: IRQs are off and no load from the frame can fault),
+ *   so another CPU may take this thread at once. Then what
+ *   riscv_return_to_user does, with a1 instead of sp as the frame's base
+ *   (no move to sp, no jump): sscratch = tp for the next trap from U,
+ *   sepc and sstatus, every register but x0 from tf, a1 last; sret. This
+ *   call returns when a later arch_context_switch loads the frame saved
+ *   here.
  */
     .globl arch_switch_to_user
 arch_switch_to_user:
     save_context
-    mv      sp, a1                  /* off this thread's stack before another CPU may take it */
     fence   rw, w
     sw      zero, 0(a2)
-    j       riscv_user_exit         /* riscv_return_to_user, sp already set */
+    .globl riscv_user_exit          /* (a name of its own for the traces: the exit stub) */
+riscv_user_exit:
+    csrw    sscratch, tp
+    ld      t0, TF_SEPC(a1)
+    csrw    sepc, t0
+    ld      t0, TF_SSTATUS(a1)
+    csrw    sstatus, t0
+    .irp n, 1,2,3,4,5,6,7,8,9,10,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    ld      x\n, TF_X(\n)(a1)         /* all but x0 and a1 (x11), sp and tp included */
+    .endr
+    ld      a1, TF_X(11)(a1)        /* last: it is the base of the loads */
+    sret
 
 /*
  * riscv_thread_start - where a new thread's first switch returns to

@@ -11,10 +11,11 @@
 _Static_assert(offsetof(struct cpu, arch.kstack_top) == CPU_KSTACK_TOP, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch) == CPU_ARCH, "impl.h offset");
 _Static_assert(offsetof(struct cpu, arch.user_sp) == CPU_USER_SP, "vectors.S offset");
-_Static_assert(offsetof(struct cpu, arch.stack_guard) == CPU_STACK_GUARD, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch.overflow_stack) == CPU_OVERFLOW_STACK, "vectors.S offset");
 _Static_assert(offsetof(struct cpu, arch.scratch) == CPU_SCRATCH, "vectors.S offset");
 _Static_assert(PAGE_SIZE == 4096, "STACK_OVERFLOW_WINDOW: one guard page of 4 KiB");
+_Static_assert(RISCV_KSTACK_GUARD_BELOW_TOP == KSTACK_SIZE + PAGE_SIZE,
+               "impl.h: the guard page's base");
 /* A user trap's frame is exactly the space arch_thread_init leaves free. */
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "vectors.S frame size");
 
@@ -29,15 +30,6 @@ uintptr_t arch_thread_init(uintptr_t kstack_top, void (*start)(void))
     *(uint64_t *)(frame + SWITCH_RA) = (uintptr_t)riscv_thread_start;
     *(uint64_t *)(frame + SWITCH_S(1)) = (uintptr_t)start;
     return (uintptr_t)frame;
-}
-
-void arch_set_kernel_stack(uintptr_t top)
-{
-    struct cpu *c = arch_this_cpu(); /* in the switch: IRQs off */
-    c->arch.kstack_top = top;        /* the trap entry from U mode switches to it */
-    /* For the overflow check of traps from S mode (the boot stack, top 0,
-     * gets a guard no kernel sp is near, so it is never taken for one). */
-    c->arch.stack_guard = top - KSTACK_SIZE - PAGE_SIZE;
 }
 
 void arch_set_emergency_stack(struct cpu *c, unsigned i, uintptr_t top)

@@ -20,10 +20,11 @@
  *   caller range-checked (kernel/uaccess.c). Both hooks take (dst, src, n),
  *   so they are one routine. Any IRQ state.
  * Exit: a0 = 0, or -EFAULT if an access faulted (a prefix may be copied);
- *   SUM = 0 either way. Clobbers t0-t2, a1, a2. Leaf: no stack used.
+ *   SUM = 0 either way. Clobbers t0-t2, a1-a3. Leaf: no stack used.
  * While both pointers are 8-byte aligned: 64 bytes a turn (8 loads, 8
- * stores, 5 for the loop: a word a turn took 7 instructions), then 8
- * bytes a turn, then bytes. A 64-word IPC message is 8 turns.
+ * stores, 3 for the loop, which runs to the turns' end in the source: a
+ * word a turn took 7 instructions), then 8 bytes a turn, then bytes. A
+ * 64-word IPC message is 8 turns.
  */
     .text
     .globl arch_copy_from_user, arch_copy_to_user
@@ -34,9 +35,11 @@ arch_copy_to_user:
     or      t0, a0, a1
     andi    t0, t0, 7
     bnez    t0, 5f
-    li      t2, 64
-    bltu    a2, t2, 8f
-9:  ld      t0, 0(a1)           /* 64 bytes a turn: 2.25 instructions a word */
+    andi    a3, a2, -64         /* the bytes the 64-byte turns take */
+    beqz    a3, 8f
+    add     a3, a3, a1          /* where they end in the source */
+    andi    a2, a2, 63          /* what is left after them */
+9:  ld      t0, 0(a1)           /* 64 bytes a turn: 2.375 instructions a word */
 10: ld      t2, 8(a1)
 11: sd      t0, 0(a0)
 12: sd      t2, 8(a0)
@@ -54,9 +57,7 @@ arch_copy_to_user:
 24: sd      t2, 56(a0)
     addi    a0, a0, 64
     addi    a1, a1, 64
-    addi    a2, a2, -64
-    li      t2, 64
-    bgeu    a2, t2, 9b
+    bne     a1, a3, 9b
 8:  li      t2, 8
 4:  bltu    a2, t2, 5f
 6:  ld      t0, 0(a1)

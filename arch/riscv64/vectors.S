@@ -87,13 +87,16 @@ riscv_trap_entry:
      * CSRs above and the PC), so if the kernel stack has run into its
      * guard page, or a trapframe would not fit above it, the frame store
      * would fault again, forever. Check before touching the stack (t0
-     * goes to per-CPU memory meanwhile; 7 instructions), and if so move
-     * to this CPU's emergency stack. Traps from U mode start at the top
-     * of a fresh stack: that path is not checked. */
+     * goes to per-CPU memory meanwhile; 8 instructions), and if so move
+     * to this CPU's emergency stack. The guard page's base is a constant
+     * below the running thread's stack top (impl.h), so the switch keeps
+     * one per-CPU word, not two. Traps from U mode start at the top of a
+     * fresh stack: that path is not checked. */
     sd      t0, CPU_SCRATCH(tp)
-    ld      t0, CPU_STACK_GUARD(tp)
-    sub     t0, sp, t0              /* sp above the guard page's base */
-    srli    t0, t0, 4
+    ld      t0, CPU_KSTACK_TOP(tp)
+    sub     t0, sp, t0              /* sp below its stack's top: negative */
+    srai    t0, t0, 4
+    addi    t0, t0, STACK_GUARD_BELOW_TOP_16 /* (sp - the guard page's base) / 16 */
     sltiu   t0, t0, STACK_OVERFLOW_WINDOW /* (guard page + trapframe) / 16, unsigned */
     bnez    t0, .Lstack_overflow
     ld      t0, CPU_SCRATCH(tp)
@@ -217,9 +220,6 @@ arch_syscall_call_site:
     .globl riscv_return_to_user
 riscv_return_to_user:
     mv      sp, a0
-/* riscv_user_exit: the same with sp = the frame already (switch.S). */
-    .globl riscv_user_exit
-riscv_user_exit:
 .Lto_user:
     csrw    sscratch, tp
     restore_regs

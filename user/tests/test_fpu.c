@@ -256,9 +256,13 @@ static void pattern_round(struct worker *w, uint64_t r)
                                        SYS_debug_spin, -1,        SYS_sched_setaffinity};
     struct fpu_regs in, out;
     int v = (int)(r % NVARIANTS);
-    /* The kernel spin lasts five ticks: the thread is preempted inside the
-     * one call several times, with other threads' FP run in between. */
-    long arg = v == V_SLEEP ? (long)(r % 100000) : v == V_KERNEL_SPIN ? 5000000 : 0;
+    /* The kernel spin lasts 40 ticks: the thread is preempted inside the
+     * one call several times, with other threads' FP run in between, and
+     * runs on after each (its slice is 4 ticks, and seven others share the
+     * CPUs: a spin of five ticks was over by the time it came back, so it
+     * was seldom preempted twice in one call, which riscv64's stale-FS
+     * mutant needs). */
+    long arg = v == V_SLEEP ? (long)(r % 100000) : v == V_KERNEL_SPIN ? 40000000 : 0;
     if (v == V_MIGRATE) /* the call moves this thread: it may run elsewhere at once */
         syscall2(SYS_sched_setaffinity, 0, random_mask(&w->seed));
     pattern(&in, w->seed ^ r);

@@ -45,20 +45,27 @@
 #define MAIR_IDX_DEVICE        2
 #define MAIR_EL1_VALUE         ((0xff << (8 * MAIR_IDX_NORMAL)) | (0x04 << (8 * MAIR_IDX_DEVICE)))
 
-/* struct trapframe layout, for vectors.S, which stores and loads the
- * registers in pairs: SPSR in the slot after TF_ELR, FAR after TF_ESR. */
+/* struct trapframe layout, for vectors.S and ipc_entry.S, which store and
+ * load the registers in pairs: TPIDR_EL0 in the slot after TF_SP (SP_EL0),
+ * SPSR after TF_ELR, FAR after TF_ESR. */
 #define TF_X(n)   (8 * (n))
 #define TF_SP     248
-#define TF_ELR    256
-#define TF_ESR    272
-#define TF_VECTOR 288
-#define TF_TPIDR  296
+#define TF_TPIDR  256
+#define TF_ELR    264
+#define TF_ESR    280
+#define TF_VECTOR 296
 #define TF_SIZE   304 /* a multiple of 16: SP stays aligned */
 
-/* Offsets in struct cpu used by vectors.S (checked in trap.c): struct
- * arch_cpu comes right after the `self` pointer. */
-#define CPU_STACK_GUARD    16
-#define CPU_OVERFLOW_STACK 24
+/* Offsets in struct cpu used by vectors.S and the inline hooks below
+ * (checked in trap.c): struct arch_cpu comes right after the `self` pointer. */
+#define CPU_ARCH           8
+#define CPU_KSTACK_TOP     8
+#define CPU_OVERFLOW_STACK 16
+
+/* A kernel stack's guard page lies this far below its top: KSTACK_SIZE
+ * plus the page itself (kernel/mm/kernel_stack.h; checked in thread.c).
+ * vectors.S adds it with one ADD (a 12-bit immediate shifted by 12). */
+#define KSTACK_GUARD_BELOW_TOP (16 * 1024 + 4096)
 
 /* One emergency stack per CPU (arch/arch.h), for a kernel stack overflow. */
 #define ARCH_EMERGENCY_STACKS     1
@@ -66,7 +73,7 @@
 
 /* The kernel-mode vector entries switch to it when sp lies in the guard page
  * (one 4 KiB page, kernel/mm/kernel_stack.h) or is less than a trapframe above
- * it: sp - stack_guard < 4096 + TF_SIZE, compared in 16-byte units so that
+ * it: sp - guard page's base < 4096 + TF_SIZE, compared in 16-byte units so that
  * the constant fits CMP's 12-bit immediate (both are multiples of 16). */
 #define STACK_OVERFLOW_WINDOW ((4096 + TF_SIZE) / 16)
 
@@ -82,6 +89,10 @@
  * register.
  *   sp     the interrupted code's stack pointer (SP_EL1, or SP_EL0 when the
  *          exception came from EL0 or from EL1 running on SP_EL0)
+ *   tpidr  TPIDR_EL0, the user's thread pointer (EL0 can write it), saved
+ *          and restored only for exceptions from EL0: per thread, so one
+ *          program never sees another's value; beside sp, so that the two
+ *          user registers go in and out of the frame as one pair
  *   elr    ELR_EL1: where the exception returns to (the faulting
  *          instruction for aborts and undefined instructions)
  *   spsr   SPSR_EL1: the interrupted PSTATE (NZCV, DAIF, EL and SP in M[3:0])
@@ -90,24 +101,23 @@
  *   vector which of the 16 VBAR_EL1 entries was taken (0-15; entry / 4 is
  *          the source: current EL on SP_EL0, on SP_EL1, lower EL AArch64,
  *          AArch32; entry % 4 the kind: synchronous, IRQ, FIQ, SError)
- *   tpidr  TPIDR_EL0, the user's thread pointer (EL0 can write it), saved
- *          and restored only for exceptions from EL0: per thread, so one
- *          program never sees another's value
  */
 struct trapframe {
     uint64_t x[31];
     uint64_t sp;
+    uint64_t tpidr;
     uint64_t elr;
     uint64_t spsr;
     uint64_t esr;
     uint64_t far;
     uint64_t vector;
-    uint64_t tpidr;
 };
 
 _Static_assert(__builtin_offsetof(struct trapframe, sp) == TF_SP, "TF_SP");
-_Static_assert(__builtin_offsetof(struct trapframe, vector) == TF_VECTOR, "TF_VECTOR");
 _Static_assert(__builtin_offsetof(struct trapframe, tpidr) == TF_TPIDR, "TF_TPIDR");
+_Static_assert(__builtin_offsetof(struct trapframe, elr) == TF_ELR, "TF_ELR");
+_Static_assert(__builtin_offsetof(struct trapframe, esr) == TF_ESR, "TF_ESR");
+_Static_assert(__builtin_offsetof(struct trapframe, vector) == TF_VECTOR, "TF_VECTOR");
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "TF_SIZE");
 
 /* A user thread's FP/SIMD registers (arch/arm64/fpu.c): V0-V31, then FPCR
@@ -121,13 +131,11 @@ _Static_assert(__builtin_offsetof(struct arch_fpu, fpsr) == FPU_FPSR, "FPU_FPSR"
 
 /* Per-CPU arch state, in struct cpu right after `self` (TPIDR_EL1 points at it). */
 struct arch_cpu {
-    uint64_t kstack_top;     /* the running thread's kernel stack top (arch_set_kernel_stack) */
-    uint64_t stack_guard;    /* CPU_STACK_GUARD: the base of that stack's guard page */
+    uint64_t kstack_top;     /* CPU_KSTACK_TOP: the running thread's kernel stack top */
     uint64_t overflow_stack; /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
     uint64_t mpidr;          /* MPIDR_EL1 as read on the CPU */
     uint32_t gic_mask;       /* this CPU's GICv2 CPU-interface bit, for GICD_SGIR targets */
     uintptr_t gicr;          /* this CPU's GICv3 redistributor (RD_base, virtual), 0 until found */
-    bool fp_live;            /* EL0 may use FP: the running user thread's registers are loaded */
 };
 
 /* TPIDR_EL1: a software thread-ID register, free for the kernel's use. */
@@ -136,6 +144,13 @@ static inline struct cpu *arch_this_cpu(void)
     struct cpu *c;
     __asm__ volatile("mrs %0, tpidr_el1" : "=r"(c));
     return c;
+}
+
+/* This CPU's struct arch_cpu, which struct cpu holds at CPU_ARCH: for the
+ * inline hooks, which see struct cpu only as a name. */
+static inline struct arch_cpu *arm64_this_arch_cpu(void)
+{
+    return (struct arch_cpu *)((char *)arch_this_cpu() + CPU_ARCH);
 }
 
 /* No load addresses through a system register, and no register of EL1's
@@ -388,12 +403,18 @@ static inline struct trapframe *arch_user_frame(uintptr_t kstack_top)
 {
     return (struct trapframe *)(kstack_top - sizeof(struct trapframe)); /* vectors.S */
 }
-/* el0_svc reloads x1-x17 from the frame on its way out (vectors.S). */
+/* el0_svc reloads x1-x17 from the frame on its way out (vectors.S). All
+ * five loaded before the first store (w might alias tf for all the compiler
+ * knows): so the loads and the stores go in pairs, LDP and STP, three and
+ * three. The IPC path's one copy. */
 static inline void arch_sc_set_words(struct trapframe *tf, const uintptr_t w[5])
 {
-#pragma GCC unroll 5 /* five loads and stores, no loop: the IPC path's one copy */
-    for (int i = 0; i < 5; i++)
-        tf->x[1 + i] = w[i];
+    uintptr_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4];
+    tf->x[1] = w0;
+    tf->x[2] = w1;
+    tf->x[3] = w2;
+    tf->x[4] = w3;
+    tf->x[5] = w4;
 }
 
 /* arch_aspace_activate(user_root, asid, false) inline, for the thread
@@ -411,13 +432,59 @@ static inline void arch_aspace_activate_tagged(uint64_t user_root, unsigned asid
                      : "memory");
 }
 
+/* The thread about to run has its kernel stack at top (arch/arch.h):
+ * kept for arch_enter_user and for vectors.S's overflow check, which finds
+ * the guard page KSTACK_GUARD_BELOW_TOP below it (the boot stack, top 0,
+ * gets a guard no kernel sp is near, so it is never taken for an
+ * overflow). SP_EL1 follows by itself: the return to EL0 leaves it at the
+ * top. Inline, one store: every IPC hand-off runs it. */
+#define ARCH_HAS_INLINE_SET_KERNEL_STACK 1
+static inline void arch_set_kernel_stack(uintptr_t top)
+{
+    arm64_this_arch_cpu()->kstack_top = top; /* in the switch: IRQs off */
+}
+
+/* Whether the running thread's FP/SIMD registers are loaded (fpu.c): the
+ * CPU's own switch says so, CPACR_EL1.FPEN (Arm ARM D19.2, "CPACR_EL1",
+ * bits [21:20]), 0b11 then and 0b01 (EL0's use traps) otherwise; bit 21
+ * tells the two apart. A read of a system register sees an earlier write
+ * to it by this CPU without an ISB (Arm ARM, "Synchronization requirements
+ * for AArch64 System registers": direct reads and writes of one register
+ * are in program order). */
+#define CPACR_EL1_FPEN_EL0_BIT 21
+static inline bool arm64_fp_live(void)
+{
+    uint64_t cpacr;
+    __asm__ volatile("mrs %0, cpacr_el1" : "=r"(cpacr));
+    return cpacr & (1ul << CPACR_EL1_FPEN_EL0_BIT);
+}
+
+/* FP/SIMD registers loaded at first use (fpu.c): a switch has work only
+ * if the thread switched out loaded its registers since it was switched
+ * in (arm64_fp_live); then fpu.c saves them and makes EL0's use trap
+ * again. A switch between threads that did no FP is this test alone,
+ * inline: every IPC hand-off runs it. A macro rather than an inline
+ * function, so that prev (the scheduler's look at the thread: a kernel
+ * thread has none) is worked out only when there is something to save;
+ * next is never needed, its registers are loaded at its first FP
+ * instruction. Neither argument may have side effects. In the switch:
+ * IRQs off. */
+void arm64_fpu_switch_live(struct arch_fpu *prev);
+#define ARCH_HAS_INLINE_FPU_SWITCH 1
+#define arch_fpu_switch(prev, next)                                                                \
+    do {                                                                                           \
+        if (__builtin_expect(arm64_fp_live(), 0))                                                  \
+            arm64_fpu_switch_live(prev);                                                           \
+        (void)(next);                                                                              \
+    } while (0)
+
 /* The system call's result, x0, into the frame: for a thread resumed
- * straight from it (arch_switch_to_user, switch.S). */
+ * straight from it (arch_switch_to_user, vectors.S). */
 static inline void arch_sc_set_result(struct trapframe *tf, long r)
 {
     tf->x[0] = (uint64_t)r;
 }
-/* arch_switch_to_user (switch.S) and ipc_entry.S are here: the IPC fastpath
+/* arch_switch_to_user (vectors.S) and ipc_entry.S are here: the IPC fastpath
  * may resume a partner straight from its trapframe (arch/arch.h). */
 #define ARCH_HAS_SWITCH_TO_USER 1
 

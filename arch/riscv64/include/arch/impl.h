@@ -36,19 +36,25 @@
  * arch_cpu comes right after the `self` pointer. */
 #define CPU_KSTACK_TOP     8
 #define CPU_USER_SP        16
-#define CPU_STACK_GUARD    24
-#define CPU_OVERFLOW_STACK 32
-#define CPU_SCRATCH        40
+#define CPU_OVERFLOW_STACK 24
+#define CPU_SCRATCH        32
 
 /* One emergency stack per CPU (arch/arch.h), for a kernel stack overflow. */
 #define ARCH_EMERGENCY_STACKS     1
 #define ARCH_EMERGENCY_STACK_SIZE 8192
 
+/* A thread's kernel stack (KSTACK_SIZE, kernel/mm/kernel_stack.h) and its
+ * guard page below it: the guard's base is this far below the top
+ * (checked in thread.c). */
+#define RISCV_KSTACK_GUARD_BELOW_TOP (16 * 1024 + 4096)
+
 /* The kernel-mode trap entry switches to it when sp lies in the guard page
- * (one 4 KiB page, kernel/mm/kernel_stack.h) or is less than a trapframe above
- * it: sp - stack_guard < 4096 + TF_SIZE, compared in 16-byte units so that
- * the constant fits SLTIU's 12-bit immediate (both are multiples of 16). */
-#define STACK_OVERFLOW_WINDOW ((4096 + TF_SIZE) / 16)
+ * (one 4 KiB page) or is less than a trapframe above it: sp - guard < 4096
+ * + TF_SIZE, where guard = kstack_top - RISCV_KSTACK_GUARD_BELOW_TOP, the
+ * running thread's. Computed in 16-byte units so that both constants fit
+ * the 12-bit immediates of ADDI and SLTIU (all are multiples of 16). */
+#define STACK_OVERFLOW_WINDOW    ((4096 + TF_SIZE) / 16)
+#define STACK_GUARD_BELOW_TOP_16 (RISCV_KSTACK_GUARD_BELOW_TOP / 16)
 
 /* Offsets in struct riscv_hart_boot, what a starting hart reads (start.S;
  * the C layout is in smp.c and checked there). */
@@ -109,7 +115,6 @@ struct arch_fpu {
 struct arch_cpu {
     uint64_t kstack_top;         /* CPU_KSTACK_TOP: the running thread's, for traps from U */
     uint64_t user_sp;            /* CPU_USER_SP: scratch while the entry switches stacks */
-    uint64_t stack_guard;        /* CPU_STACK_GUARD: base of the running thread's guard page */
     uint64_t overflow_stack;     /* CPU_OVERFLOW_STACK: top of this CPU's emergency stack */
     uint64_t scratch;            /* CPU_SCRATCH: t0 while a kernel-mode trap checks sp */
     uint32_t ipi_pending;        /* 1 << enum ipi_kind, set by senders */
@@ -208,16 +213,34 @@ static inline struct cpu *arch_this_cpu(void)
 /* One LD with tp as its base (an offset below 2048, the I-type immediate):
  * forced in assembly, so the compiler cannot copy tp to another register
  * first, which a migration between the copy and the load would make stale. */
-static inline uintptr_t arch_this_cpu_word(size_t off)
+static inline __attribute__((always_inline)) uintptr_t arch_this_cpu_word(size_t off)
 {
     uintptr_t v;
     __asm__ volatile("ld %0, %c1(tp)" : "=r"(v) : "i"(off));
     return v;
 }
 
+/* The same for a store: one SD with tp as its base. */
+static inline __attribute__((always_inline)) void riscv_this_cpu_set_word(size_t off, uintptr_t v)
+{
+    __asm__ volatile("sd %0, %c1(tp)" : : "r"(v), "i"(off) : "memory");
+}
+
 /* struct cpu's `arch` (struct arch_cpu) is at this offset: CPU_KSTACK_TOP,
  * where its first field lies (checked in thread.c). */
 #define CPU_ARCH CPU_KSTACK_TOP
+
+/* arch_set_kernel_stack (arch/arch.h), inline: every IPC hand-off runs it
+ * (out of line it was 10 instructions, 6 of them its call and frame). One
+ * store: the trap entry from U mode switches to the top, and the overflow
+ * check of traps from S mode finds the guard page below it (vectors.S; the
+ * boot stack, top 0, puts it where no kernel sp is near, so it is never
+ * taken for one). */
+#define ARCH_HAS_INLINE_SET_KERNEL_STACK 1
+static inline __attribute__((always_inline)) void arch_set_kernel_stack(uintptr_t top)
+{
+    riscv_this_cpu_set_word(CPU_KSTACK_TOP, top);
+}
 
 /* satp (priv spec 4.1.11): MODE, then ASID at bit 44, then the root's PPN. */
 #define SATP_MODE_SV39  (8ul << 60)
@@ -229,6 +252,29 @@ extern uint64_t riscv_kernel_root_pa;
 extern bool riscv_asids_on;
 extern uint64_t riscv_icache_writes;
 
+/* satp for the root table at physical address root under asid: MODE in
+ * bits 60-63 and ASID in 44-59 are one field shifted together (a LUI, an
+ * OR and a shift instead of four). */
+static inline __attribute__((always_inline)) uint64_t riscv_satp(uint64_t root, unsigned asid)
+{
+    return ((uint64_t)asid | SATP_MODE_SV39 >> SATP_ASID_SHIFT) << SATP_ASID_SHIFT | root >> 12;
+}
+
+/* After a satp write: FENCE.I if code was written since this hart's last
+ * one (smp.c explains). The count is read plain: only a hart that finds
+ * it moved needs that read ordered before what follows (FENCE R,RW, the
+ * ISA's acquire, RVWMO mappings), so the fence is taken with the FENCE.I.
+ * IRQs off, so the hart is tp. */
+static inline __attribute__((always_inline)) void riscv_icache_catch_up(void)
+{
+    uint64_t writes = __atomic_load_n(&riscv_icache_writes, __ATOMIC_RELAXED);
+    size_t seen = CPU_ARCH + offsetof(struct arch_cpu, icache_writes_seen);
+    if (__builtin_expect(arch_this_cpu_word(seen) != writes, 0)) {
+        __asm__ volatile("fence r, rw\n\tfence.i" : : : "memory");
+        riscv_this_cpu_set_word(seen, writes);
+    }
+}
+
 /*
  * arch_aspace_activate (arch/arch.h), inline: the switch runs it on every
  * IPC hand-off between two programs, and out of line its call and frame
@@ -236,25 +282,19 @@ extern uint64_t riscv_icache_writes;
  * (global entries go too: no form keeps them for every ASID at once);
  * without, ASID 0's non-global entries (rs2 = a zero register, not x0:
  * priv spec 4.2.1). After the satp write: stale entries of a reused ASID
- * must not survive into its new use. Then FENCE.I if code was written
- * since this hart's last one (smp.c explains). IRQs off, so the hart is tp.
+ * must not survive into its new use.
  */
 #define ARCH_HAS_INLINE_ASPACE_ACTIVATE 1
-static inline void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
+static inline __attribute__((always_inline)) void
+arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
 {
     uint64_t root = user_root ? user_root : riscv_kernel_root_pa;
-    uint64_t satp = SATP_MODE_SV39 | (uint64_t)asid << SATP_ASID_SHIFT | root >> 12;
-    __asm__ volatile("csrw satp, %0" : : "r"(satp) : "memory");
+    __asm__ volatile("csrw satp, %0" : : "r"(riscv_satp(root, asid)) : "memory");
     if (need_flush && riscv_asids_on)
         __asm__ volatile("sfence.vma zero, zero" : : : "memory");
     else if (need_flush)
         __asm__ volatile("sfence.vma zero, %0" : : "r"(0ul) : "memory");
-    struct arch_cpu *a = (struct arch_cpu *)((uintptr_t)riscv_tp + CPU_ARCH);
-    uint64_t writes = __atomic_load_n(&riscv_icache_writes, __ATOMIC_ACQUIRE);
-    if (a->icache_writes_seen != writes) {
-        __asm__ volatile("fence.i" : : : "memory");
-        a->icache_writes_seen = writes;
-    }
+    riscv_icache_catch_up();
 }
 
 /* csrrc clears SIE and returns the old sstatus in one instruction. */
@@ -416,31 +456,42 @@ static inline void arch_sc_set_result(struct trapframe *tf, long r)
 #define FS_CLEAN   (2ul << 13)
 #define FS_DIRTY   (3ul << 13)
 
-/* fpu.c: f0-f31 and fcsr into f, then FS = Off. */
-void riscv_fpu_save_and_close(struct arch_fpu *f);
+/* sstatus.SD (priv spec 4.1.1, bit SXLEN-1): set when FS, VS or XS says
+ * Dirty. The kernel keeps VS Off and has no XS state, so here it means FS
+ * Dirty; fpu.c checks FS itself before it saves. */
+#define SSTATUS_SD (1ul << 63)
+
+/* fpu.c: prev's f0-f31 and fcsr into f if `was` (sstatus before the
+ * switch cleared FS) says they are Dirty; leaves FS = Off. */
+void riscv_fpu_save_dirty(struct arch_fpu *f, unsigned long was);
 
 /*
  * arch_fpu_switch (arch/arch.h), inline: every switch runs it, each IPC
- * hand-off included, and out of line it took 22 instructions there, 13
- * more than this. prev's
- * registers are saved if the hart says they changed (FS Dirty); next's are
- * not loaded: FS is Off from here on (a kernel thread: a stray FP
- * instruction traps) and in next's user trapframe, at the top of the
- * kernel stack arch_set_kernel_stack has just made this CPU's, so next's
- * first FP instruction traps and loads them (fpu.c, riscv_fpu_first_use).
+ * hand-off included. next's registers are not loaded: FS goes Off in
+ * next's user trapframe (at the top of the kernel stack
+ * arch_set_kernel_stack has just made this CPU's) and in the hart, so
+ * next's first FP instruction traps and loads them (fpu.c,
+ * riscv_fpu_first_use). One CSRRC clears FS and reads what it was: the
+ * registers are still there with FS Off (priv spec 3.1.6.6: changing FS
+ * "has no effect on the contents"), so prev's are saved after, and only if
+ * SD says Dirty. A thread that did no FP since its switch in pays the
+ * CSRRC and a test of its frame's FS.
  */
 #define ARCH_HAS_INLINE_FPU_SWITCH 1
-static inline void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
+static inline __attribute__((always_inline)) void arch_fpu_switch(struct arch_fpu *prev,
+                                                                  struct arch_fpu *next)
 {
-    unsigned long s = 0;
-    if (prev)
-        __asm__ volatile("csrr %0, sstatus" : "=r"(s));
-    if ((s & SSTATUS_FS) == FS_DIRTY) /* the call sets FS = Off: nothing kept across it */
-        riscv_fpu_save_and_close(prev);
-    else
-        __asm__ volatile("csrc sstatus, %0" : : "r"(SSTATUS_FS) : "memory");
-    if (next)
-        arch_user_frame(arch_this_cpu_word(CPU_KSTACK_TOP))->sstatus &= ~SSTATUS_FS;
+    unsigned long fs = SSTATUS_FS, was;
+    __asm__ volatile("csrrc %0, sstatus, %1" : "=r"(was) : "r"(fs));
+    if (__builtin_expect((was & SSTATUS_SD) != 0, 0) && prev)
+        riscv_fpu_save_dirty(prev, was);
+    if (next) {
+        uintptr_t top = arch_this_cpu_word(CPU_KSTACK_TOP); /* next's, just set */
+        uint64_t *frame_sstatus = (uint64_t *)(top - TF_SIZE + TF_SSTATUS);
+        uint64_t s = *frame_sstatus;
+        if (__builtin_expect((s & fs) != 0, 0)) /* it did FP before this call */
+            *frame_sstatus = s & ~fs;
+    }
 }
 
 static inline uintptr_t arch_tf_pc(const struct trapframe *tf)
