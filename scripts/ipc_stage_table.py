@@ -45,7 +45,7 @@ END = "<!-- end of the stage table -->"
 # (stage, pattern on the function's name), first match wins.
 STAGES = [
     ("entry and exit stubs", r"_entry$|^arch_syscall_call_site$|^el0_svc$|^arm64_vectors$"
-     r"|^riscv_trap_entry$|^\.?Lsyscall|^arm64_return_to_user_sp$|^x86_syscall_exit$"
+     r"|^riscv_trap_entry$|^\.?Lsyscall|^arm64_return_to_user_sp$|^x86_syscall_exit(_direct)?$"
      r"|^riscv_user_exit$"),
     ("dispatch (stack offset, handler call)", r"^syscall_dispatch_|^dispatch$|^call_handler$"),
     ("fastpath (fastpath.c)", r"^ipc_fast_|_guards?$|^deliver_direct$|^hand_off_and_wait$"

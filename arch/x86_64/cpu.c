@@ -10,6 +10,7 @@
 #include "lib/string.h"
 #include "x86.h"
 
+_Static_assert(offsetof(struct cpu, arch) == CPU_ARCH, "impl.h offset");
 _Static_assert(offsetof(struct cpu, arch.kstack_top) == CPU_KSTACK_TOP, "entry.S offset");
 _Static_assert(offsetof(struct cpu, arch.user_rsp) == CPU_USER_RSP, "entry.S offset");
 _Static_assert(offsetof(struct trapframe, rip) == TF_RIP, "entry.S offset");

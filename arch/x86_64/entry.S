@@ -61,16 +61,7 @@ x86_syscall_exit:
     movabs  $USER_TOP, %r11
     cmp     %r11, %rcx
     jae     slow_return
-    mov     TF_RFLAGS(%rsp), %r11
-    mov     TF_RDI(%rsp), %rdi
-    mov     TF_RSI(%rsp), %rsi
-    mov     TF_RDX(%rsp), %rdx
-    mov     TF_R10(%rsp), %r10
-    mov     TF_R8(%rsp), %r8
-    mov     TF_R9(%rsp), %r9
-    mov     TF_RSP(%rsp), %rsp          /* the user's stack */
-    swapgs
-    sysretq
+    SYSRET_FROM_FRAME                   /* frame.h; switch.S's direct exit too */
 
 /* The IRET path needs a whole frame: the registers C preserved, and the
  * rcx/r11 that SYSCALL clobbered (as SYSRET would leave them). */

@@ -11,14 +11,14 @@
  * instruction #UD, SDM vol. 2A 2.3.7 / "Instruction Exception
  * Specification"), so 512 bytes cover all the state a program can touch.
  *
- * Eager switching: every switch saves the outgoing user thread's image and
- * loads the incoming one's. Lazy switching (CR0.TS and #NM) would skip that
- * for threads that do no FP, but then a CPU holds another thread's state
- * after the switch, and a thread migrating to another CPU needs that CPU to
- * give its registers back first; eager has no such cases, and one
- * FXSAVE64 + FXRSTOR64 costs little next to the rest of a switch. x86 has
- * no cheap "registers changed" bit to skip the save with (that is XSAVEOPT,
- * part of XSAVE).
+ * Eager switching (arch_fpu_switch, inline in impl.h): every switch saves
+ * the outgoing user thread's image and loads the incoming one's. Lazy
+ * switching (CR0.TS and #NM) would skip that for threads that do no FP,
+ * but then a CPU holds another thread's state after the switch, and a
+ * thread migrating to another CPU needs that CPU to give its registers
+ * back first; eager has no such cases, and one FXSAVE64 + FXRSTOR64 costs
+ * little next to the rest of a switch. x86 has no cheap "registers
+ * changed" bit to skip the save with (that is XSAVEOPT, part of XSAVE).
  */
 #include "kernel/arch_callbacks.h"
 #include "lib/string.h"
@@ -71,15 +71,6 @@ void arch_fpu_init(struct arch_fpu *f)
     memset(f->fxsave, 0, sizeof(f->fxsave));
     memcpy(&f->fxsave[FX_FCW], &fcw, sizeof(fcw));
     memcpy(&f->fxsave[FX_MXCSR], &mxcsr, sizeof(mxcsr));
-}
-
-/* The 64-bit forms save the full FPU instruction and data pointers. */
-void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
-{
-    if (prev)
-        __asm__ volatile("fxsave64 %0" : "=m"(prev->fxsave) : : "memory");
-    if (next)
-        __asm__ volatile("fxrstor64 %0" : : "m"(next->fxsave) : "memory");
 }
 
 /* Why an x87 (#MF) or SIMD (#XM) exception happened, for the message that

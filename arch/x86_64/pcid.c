@@ -6,15 +6,15 @@
  * With CR4.PCIDE (SDM vol. 3A 4.10.1) CR3[11:0] is the PCID the loaded
  * tables' translations are tagged with, and a MOV to CR3 with bit 63 set
  * keeps that PCID's translations (4.10.4.1). kernel/mm/asid.c chooses the
- * PCID; this file decides when a load must flush. The instructions come
- * from arch/x86_64/pcid_hw.h, included by its full path so that the host
- * test tests/host/test_tlb_model.c runs this file against a TLB model.
+ * PCID; this file decides when a load must flush (the thread switch's
+ * common loads are inline, arch/x86_64/pcid_load.h). The instructions come
+ * from arch/x86_64/pcid_hw.h and cr3.h, included by their full paths so
+ * that the host test tests/host/test_tlb_model.c runs this file against a
+ * TLB model.
  */
 #include "arch/x86_64/pcid.h"
 #include "arch/x86_64/pcid_hw.h"
-
-#define CR3_PCID    0xfffull
-#define CR3_NOFLUSH (1ull << 63)
+#include "arch/x86_64/pcid_load.h"
 
 /* INVPCID types (SDM vol. 2A "INVPCID"). */
 #define INVPCID_ADDRESS        0 /* one address, one PCID (global entries kept) */
@@ -60,17 +60,19 @@ static void forget_every_pcid(struct arch_cpu *a)
         __atomic_store_n(&a->stale_pcids[i], ~0ull, __ATOMIC_RELAXED);
 }
 
+/* The thread switch's common cases are pcid_load.h's, inline; this is
+ * every load (those fall back on it for a stale PCID). */
 void arch_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
 {
-    uint64_t root = user_root ? user_root : x86_kernel_root();
     if (!pcid_on) {
-        x86_write_cr3(root); /* also flushes non-global entries */
+        x86_load_untagged(user_root); /* flushes every non-global entry */
         return;
     }
     struct arch_cpu *a = &arch_this_cpu()->arch;
+    uint64_t root = user_root ? user_root : x86_kernel_root();
     if (need_flush)
         forget_every_pcid(a);
-    x86_write_cr3(root | asid | (take_stale(a, asid) ? 0 : CR3_NOFLUSH));
+    x86_write_cr3(root | asid | (take_stale(a, asid) ? 0 : X86_CR3_NOFLUSH));
 }
 
 /*
@@ -109,7 +111,7 @@ void arch_tlb_shootdown(unsigned asid, uintptr_t va, size_t len)
     struct cpu *self = arch_this_cpu();
     for (uintptr_t p = va; p < va + len; p += PAGE_SIZE)
         arch_tlb_flush_page(p); /* INVLPG: the current PCID's */
-    if (pcid_on && asid != (x86_read_cr3() & CR3_PCID))
+    if (pcid_on && asid != (x86_read_cr3() & X86_CR3_PCID))
         forget_pages_of(self, asid, va, len);
     for (unsigned i = 0; i < MAX_CPUS; i++) {
         if (&cpus[i] != self && READ_ONCE(cpus[i].online)) {

@@ -9,14 +9,10 @@
 #ifndef ARCH_X86_64_PCID_HW_H
 #define ARCH_X86_64_PCID_HW_H
 
+#include "arch/x86_64/cr3.h"
 #include "arch/x86_64/x86.h"
 #include "kernel/cpu.h"
 #include "kernel/mm/page_alloc.h"
-
-static inline void x86_write_cr3(uint64_t v)
-{
-    __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory");
-}
 
 static inline void x86_invpcid(uint64_t type, uint64_t pcid, uintptr_t va)
 {

@@ -18,7 +18,16 @@
  *   x86 stores are not reordered with earlier loads or stores, SDM vol. 3A
  *   9.2.2), then leaves from tf through the SYSCALL exit (entry.S), with
  *   rax and the callee-saved registers loaded from tf (ipc_entry.S put the
- *   user's there). IRQs off until SYSRET/IRET loads the user's RFLAGS.
+ *   user's there). IRQs off until SYSRET loads the user's RFLAGS.
+ *   The exit skips x86_syscall_exit's check of the saved RIP: tf is the
+ *   frame of a thread asleep in SYS_ipc_call or SYS_ipc_reply_recv, which
+ *   only the SYSCALL entry saves (the fastpath resumes no other,
+ *   kernel/syscall/path.h), and its RIP is what SYSCALL put in RCX: the
+ *   address after a SYSCALL instruction fetched in user mode, so at most
+ *   USER_TOP (nothing user-executable is mapped above it) and canonical,
+ *   which is all SYSRET needs not to fault in kernel mode (SDM vol. 2B
+ *   "SYSRET": #GP(0) on a non-canonical RCX). Nothing writes that slot
+ *   while the thread sleeps.
  *
  * void x86_return_to_user(struct trapframe *tf)
  *   %rdi: a complete user trapframe. Loads it and IRETs to user mode.
@@ -67,7 +76,10 @@ arch_switch_to_user:
     mov     TF_R14(%rsp), %r14
     mov     TF_R15(%rsp), %r15
     mov     TF_RAX(%rsp), %rax
-    jmp     x86_syscall_exit
+    mov     TF_RIP(%rsp), %rcx
+    .globl  x86_syscall_exit_direct
+x86_syscall_exit_direct:
+    SYSRET_FROM_FRAME
 
     .globl x86_return_to_user
 x86_return_to_user:

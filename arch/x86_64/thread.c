@@ -6,19 +6,12 @@
  * registers while the thread is in the kernel; unused by kernel threads),
  * then the C frames. An interrupt or exception from ring 3 switches to the
  * TSS's RSP0 and SYSCALL to the CPU's kstack_top, both the top of the
- * stack (arch_set_kernel_stack), so the user trapframe always sits in the
+ * stack (arch_set_kernel_stack, impl.h), so the user trapframe always sits in the
  * same place.
  */
 #include "kernel/arch_callbacks.h"
 #include "lib/string.h"
 #include "x86.h"
-
-void arch_set_kernel_stack(uintptr_t top)
-{
-    struct cpu *c = arch_this_cpu(); /* in the switch: IRQs off */
-    c->arch.kstack_top = top;        /* SYSCALL switches to it */
-    c->arch.tss.rsp[0] = top;        /* interrupts and exceptions from ring 3 do */
-}
 
 /* The first switch to a new thread "returns" into `start` with the stack
  * looking as if start had been called; a trapframe's worth of space stays

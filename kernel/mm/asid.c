@@ -71,6 +71,7 @@ uint64_t asid_generation = 1;      /* starts at 1: a tag of 0 means "never given
 static unsigned next_value = 1;    /* the next value to hand out in this generation */
 static uint64_t generations_run;   /* how many times the values ran out */
 bool asid_flush_pending[MAX_CPUS]; /* asid.h */
+bool asids_in_use;                 /* asid.h: count != 0 */
 
 static uint64_t generation_of(uint64_t tag)
 {
@@ -167,6 +168,7 @@ void asid_init(const char *cmdline)
     if (limit && limit < n)
         n = limit;
     count = n >= 2 ? (unsigned)n : 0; /* ASID 0 alone leaves none for user spaces */
+    asids_in_use = count != 0;
     if (count) {
         arch_asid_enable();
         kprintf("mm: ASIDs: %u bits in hardware; %u in use%s\n", hw_bits, count,

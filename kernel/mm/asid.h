@@ -22,6 +22,10 @@ struct aspace;
  * (asid.c says what they mean); written only there. */
 extern uint64_t asid_generation;
 extern bool asid_flush_pending[];
+/* Whether the kernel hands out ASIDs at all (asid_init decides it once, at
+ * boot, before any user address space is loaded): if not, every switch
+ * loads ASID 0 and flushes (kernel/mm/aspace_switch.h, inline). */
+extern bool asids_in_use;
 
 /* Lock-free: the tag an address space has (its `asid` word) if it is of
  * this generation and this CPU owes no flush, else 0. Tags are stored with

@@ -70,8 +70,10 @@ HOST_INC_rng_devices := -Itests/host/fake_kernel
 
 # The ASID allocator and the x86_64 PCID bookkeeping against a TLB model:
 # tests/host/fake_kernel stands in for the kernel around them.
-HOST_SRCS_tlb_model := kernel/mm/asid.c arch/x86_64/pcid.c lib/cmdline.c
-HOST_DEPS_tlb_model := kernel/mm/asid.h arch/x86_64/pcid.h \
+HOST_SRCS_tlb_model := kernel/mm/asid.c arch/x86_64/pcid.c lib/cmdline.c \
+    tests/host/tlb_model_broadcast.c
+HOST_DEPS_tlb_model := kernel/mm/asid.h kernel/mm/aspace_switch.h arch/x86_64/pcid.h \
+    arch/x86_64/pcid_load.h arch/x86_64/cr3.h \
     $(wildcard tests/host/fake_kernel/*.h tests/host/fake_kernel/*/*.h tests/host/fake_kernel/*/*/*.h)
 HOST_INC_tlb_model := -Itests/host/fake_kernel
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/host/test_tlb_model.c - the ASID allocator (kernel/mm/asid.c) and
- * the x86_64 PCID bookkeeping (arch/x86_64/pcid.c), compiled as they are,
+ * tests/host/test_tlb_model.c - the ASID allocator (kernel/mm/asid.c), the
+ * thread switch's loads (kernel/mm/aspace_switch.h) and the x86_64 PCID
+ * bookkeeping (arch/x86_64/pcid.c, pcid_load.h), compiled as they are,
  * against a model of tagged TLBs, through random sequences of switches,
  * page accesses, unmaps with their shootdowns, new address spaces and so
  * generation rollovers. QEMU 7.2's TCG has no PCID, so on x86_64 this is
@@ -23,9 +24,14 @@
  *
  * arm64/riscv64 (the "broadcast" configurations): the arch code is the
  * model's, as those arches are simple: a load flushes only when asid.c
- * says ASID_NEED_FLUSH, and a shootdown drops the page under every ASID on
- * every CPU (TLBI VAAE1IS, SFENCE.VMA rs2=x0). Those arches' own code is
- * tested on QEMU, which has ASIDs there (the mm.asid_* tests).
+ * (or kernel/mm/aspace_switch.h without ASIDs) asks for it, and a
+ * shootdown drops the page under every ASID on every CPU (TLBI VAAE1IS,
+ * SFENCE.VMA rs2=x0). Those arches' own code is tested on QEMU, which has
+ * ASIDs there (the mm.asid_* tests).
+ *
+ * Loads go the thread switch's way (kernel/mm/aspace_switch.h, with
+ * x86_64's inline loads of arch/x86_64/pcid_load.h) or aspace_activate's
+ * (kernel/mm/vm.c, out of line), chosen at random.
  *
  * Each configuration runs in a child process: asid.c and pcid.c keep their
  * state in statics, set up once as at boot.
@@ -37,9 +43,24 @@
 #include <unistd.h>
 
 #include "arch/x86_64/pcid.h"
+#include "arch/x86_64/pcid_load.h"
 #include "kernel/mm/asid.h"
 #include "tests/host/check.h"
 #include "tlb_model.h"
+
+/* kernel/mm/aspace_switch.h with x86_64's hooks, as its impl.h has them
+ * (this CPU's stale marks are cpus[model_cpu]'s here). */
+#define ARCH_HAS_ASPACE_ACTIVATE_TAGGED 1
+static inline void arch_aspace_activate_tagged(uint64_t user_root, unsigned asid)
+{
+    x86_load_tagged(cpus[model_cpu].arch.stale_pcids, user_root, asid);
+}
+#define ARCH_HAS_ASPACE_ACTIVATE_UNTAGGED 1
+static inline void arch_aspace_activate_untagged(uint64_t user_root)
+{
+    x86_load_untagged(user_root);
+}
+#include "kernel/mm/aspace_switch.h"
 
 #define NCPUS       3
 #define NSLOTS      5     /* address spaces alive at once */
@@ -78,6 +99,7 @@ static struct {
     uint32_t next_frame;
     uint64_t next_root;
     uint64_t stale_uses, hits, accesses;
+    uint64_t tagged_loads, untagged_loads; /* aspace_switch.h's inline ones */
 } m;
 
 void model_lock(struct spinlock *l)
@@ -206,8 +228,6 @@ static void broadcast_activate(uint64_t root, unsigned asid, bool need_flush)
         drop_every_tag(model_cpu);
     m.cr3[model_cpu] = root;
     m.tag[model_cpu] = asid;
-    if (!m.pcide[model_cpu])
-        drop_every_tag(model_cpu); /* no ASIDs: every switch flushes */
 }
 
 static void broadcast_shootdown(uintptr_t va)
@@ -216,10 +236,11 @@ static void broadcast_shootdown(uintptr_t va)
         m.page_epoch[c][page_of(va)]++;
 }
 
-/* kernel/mm/vm.c:aspace_activate's two lines, on CPU `cpu`. */
-static void activate(unsigned cpu, struct aspace *as)
+/* kernel/mm/vm.c:aspace_activate_irqs_off, as it is. */
+void aspace_activate_irqs_off(struct cpu *c, struct aspace *as)
 {
-    model_cpu = cpu;
+    CHECK(c == &cpus[model_cpu]);
+    c->sched.user_as = as;
     unsigned asid = asid_for_switch(as);
     uint64_t root = as ? as->root : 0;
     if (cfg->x86)
@@ -227,6 +248,41 @@ static void activate(unsigned cpu, struct aspace *as)
     else
         broadcast_activate(root ? root : KERNEL_ROOT, asid & ASID_VALUE_MASK,
                            asid & ASID_NEED_FLUSH);
+}
+
+/* The broadcast model's arch_aspace_activate, for tlb_model_broadcast.c. */
+void broadcast_aspace_activate(uint64_t user_root, unsigned asid, bool need_flush)
+{
+    broadcast_activate(user_root ? user_root : KERNEL_ROOT, asid, need_flush);
+}
+
+/* Which of aspace_switch.h's inline loads the switch to `as` takes. */
+static void count_inline_load(const struct cpu *c, const struct aspace *as)
+{
+    if (as && asid_tag_without_lock(&as->asid, c->id))
+        m.tagged_loads++;
+    else if (!asids_in_use)
+        m.untagged_loads++;
+}
+
+/* On CPU `cpu`: the thread switch's way (kernel/sched/sched.c, nothing
+ * when `as` is already loaded, else aspace_switch.h's inline), or
+ * aspace_activate's (vm.c: every time, out of line), half the time each. */
+static void activate(unsigned cpu, struct aspace *as)
+{
+    model_cpu = cpu;
+    struct cpu *c = &cpus[cpu];
+    if (rand() % 2) {
+        if (as == c->sched.user_as)
+            return;
+        count_inline_load(c, as);
+        if (cfg->x86)
+            aspace_switch_irqs_off(c, as);
+        else
+            broadcast_switch(c, as);
+    } else {
+        aspace_activate_irqs_off(c, as);
+    }
 }
 
 /* kernel/mm/vm.c:vm_unmap of one page, on CPU `cpu`. */
@@ -303,8 +359,9 @@ static void step(void)
 }
 
 /* The child: boot, then 40 sequences of 5,000 steps. Exit status: 0 when
- * no stale translation was used, the TLB was hit, and (with few ASIDs)
- * the generations rolled over. */
+ * no stale translation was used, the TLB was hit, (with few ASIDs) the
+ * generations rolled over, and the switch's inline load of the case
+ * (tagged with ASIDs, untagged without) ran. */
 static int run_config(void)
 {
     for (unsigned c = 0; c < NCPUS; c++)
@@ -314,8 +371,8 @@ static int run_config(void)
     asid_init(cfg->limit);
     for (model_cpu = 1; model_cpu < NCPUS; model_cpu++)
         asid_cpu_init();
-    for (unsigned c = 0; c < NCPUS; c++)
-        activate(c, NULL);
+    for (model_cpu = 0; model_cpu < NCPUS; model_cpu++) /* the boot's kernel tables */
+        aspace_activate_irqs_off(&cpus[model_cpu], NULL);
     for (unsigned seed = 1; seed <= 40; seed++) {
         srand(seed);
         for (unsigned s = 0; s < NSLOTS; s++)
@@ -324,11 +381,17 @@ static int run_config(void)
         for (int i = 0; i < 5000; i++)
             step();
     }
-    printf("    # %s: %llu accesses, %llu TLB hits, %llu stale, %llu rollovers, %u ASIDs\n",
+    printf("    # %s: %llu accesses, %llu TLB hits, %llu stale, %llu rollovers, %u ASIDs, "
+           "%llu tagged and %llu untagged inline loads\n",
            cfg->name, (unsigned long long)m.accesses, (unsigned long long)m.hits,
-           (unsigned long long)m.stale_uses, (unsigned long long)asid_rollovers(), asid_count());
+           (unsigned long long)m.stale_uses, (unsigned long long)asid_rollovers(), asid_count(),
+           (unsigned long long)m.tagged_loads, (unsigned long long)m.untagged_loads);
     bool few = asid_count() > 0 && asid_count() <= 8;
-    return m.stale_uses == 0 && m.hits > 1000 && (!few || asid_rollovers() > 100) ? 0 : 1;
+    uint64_t inline_loads = asid_count() ? m.tagged_loads : m.untagged_loads;
+    return m.stale_uses == 0 && m.hits > 1000 && (!few || asid_rollovers() > 100) &&
+                   inline_loads > 10
+               ? 0
+               : 1;
 }
 
 static void run(const struct config *c)
@@ -386,8 +449,14 @@ TEST(broadcast_four_asids)
 {
     run(&(struct config){"arm64/riscv64, 4 ASIDs", false, 16, false, "mm.asid_limit=4"});
 }
+/* Loading a root does not flush there (TTBR0_EL1, satp): without ASIDs,
+ * the kernel's flush at every switch is all that keeps the TLB right. */
+TEST(broadcast_asids_off)
+{
+    run(&(struct config){"arm64/riscv64, ASIDs off", false, 16, false, "mm.asid_limit=1"});
+}
 
 RUN_TESTS("tlb_model", CASE(x86_pcid_invpcid), CASE(x86_pcid_invpcid_two_asids),
           CASE(x86_pcid_no_invpcid), CASE(x86_pcid_no_invpcid_few_asids), CASE(x86_pcid_five_asids),
           CASE(x86_no_pcid), CASE(x86_pcid_asids_off), CASE(broadcast_asids),
-          CASE(broadcast_two_asids), CASE(broadcast_four_asids))
+          CASE(broadcast_two_asids), CASE(broadcast_four_asids), CASE(broadcast_asids_off))

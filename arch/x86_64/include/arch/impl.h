@@ -54,10 +54,11 @@
 #define VECTOR_TLB_SHOOTDOWN  0xf2
 #define VECTOR_SPURIOUS       0xff
 
-/* Offsets in struct cpu used by entry.S (checked in cpu.c): struct arch_cpu
- * comes right after the `self` pointer. */
-#define CPU_KSTACK_TOP 8
-#define CPU_USER_RSP   16
+/* Offsets in struct cpu used by entry.S and the inlines below (checked in
+ * cpu.c): struct arch_cpu comes right after the `self` pointer. */
+#define CPU_ARCH       8
+#define CPU_KSTACK_TOP (CPU_ARCH + 0)
+#define CPU_USER_RSP   (CPU_ARCH + 8)
 
 /* Offsets in struct trapframe (8-byte slots, lowest address first), for
  * frame.h, entry.S and vectors.S; checked against the struct below. */
@@ -223,6 +224,53 @@ static inline uintptr_t arch_this_cpu_word(size_t off)
     uintptr_t v;
     __asm__ volatile("movq %%gs:%c1, %0" : "=r"(v) : "i"(off));
     return v;
+}
+
+/* This CPU's struct arch_cpu (struct cpu is not complete here). */
+static inline struct arch_cpu *x86_this_arch_cpu(void)
+{
+    return (struct arch_cpu *)((uintptr_t)arch_this_cpu() + CPU_ARCH);
+}
+
+/* arch_set_kernel_stack (arch/arch.h), inline: every IPC hand-off runs it.
+ * SYSCALL switches to this CPU's kstack_top (entry.S); an interrupt or
+ * exception from ring 3 to TSS.RSP0 (SDM vol. 3A 6.14.2, 8.7). One store
+ * each, through GS (SDM vol. 3A 3.4.4), as arch_this_cpu_word reads. */
+#define ARCH_HAS_INLINE_SET_KERNEL_STACK 1
+static inline void arch_set_kernel_stack(uintptr_t top)
+{
+    __asm__ volatile("movq %0, %%gs:%c1\n\tmovq %0, %%gs:%c2"
+                     :
+                     : "r"(top), "i"(CPU_KSTACK_TOP),
+                       "i"(CPU_ARCH + __builtin_offsetof(struct arch_cpu, tss.rsp[0]))
+                     : "memory");
+}
+
+/* The thread switch's two common loads of a user address space
+ * (kernel/mm/aspace_switch.h): under its PCID, and without ASIDs. */
+#include "arch/x86_64/pcid_load.h"
+#define ARCH_HAS_ASPACE_ACTIVATE_TAGGED 1
+static inline void arch_aspace_activate_tagged(uint64_t user_root, unsigned asid)
+{
+    x86_load_tagged(x86_this_arch_cpu()->stale_pcids, user_root, asid);
+}
+#define ARCH_HAS_ASPACE_ACTIVATE_UNTAGGED 1
+static inline void arch_aspace_activate_untagged(uint64_t user_root)
+{
+    x86_load_untagged(user_root);
+}
+
+/* arch_fpu_switch (arch/arch.h), inline: every switch runs it, each IPC
+ * hand-off between two programs too. Eager on purpose (fpu.c says why);
+ * the 64-bit forms save the full FPU instruction and data pointers (SDM
+ * vol. 2A "FXSAVE"). */
+#define ARCH_HAS_INLINE_FPU_SWITCH 1
+static inline void arch_fpu_switch(struct arch_fpu *prev, struct arch_fpu *next)
+{
+    if (prev)
+        __asm__ volatile("fxsave64 %0" : "=m"(prev->fxsave) : : "memory");
+    if (next)
+        __asm__ volatile("fxrstor64 %0" : : "m"(next->fxsave) : "memory");
 }
 
 static inline unsigned long arch_irq_save(void)
