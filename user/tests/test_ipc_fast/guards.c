@@ -258,7 +258,8 @@ static struct {
 } round_;
 
 /* One round of both cases on a fresh endpoint; true if each came out as
- * it should. Timed by sleeps, so a host that stops the guest at the wrong
+ * it should, or if the queued caller was never served (no round then
+ * helps). Timed by sleeps, so a host that stops the guest at the wrong
  * moment can let the server reach its receive first: up to five rounds. */
 static bool late_round(void)
 {
@@ -286,7 +287,11 @@ static bool late_round(void)
         thread_join(server);
         thread_join(caller);
     }
-    /* The reply finds this thread asleep on CPU 0: a hit. */
+    /* The reply finds this thread asleep on CPU 0: a hit. A caller left
+     * unserved for 5 s of guest time is no accident of timing: no more
+     * rounds (each would wait as long). */
+    if (!round_.served)
+        return true;
     return matches(round_.no_receiver, 1, IPC_FAST_NO_PARTNER, 1) &&
            (!fastpath_on || round_.sender_waiting.misses[IPC_FAST_BUSY] >= 1);
 }
