@@ -166,7 +166,7 @@ def floor_table(files):
                                               for a in arches) + " |")
     out.append("| goal for `ipc/oneway-call0` | " + " | ".join(str(ONE_WAY[a]) for a in arches)
                + " |")
-    out.append("| over the goal | " + " | ".join(
+    out.append("| the leg less the goal | " + " | ".join(
         f"{total[a] - ONE_WAY[a]:+d}" if total[a] else "-" for a in arches) + " |")
     return out
 

@@ -49,7 +49,7 @@ def floor_hand_edit_is_caught():
         p = stage_table("--check", doc)
         expect(p.returncode == 1, f"an edited floor total passed: {edited}")
         doc, edited = ktap_cases.hand_edited_copy(DOC, tmp, "<!-- floor table:",
-                                                  "| address space")
+                                                  "| hand-off and switch")
         expect(stage_table("--check", doc).returncode == 1, f"an edited stage passed: {edited}")
 
 
@@ -100,7 +100,7 @@ def floor_from_functions():
            floor)
     expect("| locks, IRQs, current thread, other | 12 |" in floor, floor)
     expect("| **one leg** | **60** |" in floor and "| goal for `ipc/oneway-call0` | 240 |" in floor
-           and "| over the goal | -180 |" in floor, floor)
+           and "| the leg less the goal | -180 |" in floor, floor)
     expect("handlers around" not in floor, "the slow path's unstage is not in the floor")
 
 
